@@ -1,0 +1,13 @@
+import type { ErrorSpec } from './types.ts';
+
+// Client→server and HTTP codes. Owned by src/ingress and the hosts. Statuses follow design.md §6.
+export const INGRESS_CODES = {
+  A2UI_C2S_ENVELOPE_INVALID: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 400,
+    message: 'The request was not understood.' },
+  A2UI_C2S_ACTION_FORBIDDEN: { category: 'a2ui_c2s', severity: 'error', recovery: 'regenerate', retryable: false, httpStatus: 403,
+    message: 'That action is not available here.' },
+  A2UI_C2S_SURFACE_STALE: { category: 'a2ui_c2s', severity: 'warning', recovery: 'regenerate', retryable: false, httpStatus: 409,
+    message: 'UI is out of date. Please regenerate.' },
+  A2UI_C2S_CONTEXT_TOO_LARGE: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 413,
+    message: 'What you sent is too large.' },
+} as const satisfies Record<string, ErrorSpec>;

@@ -1,0 +1,34 @@
+import type { Block } from './schema.ts';
+
+/**
+ * Stable ids derived from IR structure. Parts are joined with `.`; anything outside
+ * `[A-Za-z0-9_-]` becomes `_`. Never `:` (A2UI template instances use it).
+ */
+export function stableId(...parts: ReadonlyArray<string | number>): string {
+  return parts.map((p) => String(p).replace(/[^A-Za-z0-9_-]/g, '_')).join('.');
+}
+
+/**
+ * A block's key within its surface. Inputs are keyed by their data key so they keep their id
+ * when blocks are reordered; other blocks by their index path.
+ */
+export function blockKey(block: Block, indexPath: readonly number[]): string {
+  switch (block.kind) {
+    case 'field': return `f-${block.name}`;
+    case 'upload': return `u-${block.name}`;
+    default: return `b${indexPath.join('-')}`;
+  }
+}
+
+/** Visits every block depth-first with its index path. */
+export function walkBlocks(
+  blocks: readonly Block[],
+  visit: (block: Block, indexPath: number[]) => void,
+  prefix: number[] = [],
+): void {
+  blocks.forEach((block, i) => {
+    const indexPath = [...prefix, i];
+    visit(block, indexPath);
+    if (block.kind === 'group') walkBlocks(block.blocks, visit, indexPath);
+  });
+}

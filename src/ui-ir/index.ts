@@ -1,0 +1,17 @@
+export * as pointer from './pointer.ts';
+export {
+  canonicaliseDataPath, DATA_KEY_PATTERN, escapeToken, formatPointer, getAt, isSafeDataKey,
+  NAMESPACES, parsePointer, unescapeToken,
+} from './pointer.ts';
+export type { DataPath, Namespace } from './pointer.ts';
+export * from './schema.ts';
+export { blockKey, stableId, walkBlocks } from './ids.ts';
+export {
+  createRecordingSource, createReplaySource, createSeededSource, createSystemSource, draw,
+} from './source.ts';
+export type { Draw, EntropySource, RecordedDraw } from './source.ts';
+export {
+  addToast, appendTranscript, closeSurface, commitSurface, emptyConversation, expireSurface,
+  findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, viewHasInputs,
+} from './transitions.ts';
+export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { DATA_KEY_PATTERN, isSafeDataKey } from './pointer.ts';
+
+/**
+ * UI IR v1: the strong-fact state both compilers read. A2UI- and HTML-agnostic.
+ * Changing a shape here is a contract change: bump IR_VERSION and the fixtures.
+ */
+export const IR_VERSION = 1 as const;
+
+export const DataKey = z.string().regex(DATA_KEY_PATTERN).refine(isSafeDataKey, 'reserved key');
+
+const MAX_DATA_DEPTH = 8;
+
+export type DataValue = string | number | boolean | DataValue[] | { [key: string]: DataValue };
+
+function dataDepth(value: unknown, depth = 0): number {
+  if (Array.isArray(value)) return Math.max(depth + 1, ...value.map((v) => dataDepth(v, depth + 1)));
+  if (value !== null && typeof value === 'object') {
+    return Math.max(depth + 1, ...Object.values(value).map((v) => dataDepth(v, depth + 1)));
+  }
+  return depth;
+}
+
+/** No null (A2UI has none) and finite numbers only; objects keyed by safe data keys. */
+export const DataValueSchema: z.ZodType<DataValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number().finite(),
+    z.boolean(),
+    z.array(DataValueSchema),
+    z.record(DataKey, DataValueSchema),
+  ]),
+);
+
+export const DataMapSchema = z
+  .record(DataKey, DataValueSchema)
+  .refine((m) => dataDepth(m) <= MAX_DATA_DEPTH, `data nested deeper than ${MAX_DATA_DEPTH}`);
+export type DataMap = z.infer<typeof DataMapSchema>;
+
+/** Surface ids are short, lowercase, and safe inside A2UI ids, HTML ids and URLs. */
+export const SurfaceId = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/);
+export type SurfaceId = z.infer<typeof SurfaceId>;
+
+export const SurfaceEpoch = z.number().int().nonnegative();
+export const SurfaceRev = z.number().int().nonnegative();
+export const Nonce = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+export const IsoTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/);
+
+export const SurfaceLifecycle = z.enum(['active', 'editing', 'expired', 'deleted']);
+export type SurfaceLifecycle = z.infer<typeof SurfaceLifecycle>;
+
+const Text = z.string().max(4000);
+const ShortText = z.string().min(1).max(200);
+
+export const FieldControl = z.enum([
+  'text', 'textarea', 'number', 'secret', 'date', 'datetime', 'time',
+  'checkbox', 'select', 'multiselect', 'slider', 'tags', 'url', 'email',
+]);
+export type FieldControl = z.infer<typeof FieldControl>;
+
+export const FieldOption = z.object({ value: z.string().min(1).max(100), label: ShortText });
+export type FieldOption = z.infer<typeof FieldOption>;
+
+/** An input bound to `/draft/<name>`. */
+export const FieldBlock = z.object({
+  kind: z.literal('field'),
+  name: DataKey,
+  label: ShortText,
+  control: FieldControl,
+  options: z.array(FieldOption).max(50).optional(),
+  placeholder: z.string().max(200).optional(),
+  help: z.string().max(500).optional(),
+  required: z.boolean().default(false),
+  min: z.number().finite().optional(),
+  max: z.number().finite().optional(),
+  step: z.number().positive().optional(),
+  maxLength: z.number().int().positive().max(100_000).optional(),
+});
+export type FieldBlock = z.infer<typeof FieldBlock>;
+
+export const HeadingBlock = z.object({ kind: z.literal('heading'), text: ShortText, level: z.number().int().min(1).max(4).default(2) });
+export const TextBlock = z.object({ kind: z.literal('text'), text: Text, tone: z.enum(['body', 'caption']).default('body') });
+export const DividerBlock = z.object({ kind: z.literal('divider') });
+/** Http(s) image; other schemes never reach the IR. */
+export const ImageBlock = z.object({
+  kind: z.literal('image'),
+  url: z.string().max(2048).regex(/^https?:\/\/[^\s"'<>]+$/),
+  alt: z.string().max(300).default(''),
+});
+/** Shows a committed (or ui) value read-only, e.g. the saved character name. */
+export const ValueBlock = z.object({
+  kind: z.literal('value'),
+  label: ShortText,
+  path: z.string().regex(/^\/(committed|ui)(\/[A-Za-z0-9_-]{1,64}){1,6}$/),
+});
+/** A file request. Hosts without a file control show `fallback` instead. */
+export const UploadBlock = z.object({
+  kind: z.literal('upload'),
+  name: DataKey,
+  label: ShortText,
+  accept: z.array(z.string().regex(/^(\.[A-Za-z0-9]{1,10}|[a-z]+\/[A-Za-z0-9.+*-]+)$/)).max(20),
+  purpose: z.string().max(300),
+  fallback: z.string().max(500),
+});
+
+type GroupShape = {
+  kind: 'group';
+  title?: string | undefined;
+  layout: 'row' | 'column';
+  blocks: Block[];
+};
+export type Block =
+  | z.infer<typeof FieldBlock>
+  | z.infer<typeof HeadingBlock>
+  | z.infer<typeof TextBlock>
+  | z.infer<typeof DividerBlock>
+  | z.infer<typeof ImageBlock>
+  | z.infer<typeof ValueBlock>
+  | z.infer<typeof UploadBlock>
+  | GroupShape;
+
+export const GroupBlock: z.ZodType<GroupShape> = z.lazy(() =>
+  z.object({
+    kind: z.literal('group'),
+    title: z.string().max(200).optional(),
+    layout: z.enum(['row', 'column']).default('column'),
+    blocks: z.array(BlockSchema).max(100),
+  }),
+) as unknown as z.ZodType<GroupShape>;
+
+export const BlockSchema: z.ZodType<Block> = z.lazy(() =>
+  z.union([FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, GroupBlock]),
+) as unknown as z.ZodType<Block>;
+
+/** A button. `name` must be registered in the app's action registry (the allowlist). */
+export const ActionSpec = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/),
+  label: ShortText,
+  role: z.enum(['submit', 'cancel', 'secondary']),
+  primary: z.boolean().default(false),
+});
+export type ActionSpec = z.infer<typeof ActionSpec>;
+
+export const SurfaceView = z.object({
+  /** Which template built this view (`ask` for ad-hoc clarifiers); informational. */
+  template: z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/),
+  title: ShortText,
+  blocks: z.array(BlockSchema).max(200),
+  actions: z.array(ActionSpec).max(8),
+});
+export type SurfaceView = z.infer<typeof SurfaceView>;
+
+export const SurfaceData = z.object({
+  draft: DataMapSchema,
+  committed: DataMapSchema,
+  ui: DataMapSchema,
+});
+export type SurfaceData = z.infer<typeof SurfaceData>;
+
+export const Surface = z.object({
+  id: SurfaceId,
+  epoch: SurfaceEpoch,
+  rev: SurfaceRev,
+  nonce: Nonce,
+  lifecycle: SurfaceLifecycle,
+  view: SurfaceView,
+  data: SurfaceData,
+  /** Pointers of data keys removed since the last full init; clients need a rebuild. */
+  tombstones: z.array(z.string()).max(1000),
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+});
+export type Surface = z.infer<typeof Surface>;
+
+export const TranscriptEntry = z.object({
+  id: z.string().regex(/^[a-z0-9_-]{1,40}$/),
+  role: z.enum(['user', 'assistant', 'system']),
+  text: z.string().max(20_000),
+  at: IsoTime,
+});
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
+
+export const ToastLevel = z.enum(['info', 'success', 'warning', 'error']);
+export type ToastLevel = z.infer<typeof ToastLevel>;
+
+export const Toast = z.object({
+  id: z.string().regex(/^[a-z0-9_-]{1,40}$/),
+  level: ToastLevel,
+  text: z.string().min(1).max(500),
+  surfaceId: SurfaceId.optional(),
+  at: IsoTime,
+});
+export type Toast = z.infer<typeof Toast>;
+
+export const ConversationIr = z
+  .object({
+    version: z.literal(IR_VERSION),
+    conversationId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    /** Monotonic counter from which transcript and toast ids are derived. */
+    seq: z.number().int().nonnegative(),
+    transcript: z.array(TranscriptEntry),
+    /** Ordered by opening; ids unique. Deleted surfaces stay (lifecycle `deleted`) so stale actions get 409. */
+    surfaces: z.array(Surface).max(32),
+    /** Most recent last; bounded by the transitions. */
+    toasts: z.array(Toast).max(20),
+  })
+  .refine((ir) => new Set(ir.surfaces.map((s) => s.id)).size === ir.surfaces.length, 'surface ids must be unique');
+export type ConversationIr = z.infer<typeof ConversationIr>;

@@ -1,0 +1,222 @@
+import { makeError, type SurfacerError } from '../errors/index.ts';
+import { walkBlocks } from './ids.ts';
+import { formatPointer, getAt, removeAt, setAt, type Namespace } from './pointer.ts';
+import {
+  IR_VERSION, type ConversationIr, type DataMap, type DataValue, type Surface,
+  type SurfaceView, type ToastLevel, type TranscriptEntry,
+} from './schema.ts';
+import type { Draw } from './source.ts';
+
+/**
+ * Pure IR transitions: each returns a new IR (structural sharing) and never mutates its input.
+ * Preconditions that depend on the current state fail as values.
+ */
+export type TransitionResult = { ok: true; ir: ConversationIr } | { ok: false; error: SurfacerError };
+
+const MAX_TOASTS = 20;
+
+export function emptyConversation(conversationId: string): ConversationIr {
+  return { version: IR_VERSION, conversationId, seq: 0, transcript: [], surfaces: [], toasts: [] };
+}
+
+export function findSurface(ir: ConversationIr, surfaceId: string): Surface | undefined {
+  return ir.surfaces.find((s) => s.id === surfaceId);
+}
+
+/** A surface that can still receive updates and actions. */
+export function findLiveSurface(ir: ConversationIr, surfaceId: string): Surface | undefined {
+  const surface = findSurface(ir, surfaceId);
+  return surface && surface.lifecycle !== 'deleted' ? surface : undefined;
+}
+
+function withSurface(ir: ConversationIr, surface: Surface): ConversationIr {
+  const exists = ir.surfaces.some((s) => s.id === surface.id);
+  const surfaces = exists ? ir.surfaces.map((s) => (s.id === surface.id ? surface : s)) : [...ir.surfaces, surface];
+  return { ...ir, surfaces };
+}
+
+function notFound(surfaceId: string): TransitionResult {
+  return { ok: false, error: makeError('IR_SURFACE_NOT_FOUND', `no live surface "${surfaceId}"`) };
+}
+
+export function viewHasInputs(view: SurfaceView): boolean {
+  let found = false;
+  walkBlocks(view.blocks, (b) => { if (b.kind === 'field' || b.kind === 'upload') found = true; });
+  return found;
+}
+
+/** Pointers of leaves present in `before` but missing in `after` (for tombstones). */
+function removedLeaves(namespace: Namespace, before: DataMap, after: DataMap, prefix: string[] = []): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(before)) {
+    const tokens = [...prefix, key];
+    const next = getAt(after, tokens);
+    if (next === undefined) out.push(formatPointer([namespace, ...tokens]));
+    else if (isMap(value) && isMap(next)) out.push(...removedLeaves(namespace, value, after, tokens));
+  }
+  return out;
+}
+
+function isMap(v: unknown): v is DataMap {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function uniq(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+export interface OpenSurfaceParams {
+  id: string;
+  view: SurfaceView;
+  draft?: DataMap;
+  ui?: DataMap;
+}
+
+/**
+ * Opens a surface or replaces the view of a live one. Replacing keeps epoch and nonce and bumps
+ * rev (old tabs then get 409); committed values survive only when the template is the same.
+ * Re-opening a deleted surface starts a new epoch so nothing from before can act on it.
+ */
+export function openSurface(ir: ConversationIr, params: OpenSurfaceParams, draw: Draw): ConversationIr {
+  const existing = findSurface(ir, params.id);
+  const lifecycle = viewHasInputs(params.view) ? 'editing' : 'active';
+  const draft = params.draft ?? {};
+  const ui = params.ui ?? {};
+  if (existing && existing.lifecycle !== 'deleted') {
+    const committed = existing.view.template === params.view.template ? existing.data.committed : {};
+    const tombstones = uniq([
+      ...existing.tombstones,
+      ...removedLeaves('draft', existing.data.draft, draft),
+      ...removedLeaves('committed', existing.data.committed, committed),
+      ...removedLeaves('ui', existing.data.ui, ui),
+    ]);
+    return withSurface(ir, {
+      ...existing, view: params.view, lifecycle, rev: existing.rev + 1,
+      data: { draft, committed, ui }, tombstones, updatedAt: draw.now,
+    });
+  }
+  return withSurface(ir, {
+    id: params.id,
+    epoch: existing ? existing.epoch + 1 : 0,
+    rev: 0,
+    nonce: draw.nonce,
+    lifecycle,
+    view: params.view,
+    data: { draft, committed: {}, ui },
+    tombstones: [],
+    createdAt: existing?.createdAt ?? draw.now,
+    updatedAt: draw.now,
+  });
+}
+
+export type DataOp =
+  | { op: 'add' | 'replace'; namespace: 'draft' | 'ui'; keys: string[]; value: DataValue }
+  | { op: 'remove'; namespace: 'draft' | 'ui'; keys: string[] };
+
+/**
+ * Applies validated data ops to `/draft` or `/ui`. `/committed` is not reachable from here on
+ * purpose: only a submit writes it. A draft change bumps rev; a ui change does not.
+ */
+export function patchSurfaceData(
+  ir: ConversationIr, surfaceId: string, ops: readonly DataOp[], draw: Pick<Draw, 'now'>,
+): TransitionResult {
+  const surface = findLiveSurface(ir, surfaceId);
+  if (!surface) return notFound(surfaceId);
+  let data = surface.data;
+  const tombstones = [...surface.tombstones];
+  let draftChanged = false;
+  for (const op of ops) {
+    if (op.keys.length === 0) {
+      return { ok: false, error: makeError('IR_POINTER_INVALID', `cannot ${op.op} the whole /${op.namespace}`) };
+    }
+    const current = data[op.namespace];
+    let next: DataMap;
+    if (op.op === 'remove') {
+      next = removeAt(current, op.keys) as DataMap;
+      if (next !== current) tombstones.push(formatPointer([op.namespace, ...op.keys]));
+    } else {
+      next = setAt(current, op.keys, op.value) as DataMap;
+    }
+    if (op.namespace === 'draft' && next !== current) draftChanged = true;
+    data = { ...data, [op.namespace]: next };
+  }
+  return {
+    ok: true,
+    ir: withSurface(ir, {
+      ...surface, data, tombstones: uniq(tombstones),
+      rev: draftChanged ? surface.rev + 1 : surface.rev, updatedAt: draw.now,
+    }),
+  };
+}
+
+/**
+ * A validated submit: the user's draft as sent, and the committed values the domain
+ * normalised from it. Committed is replaced whole; keys that disappear become tombstones.
+ */
+export function commitSurface(
+  ir: ConversationIr, surfaceId: string, values: { draft: DataMap; committed: DataMap }, draw: Pick<Draw, 'now'>,
+): TransitionResult {
+  const surface = findLiveSurface(ir, surfaceId);
+  if (!surface) return notFound(surfaceId);
+  const draft = { ...surface.data.draft, ...values.draft };
+  const tombstones = uniq([...surface.tombstones, ...removedLeaves('committed', surface.data.committed, values.committed)]);
+  return {
+    ok: true,
+    ir: withSurface(ir, {
+      ...surface, rev: surface.rev + 1, tombstones, updatedAt: draw.now,
+      data: { ...surface.data, draft, committed: values.committed },
+    }),
+  };
+}
+
+export function closeSurface(ir: ConversationIr, surfaceId: string, draw: Pick<Draw, 'now'>): TransitionResult {
+  const surface = findLiveSurface(ir, surfaceId);
+  if (!surface) return notFound(surfaceId);
+  return { ok: true, ir: withSurface(ir, { ...surface, lifecycle: 'deleted', updatedAt: draw.now }) };
+}
+
+/** Marks a surface's client state as untrustworthy (e.g. a client reported an error). */
+export function expireSurface(ir: ConversationIr, surfaceId: string, draw: Pick<Draw, 'now'>): TransitionResult {
+  const surface = findLiveSurface(ir, surfaceId);
+  if (!surface) return notFound(surfaceId);
+  return { ok: true, ir: withSurface(ir, { ...surface, lifecycle: 'expired', updatedAt: draw.now }) };
+}
+
+/** Recovery: a new epoch and nonce; everything rendered before is stale, clients re-initialise. */
+export function resetSurfaceEpoch(ir: ConversationIr, surfaceId: string, draw: Draw): TransitionResult {
+  const surface = findLiveSurface(ir, surfaceId);
+  if (!surface) return notFound(surfaceId);
+  return {
+    ok: true,
+    ir: withSurface(ir, {
+      ...surface, epoch: surface.epoch + 1, nonce: draw.nonce, tombstones: [],
+      lifecycle: viewHasInputs(surface.view) ? 'editing' : 'active', updatedAt: draw.now,
+    }),
+  };
+}
+
+export function appendTranscript(
+  ir: ConversationIr, entry: Pick<TranscriptEntry, 'role' | 'text'>, draw: Pick<Draw, 'now'>,
+): ConversationIr {
+  const seq = ir.seq + 1;
+  return { ...ir, seq, transcript: [...ir.transcript, { id: `t${seq}`, role: entry.role, text: entry.text, at: draw.now }] };
+}
+
+/**
+ * Adds a toast to the conversation (bounded, oldest dropped) and mirrors it into the target
+ * surface's `/ui/toast` so A2UI clients, which have no toast channel, can show it in place.
+ */
+export function addToast(
+  ir: ConversationIr, toast: { level: ToastLevel; text: string; surfaceId?: string }, draw: Pick<Draw, 'now'>,
+): ConversationIr {
+  const seq = ir.seq + 1;
+  const id = `n${seq}`;
+  const target = toast.surfaceId !== undefined ? findLiveSurface(ir, toast.surfaceId) : undefined;
+  const entry = { id, level: toast.level, text: toast.text, at: draw.now, ...(target ? { surfaceId: target.id } : {}) };
+  let next: ConversationIr = { ...ir, seq, toasts: [...ir.toasts, entry].slice(-MAX_TOASTS) };
+  if (target) {
+    const ui = setAt(target.data.ui, ['toast'], { id, level: toast.level, text: toast.text }) as DataMap;
+    next = withSurface(next, { ...target, data: { ...target.data, ui }, updatedAt: draw.now });
+  }
+  return next;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Browser and HTTP suites start servers and Chromium; two workers suit a 2-core machine.
+    maxWorkers: 2,
+  },
+});
