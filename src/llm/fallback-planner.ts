@@ -1,0 +1,22 @@
+import type { Planner, PlannerOutput } from '../planner/types.ts';
+import { PlannerError } from './ollama-planner.ts';
+
+/**
+ * Uses the model when it answers and the offline planner when it cannot be reached or fails,
+ * saying so in the output so the UI and the trace stay honest. Cancellation is not a failure.
+ */
+export function createFallbackPlanner(primary: Planner, offline: Planner): Planner {
+  return {
+    name: primary.name,
+    label: primary.label,
+    async plan(input, signal): Promise<PlannerOutput> {
+      try {
+        return await primary.plan(input, signal);
+      } catch (error) {
+        if (!(error instanceof PlannerError) || error.error.code === 'LLM_CANCELLED') throw error;
+        const answer = await offline.plan(input, signal);
+        return { ...answer, meta: { ...answer.meta, fallback_from: primary.label, fallback_error: error.error } };
+      }
+    },
+  };
+}

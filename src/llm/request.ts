@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { makeError, type SurfacerError } from '../errors/index.ts';
+
+/** What we ask a provider for, before provider-specific sanitising. */
+export const LlmRequestSpec = z.object({
+  model: z.string().min(1),
+  messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
+  stream: z.boolean(),
+  /** JSON Schema of the expected reply (structured output). */
+  format: z.record(z.string(), z.unknown()).optional(),
+  tools: z.array(z.record(z.string(), z.unknown())).optional(),
+  parallelToolCalls: z.boolean().optional(),
+  think: z.boolean().optional(),
+  options: z.record(z.string(), z.union([z.number(), z.boolean(), z.array(z.string())])).optional(),
+});
+export type LlmRequestSpec = z.infer<typeof LlmRequestSpec>;
+
+/** What one provider/model accepts. Anything else is dropped (best-effort) or refused (strict). */
+export const ModelCapabilities = z.object({
+  structuredOutput: z.boolean(),
+  tools: z.boolean(),
+  think: z.boolean(),
+  options: z.array(z.string()),
+});
+export type ModelCapabilities = z.infer<typeof ModelCapabilities>;
+
+export const DEFAULT_OLLAMA_CAPABILITIES: ModelCapabilities = {
+  structuredOutput: true,
+  tools: true,
+  think: false,
+  options: ['temperature', 'top_p', 'top_k', 'seed', 'num_predict', 'num_ctx', 'stop', 'repeat_penalty'],
+};
+
+/** Combinations no provider call may carry, whatever the model can do (design.md §9). */
+export function preflightLlmRequest(spec: LlmRequestSpec): SurfacerError[] {
+  const errors: SurfacerError[] = [];
+  const hasTools = (spec.tools?.length ?? 0) > 0;
+  if (spec.stream && hasTools) {
+    errors.push(makeError('LLM_STREAMING_WITH_TOOL_CALLING_FORBIDDEN', 'stream=true with tools', { pointer: '/stream' }));
+  }
+  if (spec.stream && spec.format) {
+    errors.push(makeError('LLM_STREAMING_WITH_RESPONSE_FORMAT_FORBIDDEN', 'stream=true with format', { pointer: '/stream' }));
+  }
+  if (spec.format && hasTools && spec.parallelToolCalls) {
+    errors.push(makeError('LLM_STRUCTURED_OUTPUTS_PARALLEL_TOOL_CALLS_FORBIDDEN', 'format with parallel tool calls', { pointer: '/parallelToolCalls' }));
+  } else if (spec.format && hasTools) {
+    errors.push(makeError('LLM_TOOLS_WITH_RESPONSE_FORMAT_FORBIDDEN', 'format with tools', { pointer: '/tools' }));
+  }
+  return errors;
+}
+
+export interface SanitizedRequest {
+  spec: LlmRequestSpec;
+  /** JSON Pointers of what was left out; recorded in the trace. */
+  dropped: string[];
+  errors: SurfacerError[];
+}
+
+/**
+ * Removes what the model does not support. Best-effort drops and records; strict refuses the
+ * request with one error per unsupported key.
+ */
+export function sanitizeLlmRequest(spec: LlmRequestSpec, caps: ModelCapabilities, strict: boolean): SanitizedRequest {
+  const dropped: string[] = [];
+  const next: LlmRequestSpec = { ...spec };
+  if (next.format && !caps.structuredOutput) { delete next.format; dropped.push('/format'); }
+  if (next.tools && !caps.tools) { delete next.tools; delete next.parallelToolCalls; dropped.push('/tools'); }
+  if (next.think !== undefined && !caps.think) { delete next.think; dropped.push('/think'); }
+  if (next.options) {
+    const kept: NonNullable<LlmRequestSpec['options']> = {};
+    for (const [key, value] of Object.entries(next.options)) {
+      if (caps.options.includes(key)) kept[key] = value;
+      else dropped.push(`/options/${key}`);
+    }
+    next.options = kept;
+  }
+  const errors = strict
+    ? dropped.map((pointer) => makeError('LLM_REQUEST_KEY_UNSUPPORTED', `model does not support ${pointer}`, { pointer }))
+    : [];
+  return { spec: strict && errors.length > 0 ? spec : next, dropped, errors };
+}
