@@ -10,4 +10,8 @@ export const INGRESS_CODES = {
     message: 'UI is out of date. Please regenerate.' },
   A2UI_C2S_CONTEXT_TOO_LARGE: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 413,
     message: 'What you sent is too large.' },
+  // Not a rejection: a client reported that it could not render a surface. The report is
+  // accepted (202) and the server runs this code's recovery (a fresh epoch, full re-init).
+  A2UI_C2S_CLIENT_ERROR: { category: 'a2ui_c2s', severity: 'warning', recovery: 'epoch_reset', retryable: false, httpStatus: 202,
+    message: 'A panel had a display problem and was reloaded.' },
 } as const satisfies Record<string, ErrorSpec>;

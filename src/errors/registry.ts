@@ -1,5 +1,6 @@
 import { A2UI_S2C_CODES } from './codes-a2ui-s2c.ts';
 import { CORE_CODES } from './codes-core.ts';
+import { HTTP_CODES } from './codes-http.ts';
 import { INGRESS_CODES } from './codes-ingress.ts';
 import { LLM_CODES } from './codes-llm.ts';
 import type { ErrorSpec, SurfacerError } from './types.ts';
@@ -9,6 +10,7 @@ export const ERROR_REGISTRY = {
   ...CORE_CODES,
   ...A2UI_S2C_CODES,
   ...INGRESS_CODES,
+  ...HTTP_CODES,
   ...LLM_CODES,
 } as const satisfies Record<string, ErrorSpec>;
 

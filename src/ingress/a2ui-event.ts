@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { escapeToken, SurfaceId } from '../ui-ir/index.ts';
+import { findBoundsViolation, jsonNestingExceeds, utf8ByteLength } from './bounds.ts';
+import { splitContext } from './context.ts';
+import { ENVELOPE_DEPTH, resolveLimits, type IngressLimits } from './limits.ts';
+import type { IngressRequest, SurfaceIdDecoder } from './request.ts';
+import { SAFE_ID_PATTERN } from './request.ts';
+import { reject, type Rejection } from './result.ts';
+import { isValidIdempotencyKey } from './wire-values.ts';
+
+export interface A2uiEventOptions {
+  readonly decodeSurfaceId: SurfaceIdDecoder;
+  /** Declared Content-Length, if the host has one: an oversized body is refused before it is read. */
+  readonly contentLength?: number | null | undefined;
+  /** The `Idempotency-Key` header; optional for A2UI clients. */
+  readonly idempotencyKey?: string | null | undefined;
+  readonly limits?: Partial<IngressLimits> | undefined;
+}
+
+export type ParseResult<T> = { ok: true; request: T } | Rejection;
+
+const MAX_CLIENT_ERROR_MESSAGE = 500;
+const MAX_CLIENT_ERROR_PATH = 1024;
+
+function envelopeSchemas(limits: IngressLimits) {
+  const safeId = z.string().min(1).max(limits.maxIdLength).regex(SAFE_ID_PATTERN);
+  return {
+    // client_to_server.json: all five required; unknown keys are ignored as WC does.
+    userAction: z.looseObject({
+      name: z.string().min(1).max(limits.maxIdLength),
+      surfaceId: safeId,
+      sourceComponentId: safeId,
+      timestamp: z.iso.datetime({ offset: true }),
+      // Not z.record: it copies by assignment, which would turn a `__proto__` key into a
+      // prototype instead of letting splitContext refuse it. The parsed JSON object is kept as is.
+      context: z.custom<Record<string, unknown>>(
+        (v) => v !== null && typeof v === 'object' && !Array.isArray(v), 'context must be an object'),
+    }),
+    // v0.8 leaves `error` free-form; we take the v0.9 shape leniently: only surfaceId is required,
+    // anything else of the wrong type is dropped, long text is cut.
+    error: z.looseObject({
+      surfaceId: safeId,
+      code: z.string().min(1).max(limits.maxIdLength).optional().catch(undefined),
+      path: z.string().max(MAX_CLIENT_ERROR_PATH).optional().catch(undefined),
+      message: z.string().transform((m) => m.slice(0, MAX_CLIENT_ERROR_MESSAGE)).optional().catch(undefined),
+    }),
+  };
+}
+
+const schemaCache = new WeakMap<IngressLimits, ReturnType<typeof envelopeSchemas>>();
+function schemasFor(limits: IngressLimits): ReturnType<typeof envelopeSchemas> {
+  let schemas = schemaCache.get(limits);
+  if (!schemas) { schemas = envelopeSchemas(limits); schemaCache.set(limits, schemas); }
+  return schemas;
+}
+
+const tooLarge = (detail: string, pointer?: string): Rejection => reject('A2UI_C2S_CONTEXT_TOO_LARGE', detail, pointer);
+const invalid = (detail: string, pointer?: string): Rejection => reject('A2UI_C2S_ENVELOPE_INVALID', detail, pointer);
+
+function pointerOfIssue(root: string, path: readonly PropertyKey[]): string {
+  return root + path.map((p) => `/${escapeToken(String(p))}`).join('');
+}
+
+/** Size first (nothing is decoded or parsed past the limit), then UTF-8, then nesting, then JSON. */
+function readJson(body: string | Uint8Array, limits: IngressLimits, contentLength: number | null | undefined):
+  { ok: true; value: unknown } | Rejection {
+  const max = limits.maxBodyBytes;
+  if (typeof contentLength === 'number' && contentLength > max) return tooLarge(`Content-Length ${contentLength} over ${max} bytes`);
+  let text: string;
+  if (typeof body === 'string') {
+    // A UTF-16 unit is at least one UTF-8 byte, so the cheap test goes first.
+    if (body.length > max || utf8ByteLength(body) > max) return tooLarge(`body over ${max} bytes`);
+    text = body;
+  } else {
+    if (body.byteLength > max) return tooLarge(`body of ${body.byteLength} bytes over ${max}`);
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    } catch {
+      return invalid('body is not valid UTF-8');
+    }
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (jsonNestingExceeds(text, limits.maxContextDepth + ENVELOPE_DEPTH)) {
+    return tooLarge(`JSON nested deeper than ${limits.maxContextDepth + ENVELOPE_DEPTH}`);
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (e) {
+    return invalid(`body is not JSON: ${(e as Error).message.slice(0, 200)}`);
+  }
+}
+
+function decodeSurface(wire: string, decode: SurfaceIdDecoder, pointer: string):
+  { ok: true; id: string; epoch: number } | Rejection {
+  let decoded: ReturnType<SurfaceIdDecoder>;
+  try {
+    decoded = decode(wire);
+  } catch {
+    decoded = undefined;
+  }
+  if (!decoded || !SurfaceId.safeParse(decoded.id).success || !Number.isSafeInteger(decoded.epoch) || decoded.epoch < 0) {
+    return invalid(`surfaceId ${JSON.stringify(wire)} does not name a surface and epoch`, pointer);
+  }
+  return { ok: true, id: decoded.id, epoch: decoded.epoch };
+}
+
+/**
+ * A2UI client event body → normalised request. Never throws; every failure is a Rejection with
+ * A2UI_C2S_ENVELOPE_INVALID (400) or A2UI_C2S_CONTEXT_TOO_LARGE (413).
+ */
+export function parseA2uiClientEvent(body: string | Uint8Array, options: A2uiEventOptions): ParseResult<IngressRequest> {
+  const limits = resolveLimits(options.limits);
+  const read = readJson(body, limits, options.contentLength);
+  if (!read.ok) return read;
+  const json = read.value;
+
+  const bounds = { maxDepth: limits.maxContextDepth + ENVELOPE_DEPTH, maxEntries: limits.maxEntries, maxStringLength: limits.maxStringLength };
+  const violation = findBoundsViolation(json, bounds);
+  if (violation) return tooLarge(violation.detail, violation.pointer);
+
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return invalid('body must be a JSON object');
+  const keys = Object.keys(json);
+  const kind = keys[0];
+  if (keys.length !== 1 || (kind !== 'userAction' && kind !== 'error')) {
+    return invalid(`body must hold exactly one of "userAction" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
+  }
+
+  let idempotencyKey: string | undefined;
+  if (options.idempotencyKey !== undefined && options.idempotencyKey !== null) {
+    if (!isValidIdempotencyKey(options.idempotencyKey, limits.maxIdLength)) {
+      return invalid(`Idempotency-Key must be 1..${limits.maxIdLength} visible ASCII characters`);
+    }
+    idempotencyKey = options.idempotencyKey;
+  }
+  const idem = idempotencyKey === undefined ? {} : { idempotencyKey };
+  const schemas = schemasFor(limits);
+  const inner = (json as Record<string, unknown>)[kind];
+
+  if (kind === 'error') {
+    const parsed = schemas.error.safeParse(inner);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return invalid(`error event: ${issue?.message ?? 'invalid'}`, pointerOfIssue('/error', issue?.path ?? []));
+    }
+    const surface = decodeSurface(parsed.data.surfaceId, options.decodeSurfaceId, '/error/surfaceId');
+    if (!surface.ok) return surface;
+    const { code, path, message } = parsed.data;
+    return {
+      ok: true,
+      request: {
+        kind: 'client_error', transport: 'a2ui', surfaceId: surface.id, epoch: surface.epoch, clientCode: code ?? 'UNKNOWN',
+        ...(path === undefined ? {} : { path }), ...(message === undefined ? {} : { message }), ...idem,
+      },
+    };
+  }
+
+  const parsed = schemas.userAction.safeParse(inner);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return invalid(`userAction: ${issue?.message ?? 'invalid'}`, pointerOfIssue('/userAction', issue?.path ?? []));
+  }
+  const action = parsed.data;
+  const surface = decodeSurface(action.surfaceId, options.decodeSurfaceId, '/userAction/surfaceId');
+  if (!surface.ok) return surface;
+  const context = splitContext(action.context, { nonce: 'nonce', rev: 'rev' }, '/userAction/context', limits.maxIdLength);
+  if (!context.ok) return context;
+  return {
+    ok: true,
+    request: {
+      kind: 'action', transport: 'a2ui', surfaceId: surface.id, epoch: surface.epoch, nonce: context.nonce, rev: context.rev,
+      action: action.name, context: context.values, sourceComponentId: action.sourceComponentId, timestamp: action.timestamp,
+      ...idem,
+    },
+  };
+}

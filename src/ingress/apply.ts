@@ -1,0 +1,41 @@
+import { httpStatusOf, isErrorCode, makeError } from '../errors/index.ts';
+import { addToast, ConversationIr, type Draw, type ToastLevel } from '../ui-ir/index.ts';
+import type { CheckedAction } from './check.ts';
+import { reject, type Rejection } from './result.ts';
+
+export interface Applied {
+  readonly ok: true;
+  readonly ir: ConversationIr;
+  readonly toast?: { level: ToastLevel; text: string };
+}
+
+/**
+ * Pure: runs the checked action's handler. A toast it returns is also recorded in the IR
+ * (conversation toasts + the surface's `/ui/toast`), so both hosts show it from state. The
+ * result is validated whole: a handler that returns an invalid IR changes nothing.
+ */
+export function applyIngress(ir: ConversationIr, checked: CheckedAction, draw: Draw): Applied | Rejection {
+  let result: ReturnType<CheckedAction['action']['handle']>;
+  try {
+    result = checked.action.handle(ir, checked.surface, checked.context, draw);
+  } catch (e) {
+    return reject('INTERNAL_ERROR', `action "${checked.action.name}" threw: ${(e as Error)?.message ?? String(e)}`);
+  }
+  if (!result.ok) {
+    const { error } = result;
+    return { ok: false, error, status: isErrorCode(error.code) ? httpStatusOf(error.code) : 500 };
+  }
+  const next = result.toast
+    ? addToast(result.ir, { ...result.toast, surfaceId: checked.surface.id }, draw)
+    : result.ir;
+  const valid = ConversationIr.safeParse(next);
+  if (!valid.success) {
+    const issue = valid.error.issues[0];
+    return {
+      ok: false,
+      error: makeError('IR_SCHEMA_INVALID', `action "${checked.action.name}" produced an invalid IR: ${issue?.message ?? ''}`),
+      status: httpStatusOf('IR_SCHEMA_INVALID'),
+    };
+  }
+  return result.toast ? { ok: true, ir: next, toast: result.toast } : { ok: true, ir: next };
+}

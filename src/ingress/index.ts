@@ -1,0 +1,44 @@
+/**
+ * Ingress: client→server input (A2UI `userAction`/`error`, HTML form posts) through one pipeline.
+ *
+ *   parseA2uiClientEvent / parseHtmlFormAction → IngressRequest   (pure; 400 / 413)
+ *   checkIngress / checkClientError (request, ir)                   (pure; 409, then 403)
+ *   applyIngress (ir, checked, draw)                                (pure; the action's handler)
+ *   createIngress(...).handle                                       (idempotency + per-conversation queue)
+ *
+ * Decisions on design §6:
+ * - A body over `maxBodyBytes` is A2UI_C2S_CONTEXT_TOO_LARGE (413), not ENVELOPE_INVALID (400):
+ *   row 4 of the table is the size row, 413 is the HTTP meaning (RFC 9110 §15.5.14), the
+ *   user-facing message ("too large") is the true one, and a host's own body limit (hono
+ *   bodyLimit) answers 413 too, so the status does not depend on which layer caught it.
+ *   Every bound (body bytes, nesting, key/item count, string length) is 413; shape is 400.
+ *   Order: body size → UTF-8 → nesting scan → JSON.parse → bounds walk → envelope shape.
+ * - A context that does not match the action's schema is A2UI_C2S_ACTION_FORBIDDEN (403), as
+ *   the table lists it; field-level issues travel in `issues` for the host to show.
+ * - Currency is checked before the allowlist: a stale UI gets 409 even for an action the new
+ *   UI no longer offers, so the user is told to regenerate rather than "not available".
+ * - An expired or deleted surface is stale (409), like an unknown one.
+ * - Rejections are not stored under their idempotency key (they applied nothing).
+ */
+export type { ActionDefinition, ActionRegistry } from './actions.ts';
+export { createActionRegistry } from './actions.ts';
+export { parseA2uiClientEvent } from './a2ui-event.ts';
+export type { A2uiEventOptions, ParseResult } from './a2ui-event.ts';
+export { parseHtmlFormAction } from './html-form.ts';
+export type { HtmlFormFields, HtmlFormOptions } from './html-form.ts';
+export { checkClientError, checkIngress } from './check.ts';
+export type { CheckedAction, CheckedClientError } from './check.ts';
+export { applyIngress } from './apply.ts';
+export type { Applied } from './apply.ts';
+export { createIngress } from './ingress.ts';
+export type { CommitRecord, ConversationAccess, Ingress, IngressOptions, IngressOutcome, StoredOutcome } from './ingress.ts';
+export {
+  createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_IDEMPOTENCY_TTL_MS,
+} from './idempotency.ts';
+export type { IdempotencyStore, MemoryIdempotencyOptions } from './idempotency.ts';
+export { DEFAULT_INGRESS_LIMITS, resolveLimits } from './limits.ts';
+export type { IngressLimits } from './limits.ts';
+export { HTML_FIELDS, RESERVED_CONTEXT_KEYS, SAFE_ID_PATTERN } from './request.ts';
+export type { ActionRequest, ClientErrorRequest, IngressRequest, SurfaceIdDecoder } from './request.ts';
+export type { FieldIssue, Rejection } from './result.ts';
+export { clientBoolean, clientChoice, clientChoices, clientNumber, clientText, fieldContextSchema } from './client-values.ts';

@@ -1,0 +1,137 @@
+import type { RecoveryPath, SurfacerError } from '../errors/index.ts';
+import { draw as drawFrom, findSurface, type ConversationIr, type Draw, type EntropySource, type ToastLevel } from '../ui-ir/index.ts';
+import { parseA2uiClientEvent, type A2uiEventOptions, type ParseResult } from './a2ui-event.ts';
+import type { ActionRegistry } from './actions.ts';
+import { applyIngress } from './apply.ts';
+import { checkClientError, checkIngress } from './check.ts';
+import { parseHtmlFormAction, type HtmlFormFields } from './html-form.ts';
+import { createMemoryIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
+import { resolveLimits, type IngressLimits } from './limits.ts';
+import { createKeyedQueue } from './queue.ts';
+import type { ActionRequest, ClientErrorRequest, IngressRequest, SurfaceIdDecoder } from './request.ts';
+import type { FieldIssue, Rejection } from './result.ts';
+
+export type IngressOutcome =
+  | {
+    readonly kind: 'applied'; readonly status: 200; readonly replayed: boolean;
+    readonly surfaceId: string; readonly action: string;
+    /** The surface's rev after the action, or undefined if the action closed it for good. */
+    readonly rev: number | undefined;
+    readonly toast?: { level: ToastLevel; text: string };
+  }
+  | {
+    readonly kind: 'recover'; readonly status: 202; readonly replayed: boolean;
+    readonly surfaceId: string; readonly epoch: number; readonly recovery: RecoveryPath; readonly error: SurfacerError;
+  }
+  | {
+    readonly kind: 'rejected'; readonly status: number; readonly replayed: false;
+    readonly error: SurfacerError; readonly issues?: readonly FieldIssue[];
+  };
+
+/** What the idempotency store keeps: a first outcome that was not a rejection. */
+export type StoredOutcome = Exclude<IngressOutcome, { kind: 'rejected' }>;
+
+export interface CommitRecord {
+  readonly request: ActionRequest;
+  /** The time and nonce the transition used; log them so a replay reproduces the IR. */
+  readonly draw: Draw;
+  readonly toast?: { level: ToastLevel; text: string };
+}
+
+/** The caller's handle on one conversation's state. */
+export interface ConversationAccess {
+  readonly id: string;
+  read(): ConversationIr | Promise<ConversationIr>;
+  /** Persists the new IR durably. If it throws, handle() rejects and nothing is remembered as done. */
+  commit(ir: ConversationIr, record: CommitRecord): void | Promise<void>;
+}
+
+export interface IngressOptions {
+  readonly actions: ActionRegistry;
+  readonly decodeSurfaceId: SurfaceIdDecoder;
+  /** Time and nonces for applied actions; drawn only once an action passed every check. */
+  readonly source: EntropySource;
+  readonly limits?: Partial<IngressLimits>;
+  /** Default: in-memory, 24 h TTL, 10,000 entries, system clock. */
+  readonly idempotency?: IdempotencyStore<StoredOutcome>;
+}
+
+export interface Ingress {
+  readonly limits: IngressLimits;
+  parseA2ui(body: string | Uint8Array, options?: Pick<A2uiEventOptions, 'contentLength' | 'idempotencyKey'>): ParseResult<IngressRequest>;
+  parseHtml(fields: HtmlFormFields): ParseResult<ActionRequest>;
+  /**
+   * Idempotency + check + apply + commit, atomically per conversation. Resolves with an
+   * outcome for every client mistake; rejects only if read/commit/the store throw.
+   */
+  handle(request: IngressRequest, conversation: ConversationAccess): Promise<IngressOutcome>;
+}
+
+function rejected(r: Rejection): IngressOutcome {
+  return r.issues === undefined
+    ? { kind: 'rejected', status: r.status, replayed: false, error: r.error }
+    : { kind: 'rejected', status: r.status, replayed: false, error: r.error, issues: r.issues };
+}
+
+/**
+ * Keys are scoped to conversation, surface and action: an HTML render shares one `_idem`
+ * between its buttons, and a double click must dedupe while a different button must not
+ * replay the first button's result.
+ */
+function scopedKey(conversationId: string, request: IngressRequest): string | undefined {
+  if (request.idempotencyKey === undefined) return undefined;
+  const what = request.kind === 'action' ? `a:${request.action}` : 'error';
+  return `${conversationId}\n${request.surfaceId}\n${what}\n${request.idempotencyKey}`;
+}
+
+export function createIngress(options: IngressOptions): Ingress {
+  const limits = resolveLimits(options.limits);
+  const store = options.idempotency ?? createMemoryIdempotencyStore<StoredOutcome>();
+  const queue = createKeyedQueue();
+
+  async function runAction(request: ActionRequest, conversation: ConversationAccess): Promise<IngressOutcome> {
+    const ir = await conversation.read();
+    const checked = checkIngress(request, ir, options.actions);
+    if (!checked.ok) return rejected(checked);
+    const draw = drawFrom(options.source);
+    const applied = applyIngress(ir, checked, draw);
+    if (!applied.ok) return rejected(applied);
+    await conversation.commit(applied.ir, applied.toast ? { request, draw, toast: applied.toast } : { request, draw });
+    const rev = findSurface(applied.ir, request.surfaceId)?.rev;
+    return {
+      kind: 'applied', status: 200, replayed: false, surfaceId: request.surfaceId, action: request.action, rev,
+      ...(applied.toast ? { toast: applied.toast } : {}),
+    };
+  }
+
+  async function runClientError(request: ClientErrorRequest, conversation: ConversationAccess): Promise<IngressOutcome> {
+    const checked = checkClientError(request, await conversation.read());
+    if (!checked.ok) return rejected(checked);
+    return {
+      kind: 'recover', status: 202, replayed: false, surfaceId: request.surfaceId, epoch: request.epoch,
+      recovery: checked.recovery, error: checked.error,
+    };
+  }
+
+  return {
+    limits,
+    parseA2ui: (body, extra = {}) => parseA2uiClientEvent(body, { ...extra, decodeSurfaceId: options.decodeSurfaceId, limits }),
+    parseHtml: (fields) => parseHtmlFormAction(fields, { limits }),
+    handle(request, conversation) {
+      return queue.run(conversation.id, async () => {
+        const key = scopedKey(conversation.id, request);
+        if (key !== undefined) {
+          const first = await store.get(key);
+          if (first !== undefined) return { ...first, replayed: true };
+        }
+        const outcome = request.kind === 'action'
+          ? await runAction(request, conversation)
+          : await runClientError(request, conversation);
+        // Rejections applied nothing, so they are not remembered: a form re-sent with the
+        // same per-render key after fixing a field is judged afresh.
+        if (key !== undefined && outcome.kind !== 'rejected') await store.set(key, outcome);
+        return outcome;
+      });
+    },
+  };
+}
