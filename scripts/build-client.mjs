@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Writes the A2UI browser client and its stylesheet to dist/a2ui-client/ under their hashed
+// names, plus manifest.json. Same esbuild options as the in-process build the server uses
+// (src/host-a2ui/client-bundle.ts), so the bytes — and names — are identical.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { register } from 'tsx/esm/api';
+
+register();
+const { a2uiClientAssets } = await import('../src/host-a2ui/client-bundle.ts');
+
+const outDir = resolve(process.argv[2] ?? 'dist/a2ui-client');
+const assets = await a2uiClientAssets();
+await mkdir(outDir, { recursive: true });
+const manifest = {};
+for (const [kind, asset] of Object.entries(assets)) {
+  const name = asset.path.slice(asset.path.lastIndexOf('/') + 1);
+  await writeFile(join(outDir, name), asset.contents);
+  manifest[kind] = { path: asset.path, file: name, etag: asset.etag, bytes: Buffer.byteLength(asset.contents) };
+  process.stdout.write(`${join(outDir, name)}  ${manifest[kind].bytes} bytes\n`);
+}
+await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
