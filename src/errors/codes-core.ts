@@ -26,6 +26,8 @@ export const CORE_CODES = {
     message: 'The assistant referred to a panel that is not open.' },
   DIRECTIVE_HANDLER_FAILED: { category: 'directive', severity: 'error', recovery: 'drop_directive', retryable: false, httpStatus: 500,
     message: 'A UI instruction could not be applied.' },
+  DIRECTIVE_IR_INVALID: { category: 'directive', severity: 'error', recovery: 'drop_directive', retryable: false, httpStatus: 422,
+    message: 'A UI instruction would have produced an invalid screen and was skipped.' },
   // Warnings: recorded in the trace in best-effort mode, rejected in strict mode.
   DIRECTIVE_WARN_TEXT_REPAIRED: { category: 'directive', severity: 'warning', recovery: 'soft_fail', retryable: false,
     message: 'The assistant reply needed repairs before it could be read.' },
@@ -37,6 +39,10 @@ export const CORE_CODES = {
     message: 'A data path was given as segments and was converted to a JSON Pointer.' },
   DIRECTIVE_WARN_COERCED: { category: 'directive', severity: 'warning', recovery: 'soft_fail', retryable: false,
     message: 'A value in a UI instruction was converted to the expected type.' },
+  DIRECTIVE_WARN_SHAPE_REPAIRED: { category: 'directive', severity: 'warning', recovery: 'soft_fail', retryable: false,
+    message: 'A UI instruction was restructured into the expected shape.' },
+  DIRECTIVE_WARN_UNKNOWN_KEY: { category: 'directive', severity: 'warning', recovery: 'soft_fail', retryable: false,
+    message: 'An unknown field in the assistant reply was ignored.' },
   DIRECTIVE_WARN_DROPPED: { category: 'directive', severity: 'warning', recovery: 'drop_directive', retryable: false,
     message: 'A UI instruction was skipped.' },
   IR_SCHEMA_INVALID: { category: 'ir', severity: 'fatal', recovery: 'none', retryable: false, httpStatus: 500,
@@ -47,6 +53,10 @@ export const CORE_CODES = {
     message: 'Invalid data path.' },
   IR_DATA_KEY_INVALID: { category: 'ir', severity: 'error', recovery: 'none', retryable: false, httpStatus: 400,
     message: 'Data keys may contain only letters, digits, "_" and "-".' },
+  // Domain validation of a submitted form (the app's actions). Ingress maps schema mismatches to
+  // A2UI_C2S_*; this one is "the input is well-formed but the form is not complete or not valid".
+  ACTION_INPUT_INVALID: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 422,
+    message: 'Please check the form and try again.' },
   INTERNAL_ERROR: { category: 'internal', severity: 'fatal', recovery: 'retry', retryable: true, httpStatus: 500,
     message: 'Something went wrong on our side. Please try again.' },
 } as const satisfies Record<string, ErrorSpec>;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { ActionDefinition } from '../../ingress/actions.ts';
+import {
+  appendTranscript, closeSurface, commitSurface, type DataValue, type FieldBlock,
+} from '../../ui-ir/index.ts';
+import { normaliseForCommit } from '../commit.ts';
+import { formContextSchema, sentValues } from '../context.ts';
+import { viewFields } from '../fields.ts';
+import { inputInvalid } from './common.ts';
+
+function show(value: DataValue | undefined, field: FieldBlock): string {
+  if (value === undefined) return '—';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  const option = field.options?.find((o) => o.value === value);
+  return option?.label ?? String(value);
+}
+
+/**
+ * ask.submit: validates and commits the answers like a form, writes them to the transcript as
+ * the user's message (so the next planner turn sees them), and closes the clarifier.
+ */
+export const askSubmitAction: ActionDefinition = {
+  name: 'ask.submit',
+  description: 'Answer a clarifier: commit the answers, add them to the transcript, close the panel.',
+  contextSchema: (surface) => formContextSchema(surface.view),
+  handle(ir, surface, context, draw) {
+    const fields = viewFields(surface.view);
+    const sent = sentValues(fields, context);
+    const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
+    if (!result.ok) return inputInvalid(result.problems);
+    const committed = commitSurface(ir, surface.id, { draft: sent, committed: result.committed }, draw);
+    if (!committed.ok) return committed;
+    const lines = fields.map((f) => `${f.label}: ${show(result.committed[f.name], f)}`);
+    const text = `${surface.view.title}\n${lines.join('\n')}`.slice(0, 20_000);
+    const closed = closeSurface(appendTranscript(committed.ir, { role: 'user', text }, draw), surface.id, draw);
+    return closed.ok ? { ok: true, ir: closed.ir, toast: { level: 'success', text: 'Thanks, answers sent' } } : closed;
+  },
+};
+
+export const askCancelAction: ActionDefinition = {
+  name: 'ask.cancel',
+  description: 'Dismiss a clarifier without answering.',
+  contextSchema: () => z.object({}),
+  handle(ir, surface, _context, draw) {
+    const closed = closeSurface(ir, surface.id, draw);
+    return closed.ok ? { ok: true, ir: closed.ir, toast: { level: 'info', text: 'Dismissed' } } : closed;
+  },
+};

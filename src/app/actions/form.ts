@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { ActionDefinition } from '../../ingress/actions.ts';
+import { closeSurface, commitSurface, patchSurfaceData, type DataOp } from '../../ui-ir/index.ts';
+import { draftFromCommitted, normaliseForCommit } from '../commit.ts';
+import { formContextSchema, sentValues } from '../context.ts';
+import { viewFields } from '../fields.ts';
+import { UPLOAD_KEY } from '../views.ts';
+import { inputInvalid } from './common.ts';
+
+/**
+ * form.submit: the draft becomes the values as sent; committed becomes their normalised form
+ * (tags → arrays, empty → absent, numbers → numbers). Missing required fields refuse the submit
+ * with ACTION_INPUT_INVALID and a sentence naming them; nothing changes.
+ */
+export const formSubmitAction: ActionDefinition = {
+  name: 'form.submit',
+  description: 'Save the form: validate, store the draft as sent and the normalised values as committed.',
+  contextSchema: (surface) => formContextSchema(surface.view),
+  handle(ir, surface, context, draw) {
+    const fields = viewFields(surface.view);
+    const sent = sentValues(fields, context);
+    const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
+    if (!result.ok) return inputInvalid(result.problems);
+    const committed = commitSurface(ir, surface.id, { draft: sent, committed: result.committed }, draw);
+    return committed.ok ? { ok: true, ir: committed.ir, toast: { level: 'success', text: 'Saved' } } : committed;
+  },
+};
+
+/**
+ * form.cancel. Decision: "discard changes". With something saved, the draft is restored from
+ * committed and the panel stays; with nothing saved yet there is nothing to return to, so the
+ * panel closes.
+ */
+export const formCancelAction: ActionDefinition = {
+  name: 'form.cancel',
+  description: 'Discard unsaved changes (restore the saved values), or close the panel if nothing was saved.',
+  contextSchema: () => z.object({}),
+  handle(ir, surface, _context, draw) {
+    if (Object.keys(surface.data.committed).length === 0) {
+      const closed = closeSurface(ir, surface.id, draw);
+      return closed.ok ? { ok: true, ir: closed.ir, toast: { level: 'info', text: 'Closed without saving' } } : closed;
+    }
+    const draft = draftFromCommitted(viewFields(surface.view), surface.data.committed);
+    if (Object.hasOwn(surface.data.draft, UPLOAD_KEY)) {
+      const saved = surface.data.committed[UPLOAD_KEY];
+      draft[UPLOAD_KEY] = typeof saved === 'string' ? saved : '';
+    }
+    const ops: DataOp[] = Object.entries(draft).map(([key, value]) => ({ op: 'replace', namespace: 'draft', keys: [key], value }));
+    const restored = patchSurfaceData(ir, surface.id, ops, draw);
+    return restored.ok ? { ok: true, ir: restored.ir, toast: { level: 'info', text: 'Changes discarded' } } : restored;
+  },
+};

@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { createDemoApp } from '../../app/index.ts';
+import type { AppDefinition } from '../../conversation/app-definition.ts';
+import { runDirectives, runModelOutput, type RunMode } from '../../directives/index.ts';
+import { makeError, type SurfacerError } from '../../errors/index.ts';
+import { createSeededSource, emptyConversation, type ConversationIr } from '../../ui-ir/index.ts';
+import { parseJsonArrayOrLines, readInput } from '../io.ts';
+import type { CliIo } from '../main.ts';
+
+/**
+ * `surfacer compile --target T [--seed S] [--strict] [FILE|-]`: applies a JSON array of
+ * directive envelopes (or raw model texts: string elements are parsed as model output) to an
+ * empty IR (conversation "cli") with a seeded entropy source, then renders the IR with the
+ * target. Same input + seed → same bytes.
+ */
+export interface TargetContext {
+  app: AppDefinition;
+  strict: boolean;
+}
+
+export interface TargetOutput {
+  output: string;
+  /** Reported on stderr; any error makes a strict run exit 1. */
+  errors?: SurfacerError[];
+  warnings?: SurfacerError[];
+}
+
+export interface CompileTarget {
+  summary: string;
+  render(ir: ConversationIr, context: TargetContext): TargetOutput | Promise<TargetOutput>;
+}
+
+// One entry per target; `a2ui` and `html` plug in here.
+export const TARGETS: ReadonlyMap<string, CompileTarget> = new Map<string, CompileTarget>([
+  ['ir', { summary: 'the UI IR as JSON', render: (ir) => ({ output: `${JSON.stringify(ir, null, 2)}\n` }) }],
+]);
+
+const USAGE = `usage: surfacer compile --target ${[...TARGETS.keys()].join('|')} [--seed S] [--strict] [FILE|-]\n`;
+
+function line(io: CliIo, batch: number | undefined, error: SurfacerError): void {
+  io.stderr.write(`${JSON.stringify(batch === undefined ? error : { batch, ...error })}\n`);
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        target: { type: 'string' },
+        seed: { type: 'string' },
+        strict: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    io.stderr.write(`surfacer compile: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  const target = values.target === undefined ? undefined : TARGETS.get(values.target);
+  if (target === undefined || positionals.length > 1) {
+    const why = values.target === undefined ? 'missing --target' : positionals.length > 1 ? 'at most one FILE' : `unknown target '${values.target}'`;
+    io.stderr.write(`surfacer compile: ${why} (targets: ${[...TARGETS.keys()].join(', ')})\n${USAGE}`);
+    return 2;
+  }
+  const strict = values.strict === true;
+  let batches: unknown[];
+  try {
+    batches = parseJsonArrayOrLines(await readInput(positionals[0], io.stdin));
+  } catch (error) {
+    line(io, undefined, makeError('DIRECTIVE_PARSE_FAILED', `input: ${(error as Error).message}`, { pointer: '' }));
+    return 1;
+  }
+  const app = createDemoApp();
+  const source = createSeededSource(values.seed ?? '0');
+  const mode: RunMode = strict ? 'strict' : 'best_effort';
+  let ir = emptyConversation('cli');
+  for (const [batch, element] of batches.entries()) {
+    const result = typeof element === 'string'
+      ? runModelOutput(app.directives, ir, element, { mode, source })
+      : runDirectives(app.directives, ir, element, { mode, source });
+    for (const w of result.warnings) line(io, batch, w);
+    for (const e of result.errors) line(io, batch, e);
+    if (strict && result.errors.length > 0) return 1;
+    ir = result.ir;
+  }
+  const rendered = await target.render(ir, { app, strict });
+  for (const w of rendered.warnings ?? []) line(io, undefined, w);
+  for (const e of rendered.errors ?? []) line(io, undefined, e);
+  if (strict && (rendered.errors?.length ?? 0) > 0) return 1;
+  io.stdout.write(rendered.output);
+  return 0;
+}

@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import { DEMO_TEMPLATES } from '../../src/app/index.ts';
+import type { FieldSpec } from '../../src/app/index.ts';
+import { isSafeDataKey } from '../../src/ui-ir/index.ts';
+
+/**
+ * Arbitraries for the demo app's directives, shared by every suite that needs model output:
+ * canonical envelopes (`validDirectiveEnvelope`) and non-canonical renderings of them
+ * (`nonCanonicalVariant`) that strict mode must refuse and best-effort must read.
+ */
+
+export type Directive = { type: string; payload: Record<string, unknown> };
+export type Envelope = { directives: Directive[]; assistant_text?: string };
+
+export const SURFACES = ['main', 'sidebar', 'wizard-a'] as const;
+export const surfaceId = (): fc.Arbitrary<string> => fc.constantFrom(...SURFACES);
+
+/** Non-empty text of unicode graphemes (quotes, braces, emoji…), up to `max` code units. */
+export const text = (max: number): fc.Arbitrary<string> =>
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.max(1, Math.floor(max / 4)) }).filter((s) => s.length <= max);
+
+export const dataKey = (): fc.Arbitrary<string> =>
+  fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/).filter(isSafeDataKey);
+
+const isoDate = fc.date({ min: new Date(Date.UTC(1900, 0, 1)), max: new Date(Date.UTC(2199, 11, 31)), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+
+/** A value a model may pre-fill for one template field (the field's draft type). */
+export function fieldValue(field: FieldSpec): fc.Arbitrary<string | number | boolean> {
+  switch (field.control) {
+    case 'checkbox': return fc.boolean();
+    case 'slider': case 'number': return fc.integer({ min: field.min ?? 0, max: field.max ?? 100 });
+    case 'select': return fc.constantFrom(...(field.options ?? []).map((o) => o.value));
+    case 'url': return fc.constantFrom('https://example.com/aria.png', 'http://img.example.org/a/b.jpg');
+    case 'date': return isoDate;
+    case 'tags': return fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 4 }).map((t) => t.join(', '));
+    default: return fc.string({ unit: 'grapheme', maxLength: 30 }).filter((s) => s.length <= (field.maxLength ?? 4000));
+  }
+}
+
+export const showFormPayload = (): fc.Arbitrary<Record<string, unknown>> =>
+  fc.constantFrom(...DEMO_TEMPLATES).chain((t) => fc.record({
+    template: fc.constant(t.name),
+    surface: surfaceId(),
+    title: text(60),
+    values: fc.record(Object.fromEntries(t.fields.map((f) => [f.name, fieldValue(f)])), { requiredKeys: [] }),
+  }, { requiredKeys: ['template'] }));
+
+const askField = (name: string) => fc.oneof(
+  fc.record({ name: fc.constant(name), label: text(40), type: fc.constantFrom('text', 'textarea', 'checkbox', 'number', 'tags'), required: fc.boolean() },
+    { requiredKeys: ['name', 'label', 'type'] }),
+  fc.record({ name: fc.constant(name), label: text(40), type: fc.constant('select'), options: fc.uniqueArray(fc.stringMatching(/^[a-z][a-z ]{0,10}$/), { minLength: 1, maxLength: 4 }) }),
+);
+
+export const askPayload = (): fc.Arbitrary<Record<string, unknown>> =>
+  fc.uniqueArray(dataKey(), { minLength: 1, maxLength: 4 }).chain((names) => fc.record({
+    title: text(60),
+    prompt: text(200),
+    fields: fc.tuple(...names.map(askField)),
+    submit: text(20),
+    cancel: text(20),
+    surface: surfaceId(),
+  }, { requiredKeys: ['title', 'prompt', 'fields', 'submit'] }));
+
+export const toastPayload = (): fc.Arbitrary<Record<string, unknown>> => fc.record({
+  level: fc.constantFrom('info', 'success', 'warning', 'error'),
+  text: text(120),
+  surface: surfaceId(),
+}, { requiredKeys: ['level', 'text'] });
+
+const scalar = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean());
+const uiValue = fc.oneof(scalar, fc.dictionary(dataKey(), scalar, { maxKeys: 3 }));
+const allFields = DEMO_TEMPLATES.flatMap((t) => t.fields);
+
+const patchOp = fc.oneof(
+  fc.record({ op: fc.constantFrom('add', 'replace'), path: dataKey().map((k) => `/ui/${k}`), value: uiValue }),
+  fc.record({ op: fc.constant('remove'), path: dataKey().map((k) => `/ui/${k}`) }),
+  fc.constantFrom(...allFields).chain((f) => fieldValue(f).map((value) => ({ op: 'replace', path: `/draft/${f.name}`, value }))),
+);
+
+export const patchPayload = (): fc.Arbitrary<Record<string, unknown>> =>
+  fc.record({ surface: surfaceId(), ops: fc.array(patchOp, { minLength: 1, maxLength: 4 }) }, { requiredKeys: ['ops'] });
+
+export const requestUploadPayload = (): fc.Arbitrary<Record<string, unknown>> => fc.record({
+  accept: fc.uniqueArray(fc.constantFrom('image/png', 'image/*', '.jpg', '.webp', 'application/pdf'), { minLength: 1, maxLength: 3 }),
+  purpose: text(100),
+  label: text(40),
+  surface: surfaceId(),
+}, { requiredKeys: ['accept', 'purpose'] });
+
+export const closePayload = (): fc.Arbitrary<Record<string, unknown>> => fc.record({ surface: surfaceId() });
+
+const BY_TYPE = {
+  'ui.show_form': showFormPayload, 'ui.ask': askPayload, 'ui.toast': toastPayload,
+  'ui.patch': patchPayload, 'ui.request_upload': requestUploadPayload, 'ui.close': closePayload,
+} as const;
+
+/** One canonical directive of the demo app (valid on its own; it may still not apply to a state). */
+export const validDirective = (): fc.Arbitrary<Directive> =>
+  fc.oneof(...Object.entries(BY_TYPE).map(([type, payload]) => payload().map((p) => ({ type, payload: p }))));
+
+export const validDirectiveEnvelope = (options: { maxDirectives?: number } = {}): fc.Arbitrary<Envelope> => fc.record({
+  directives: fc.array(validDirective(), { maxLength: options.maxDirectives ?? 5 }),
+  assistant_text: text(200),
+}, { requiredKeys: ['directives'] });
+
+/** Prose around JSON: any text with something visible in it (an empty wrapper is canonical). */
+export const prose = (): fc.Arbitrary<string> =>
+  fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => s.trim() !== '' && !/[{[]/.test(s));
+
+/** Text-level wrappings that keep the directives the same. */
+export const wrapping = (): fc.Arbitrary<{ kind: string; wrap: (json: string) => string }> => fc.oneof(
+  fc.constant({ kind: 'bom', wrap: (j: string) => `\uFEFF${j}` }),
+  fc.constantFrom('json', 'JSON', '').map((lang) => ({ kind: 'fence', wrap: (j: string) => `\`\`\`${lang}\n${j}\n\`\`\`` })),
+  fc.tuple(prose(), prose()).map(([a, b]) => ({ kind: 'prose', wrap: (j: string) => `${a}\n${j}\n${b}` })),
+  fc.tuple(prose(), fc.constantFrom('json', '')).map(([a, lang]) => ({ kind: 'prose+fence', wrap: (j: string) => `${a}\n\`\`\`${lang}\n${j}\n\`\`\`\n` })),
+  fc.constant({ kind: 'trailing_comma', wrap: (j: string) => `${j.slice(0, -1)},}` }),
+  fc.constant({ kind: 'smart_quotes', wrap: (j: string) => j.replace(/(?<!\\)"([a-z_]+)":/g, '\u201C$1\u201D:') }),
+);
+
+type Variant = { kind: string; text: string };
+
+function camel(key: string): string {
+  return key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * A non-canonical rendering of a canonical envelope: text repairs, aliases, flat payloads,
+ * camelCase keys, segment paths, op aliases, coercions, template aliases, unknown keys.
+ * Strict mode must refuse every one; best-effort reads each.
+ */
+export const nonCanonicalVariant = (): fc.Arbitrary<Variant & { envelope: Envelope }> =>
+  validDirectiveEnvelope().chain((envelope) => {
+    const json = JSON.stringify(envelope);
+    const withExtra = (d: Directive): string => JSON.stringify({ ...envelope, directives: [...envelope.directives, d] });
+    const variants: Array<fc.Arbitrary<Variant>> = [
+      wrapping().map((w) => ({ kind: w.kind, text: w.wrap(json) })),
+      fc.constant({ kind: 'bare_array', text: JSON.stringify(envelope.directives) }),
+      fc.constantFrom('show_form', 'ui.showForm', 'UI.SHOW_FORM').map((alias) => ({
+        kind: 'type_alias', text: withExtra({ type: alias, payload: { template: 'persona' } }),
+      })),
+      fc.constant({ kind: 'flat_payload', text: JSON.stringify({ directives: [{ type: 'ui.toast', level: 'info', text: 'hi' }] }) }),
+      fc.constant({ kind: 'camel_envelope_key', text: JSON.stringify({ assistantText: 'hello', directives: envelope.directives }) }),
+      fc.constantFrom('display_name', 'speaking_style').map((k) => ({
+        kind: 'camel_payload_key', text: withExtra({ type: 'ui.show_form', payload: { template: 'persona', values: { [camel(k)]: k === 'display_name' ? 'Sam' : 'formal' } } }),
+      })),
+      fc.constantFrom('tagline', 'draft/tagline', 'draft.tagline').map((path) => ({
+        kind: 'segment_path', text: withExtra({ type: 'ui.patch', payload: { ops: [{ op: 'replace', path, value: 'x' }] } }),
+      })),
+      fc.constantFrom('set', 'update', 'Replace', 'delete').map((op) => ({
+        kind: 'op_alias', text: withExtra({ type: 'ui.patch', payload: { ops: [{ op, path: '/ui/status', ...(op === 'delete' ? {} : { value: 'x' }) }] } }),
+      })),
+      fc.constant({ kind: 'coerced_number', text: withExtra({ type: 'ui.show_form', payload: { template: 'scene_settings', values: { tone: '7' } } }) }),
+      fc.constantFrom('Info', 'SUCCESS').map((level) => ({ kind: 'enum_case', text: withExtra({ type: 'ui.toast', payload: { level, text: 'hi' } }) })),
+      fc.constantFrom('character', 'Character Card').map((template) => ({ kind: 'template_alias', text: withExtra({ type: 'ui.show_form', payload: { template } }) })),
+      fc.constant({ kind: 'unknown_envelope_key', text: JSON.stringify({ ...envelope, thoughts: 'hmm' }) }),
+    ];
+    return fc.oneof(...variants).map((v) => ({ ...v, envelope }));
+  });
+
+/** Freezes a value and everything reachable from it, so any mutation throws in strict-mode ESM. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
