@@ -55,7 +55,7 @@ export const CORE_CODES = {
     message: 'Data keys may contain only letters, digits, "_" and "-".' },
   // Domain validation of a submitted form (the app's actions). Ingress maps schema mismatches to
   // A2UI_C2S_*; this one is "the input is well-formed but the form is not complete or not valid".
-  ACTION_INPUT_INVALID: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 422,
+  ACTION_INPUT_INVALID: { category: 'action', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 422,
     message: 'Please check the form and try again.' },
   INTERNAL_ERROR: { category: 'internal', severity: 'fatal', recovery: 'retry', retryable: true, httpStatus: 500,
     message: 'Something went wrong on our side. Please try again.' },

@@ -13,12 +13,32 @@ const MAX_DATA_DEPTH = 8;
 
 export type DataValue = string | number | boolean | DataValue[] | { [key: string]: DataValue };
 
-function dataDepth(value: unknown, depth = 0): number {
-  if (Array.isArray(value)) return Math.max(depth + 1, ...value.map((v) => dataDepth(v, depth + 1)));
-  if (value !== null && typeof value === 'object') {
-    return Math.max(depth + 1, ...Object.values(value).map((v) => dataDepth(v, depth + 1)));
+/** Iterative, so a huge or deep value cannot overflow the stack inside safeParse. */
+function dataDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') { max = Math.max(max, depth); continue; }
+    max = Math.max(max, depth + 1);
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
-  return depth;
+  return max;
+}
+
+/**
+ * zod records silently drop an own `__proto__` key instead of rejecting it, so the raw input
+ * is checked first: a reserved key anywhere makes the whole map invalid.
+ */
+function hasReservedKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    for (const key of Object.keys(node)) if (!Array.isArray(node) && !isSafeDataKey(key)) return true;
+    stack.push(...Object.values(node));
+  }
+  return false;
 }
 
 /** No null (A2UI has none) and finite numbers only; objects keyed by safe data keys. */
@@ -33,7 +53,8 @@ export const DataValueSchema: z.ZodType<DataValue> = z.lazy(() =>
 );
 
 export const DataMapSchema = z
-  .record(DataKey, DataValueSchema)
+  .custom<unknown>((input) => !hasReservedKey(input), 'data keys must match [A-Za-z0-9_-] and not be reserved')
+  .pipe(z.record(DataKey, DataValueSchema))
   .refine((m) => dataDepth(m) <= MAX_DATA_DEPTH, `data nested deeper than ${MAX_DATA_DEPTH}`);
 export type DataMap = z.infer<typeof DataMapSchema>;
 

@@ -21,14 +21,16 @@ describe('IR v1 fixtures', () => {
     expect(ConversationIr.safeParse(load('invalid', file)).success).toBe(false);
   });
 
-  // Contract quirk (reported): zod 4.6 records drop an own "__proto__" key instead of rejecting
-  // it, so `safeParse(x).success` does not prove `x` lacks one; only `.data` is clean.
-  it('accepts-and-strips a JSON "__proto__" data key (zod record behaviour)', () => {
-    const text = readFileSync(new URL('valid/character-card-committed.json', dir), 'utf8').replace('"draft": {', '"draft": {"__proto__": "x",');
-    const ir = JSON.parse(text) as { surfaces: Array<{ data: { draft: object } }> };
-    expect(Object.hasOwn(ir.surfaces[0]!.data.draft, '__proto__')).toBe(true);
-    const result = ConversationIr.safeParse(ir);
-    expect(result.success).toBe(true);
-    expect(Object.hasOwn(result.data!.surfaces[0]!.data.draft, '__proto__')).toBe(false);
+  // zod 4.6 records drop an own "__proto__" key instead of rejecting it; DataMapSchema checks
+  // the raw input first so such a key makes the IR invalid rather than silently changed.
+  it('rejects a JSON "__proto__" data key at any depth', () => {
+    const base = readFileSync(new URL('valid/character-card-committed.json', dir), 'utf8');
+    for (const text of [
+      base.replace('"draft": {', '"draft": {"__proto__": "x",'),
+      base.replace('"draft": {', '"draft": {"deep": {"__proto__": {"polluted": true}},'),
+    ]) {
+      const ir = JSON.parse(text) as { surfaces: Array<{ data: { draft: object } }> };
+      expect(ConversationIr.safeParse(ir).success).toBe(false);
+    }
   });
 });
