@@ -1,0 +1,43 @@
+/**
+ * Child process of bench/http-actions.ts (kept out of the client's process so autocannon and
+ * the servers do not share one event loop). Does nothing unless started with
+ * SURFACER_BENCH_SERVER=1 (bench/run.ts imports every bench/*.ts).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createDemoApp } from '../src/app/index.ts';
+import { createJsonlStore, createMemoryStore } from '../src/conversation/index.ts';
+import { createApp, createConversationStack, startServer } from '../src/host-html/index.ts';
+import { createSystemSource } from '../src/ui-ir/index.ts';
+
+async function main(): Promise<void> {
+  const hello = new Hono();
+  hello.get('/', (c) => c.text('Hello, world!'));
+  const baseline = await new Promise<number>((resolve) => {
+    const server = serve({ fetch: hello.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    server.once('listening', () => resolve((server.address() as AddressInfo).port));
+  });
+  const ports: Record<string, number> = { baseline };
+  for (const store of ['memory', 'jsonl'] as const) {
+    const app = createDemoApp();
+    const conversations = createConversationStack({
+      app, entropy: createSystemSource(),
+      store: store === 'memory' ? createMemoryStore() : createJsonlStore({ dir: mkdtempSync(join(tmpdir(), 'surfacer-bench-')) }),
+      limits: { maxQueuePerConversation: 1000 },
+    });
+    const host = createApp({ app, conversations, sessionSecret: 'bench-secret-0123456789abcdef', limits: { maxConversationsPerSession: 10_000 } });
+    ports[store] = (await startServer(host, { port: 0 })).port;
+  }
+  process.send!({ ports });
+}
+
+if (process.env.SURFACER_BENCH_SERVER === '1') {
+  // A normal exit on SIGTERM lets `--cpu-prof` (BENCH_PROFILE=1) write its profile.
+  process.once('SIGTERM', () => process.exit(0));
+  await main();
+}

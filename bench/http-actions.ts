@@ -1,0 +1,159 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/**
+ * Action round trips per second through the HTML host (POST /c/{cid}/actions: session cookie,
+ * Origin + CSRF checks, form parse, ingress (allowlist, nonce, epoch, rev, idempotency), the
+ * demo app's form.submit, conversation log append, re-render of the surface fragment), at 50
+ * connections, against a bare Hono hello-world on @hono/node-server in the same run.
+ * Goal: ≥ 30 % of the hello-world rate.
+ *
+ * Every request is a real accepted submit. A form's rev moves on with each submit (the next
+ * one from the same render would be a 409), so each connection works on its own conversation:
+ * a pool of conversation slots, each lent to one request at a time; the response (the new
+ * surface fragment, or the JSON summary) gives the slot its next _rev, and every request
+ * carries a fresh _idem. The run is checked afterwards against the server's own revs: they
+ * must have grown by the number of 2xx answers, plus at most one per connection (requests in
+ * flight when autocannon stops are applied but not counted).
+ */
+const CONNECTIONS = 50;
+const SLOTS = CONNECTIONS + 10;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+
+/** Idempotency keys must be fresh across runs too: a reused key is (correctly) replayed, not applied. */
+let counter = 0;
+
+interface Slot { cid: string; fields: Record<string, string>; rev: number }
+
+async function startServers(): Promise<{ ports: Record<string, number>; stop(): void }> {
+  const child = fork(fileURLToPath(new URL('./_http-actions-server.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=.scratch/prof'] : [])], env: { ...process.env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ports = await new Promise<Record<string, number>>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { ports: Record<string, number> }).ports));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { ports, stop: () => child.kill() };
+}
+
+async function prepare(base: string): Promise<{ cookie: string; slots: Slot[] }> {
+  let cookie = '';
+  const slots: Slot[] = [];
+  for (let i = 0; i < SLOTS; i++) {
+    const created = await fetch(`${base}/`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+    if (!cookie) cookie = created.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const path = created.headers.get('location')!;
+    const page = await (await fetch(`${base}${path}`, { headers: { cookie } })).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+    const turn = await fetch(`${base}${path}/messages`, {
+      method: 'POST', headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded', 'hx-request': 'true' },
+      body: new URLSearchParams({ _csrf: csrf, text: 'create a character card' }),
+    });
+    const html = await turn.text();
+    const hidden = (name: string): string => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
+    const rev = Number(hidden('_rev'));
+    slots.push({
+      cid: path.slice(3), rev,
+      fields: {
+        _csrf: csrf, _surface: hidden('_surface'), _epoch: hidden('_epoch'), _nonce: hidden('_nonce'), _action: 'form.submit',
+        name: 'Aria', personality: 'Brave, curious and kind.', tags: 'bard, brave',
+      },
+    });
+  }
+  return { cookie, slots };
+}
+
+function runCannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function measureActions(base: string, mode: 'htmx' | 'json'): Promise<{ rps: number; ok: number; other: number; accepted: number; p99: number }> {
+  const { cookie, slots } = await prepare(base);
+  // Warm-up (JIT, caches) on the same slots, not measured.
+  await runCannonOn(base, cookie, slots, mode, Math.min(2, DURATION_S));
+  const before = await serverRevs(base, cookie, slots);
+  const result = await runCannonOn(base, cookie, slots, mode, DURATION_S);
+  // The server's own revs, not the client's bookkeeping: what was really committed.
+  const after = await serverRevs(base, cookie, slots);
+  const accepted = after.reduce((sum, rev, i) => sum + (rev - before[i]!), 0);
+  return { rps: result.requests.average, ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts, accepted, p99: result.latency.p99 };
+}
+
+/** Reads each slot's current rev from its page (and resyncs the slot with it). */
+async function serverRevs(base: string, cookie: string, slots: Slot[]): Promise<number[]> {
+  await new Promise((r) => setTimeout(r, 300));
+  return Promise.all(slots.map(async (slot) => {
+    const page = await (await fetch(`${base}/c/${slot.cid}`, { headers: { cookie } })).text();
+    slot.rev = Number(/id="surface-main"[^>]*data-rev="(\d+)"/.exec(page)![1]);
+    return slot.rev;
+  }));
+}
+
+function runCannonOn(base: string, cookie: string, slots: Slot[], mode: 'htmx' | 'json', duration: number): Promise<autocannon.Result> {
+  const free = [...slots.keys()];
+  return runCannon({
+    url: base, connections: CONNECTIONS, duration,
+    requests: [{
+      method: 'POST',
+      setupRequest: (request, context) => {
+        const index = free.pop();
+        if (index === undefined) throw new Error('slot pool exhausted');
+        const slot = slots[index]!;
+        (context as { slot?: number }).slot = index;
+        const body = new URLSearchParams({ ...slot.fields, _rev: String(slot.rev), _idem: `bench-${process.pid}-${counter++}` }).toString();
+        return {
+          ...request, method: 'POST', path: `/c/${slot.cid}/actions`, body,
+          headers: {
+            cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded',
+            ...(mode === 'htmx' ? { 'hx-request': 'true' } : { accept: 'application/json' }),
+          },
+        };
+      },
+      onResponse: (status, body, context) => {
+        const index = (context as { slot?: number }).slot!;
+        const slot = slots[index]!;
+        if (status === 200) {
+          const rev = mode === 'htmx' ? /name="_rev" value="(\d+)"/.exec(body)?.[1] : String((JSON.parse(body) as { surface: { rev: number } }).surface.rev);
+          if (rev !== undefined) slot.rev = Number(rev);
+        }
+        free.push(index);
+      },
+    }],
+  });
+}
+
+export default async function bench(): Promise<{ name: string; lines: string[] }> {
+  const servers = await startServers();
+  try {
+    const helloUrl = `http://127.0.0.1:${servers.ports['baseline']}/`;
+    await runCannon({ url: helloUrl, connections: CONNECTIONS, duration: Math.min(2, DURATION_S) });
+    const hello = await runCannon({ url: helloUrl, connections: CONNECTIONS, duration: DURATION_S });
+    const baseline = hello.requests.average;
+    const lines = [
+      `hello-world (Hono on @hono/node-server, ${CONNECTIONS} connections, ${DURATION_S}s): ${baseline.toFixed(0)} req/s, p99 ${hello.latency.p99} ms`,
+    ];
+    for (const [store, mode] of [['memory', 'htmx'], ['memory', 'json'], ['jsonl', 'htmx']] as const) {
+      const base = `http://127.0.0.1:${servers.ports[store]}`;
+      const r = await measureActions(base, mode);
+      const ratio = (100 * r.rps) / baseline;
+      lines.push(
+        `actions ${mode} / ${store === 'jsonl' ? 'JSONL log + fsync' : 'memory log'}: ${r.rps.toFixed(0)} round trips/s = ${ratio.toFixed(1)}% of hello-world`
+        + ` (goal ≥ 30%: ${ratio >= 30 ? 'met' : 'NOT met'}), p99 ${r.p99} ms, 2xx ${r.ok}, other ${r.other}, accepted (rev growth) ${r.accepted}`
+        // Requests in flight when autocannon stops (≤ one per connection) are applied but not counted.
+        + (r.accepted >= r.ok && r.accepted <= r.ok + CONNECTIONS ? ' (consistent)' : ' — MISMATCH'),
+      );
+    }
+    return { name: 'http-actions', lines };
+  } finally {
+    servers.stop();
+  }
+}
+
+/** bench/run.ts contract: print the results. */
+export async function run(): Promise<void> {
+  const result = await bench();
+  for (const line of result.lines) process.stdout.write(`${line}\n`);
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createDemoApp } from '../../app/index.ts';
+import type { AppDefinition } from '../../conversation/app-definition.ts';
+import { createJsonlStore, type Logger } from '../../conversation/index.ts';
+import { directiveJsonSchema, renderSystemPrompt } from '../../directives/index.ts';
+import { createApp, createConversationStack, startServer, type RunningServer } from '../../host-html/index.ts';
+import { createFallbackPlanner, createOllamaPlanner, plannerConfigFromEnv } from '../../llm/index.ts';
+import type { Planner } from '../../planner/types.ts';
+import { createSystemSource } from '../../ui-ir/index.ts';
+import type { CliIo } from '../main.ts';
+
+const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama] [--data DIR] [--host ADDR]\n';
+
+export interface ServeOptions {
+  port: number;
+  hostname: string;
+  planner: 'offline' | 'ollama';
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+/** Builds and starts everything `npm start` runs. Exported for tests (port 0). */
+export async function startServe(options: ServeOptions): Promise<RunningServer & { plannerLabel: string }> {
+  const app = createDemoApp();
+  const planner = choosePlanner(app, options);
+  const secret = options.env.SURFACER_SESSION_SECRET;
+  if (secret === undefined || secret.length < 16) {
+    options.logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
+  }
+  const conversations = createConversationStack({
+    app, planner, store: createJsonlStore({ dir: options.dataDir }), entropy: createSystemSource(), logger: options.logger,
+    mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
+  });
+  const host = createApp({
+    app, conversations, logger: options.logger,
+    sessionSecret: secret !== undefined && secret.length >= 16 ? secret : randomBytes(32).toString('base64url'),
+    secureCookies: options.env.SURFACER_SECURE_COOKIES === '1',
+    ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
+  });
+  const server = await startServer(host, { port: options.port, hostname: options.hostname });
+  return { ...server, plannerLabel: planner.label };
+}
+
+function choosePlanner(app: AppDefinition, options: ServeOptions): Planner {
+  if (options.planner === 'offline') return app.offlinePlanner;
+  const config = plannerConfigFromEnv(options.env, 'ollama');
+  const ollama = createOllamaPlanner({
+    host: config.ollamaHost, model: config.ollamaModel, timeoutMs: config.timeoutMs, strict: config.strict,
+    systemPrompt: renderSystemPrompt(app.directives), format: directiveJsonSchema(app.directives),
+  });
+  // Honest fallback: when the model is unreachable the offline planner answers and says so.
+  return createFallbackPlanner(ollama, app.offlinePlanner);
+}
+
+function consoleLogger(io: CliIo): Logger {
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>): void => {
+    io.stderr.write(`${level} ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  };
+  return { info: line('info'), warn: line('warn'), error: line('error') };
+}
+
+/** `surfacer serve`: runs until SIGINT/SIGTERM (or `stop` aborts), then shuts down gracefully. */
+export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args, allowPositionals: false, strict: true,
+      options: {
+        port: { type: 'string' }, planner: { type: 'string' }, data: { type: 'string' }, host: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    io.stderr.write(`surfacer serve: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) { io.stdout.write(USAGE); return 0; }
+  const portText = values.port ?? io.env.PORT ?? '8787';
+  const port = Number(portText);
+  if (!/^\d{1,5}$/.test(portText) || port > 65535) {
+    io.stderr.write(`surfacer serve: invalid port "${portText}"\n${USAGE}`);
+    return 2;
+  }
+  const planner = values.planner ?? io.env.SURFACER_PLANNER ?? 'offline';
+  if (planner !== 'offline' && planner !== 'ollama') {
+    io.stderr.write(`surfacer serve: --planner must be offline or ollama\n${USAGE}`);
+    return 2;
+  }
+  const logger = consoleLogger(io);
+  const server = await startServe({
+    port, planner, hostname: values.host ?? io.env.HOST ?? '127.0.0.1',
+    dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
+  });
+  io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel})\n`);
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      stop?.removeEventListener('abort', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    stop?.addEventListener('abort', done, { once: true });
+    if (stop?.aborted) done();
+  });
+  io.stdout.write('Shutting down…\n');
+  await server.close();
+  return 0;
+}

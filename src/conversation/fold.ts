@@ -1,0 +1,91 @@
+import type { ActionRegistry } from '../ingress/actions.ts';
+import {
+  createReplaySource, draw, emptyConversation, resetSurfaceEpoch, type ConversationIr,
+} from '../ui-ir/index.ts';
+import type { ActionRequest, IngressPort } from './ingress-port.ts';
+import { irHash, type CreatedEntry, type LogEntry } from './log.ts';
+import type { Trace } from './trace.ts';
+import { applyFailedTurn, applyTurn, type TurnContext } from './turn.ts';
+
+export interface FoldContext {
+  turn: TurnContext;
+  ingress: IngressPort;
+  actions: ActionRegistry;
+}
+
+export interface FoldResult {
+  meta: CreatedEntry;
+  ir: ConversationIr;
+  turnCount: number;
+  traces: Trace[];
+  /** Scoped idempotency keys of accepted actions, oldest first (see idempotencyScope). */
+  idempotencyKeys: string[];
+  /** Entries whose re-application did not reproduce the recorded IR hash. Empty when healthy. */
+  divergences: string[];
+  /** Number of entries folded (the conversation's version). */
+  version: number;
+}
+
+/**
+ * IR = fold(log). Each entry is re-applied through the same pure functions that produced it,
+ * fed its recorded draws, and checked against its recorded IR hash.
+ */
+export function foldLog(entries: readonly LogEntry[], ctx: FoldContext): FoldResult {
+  const [first, ...rest] = entries;
+  if (first?.type !== 'created') throw new Error('a conversation log starts with a "created" entry');
+  let ir = emptyConversation(first.cid);
+  const result: FoldResult = {
+    meta: first, ir, turnCount: 0, traces: [], idempotencyKeys: [], divergences: [], version: entries.length,
+  };
+  rest.forEach((entry, i) => {
+    const where = `entry ${i + 2} (${entry.type})`;
+    try {
+      ir = foldEntry(ir, entry, ctx, result);
+    } catch (error) {
+      result.divergences.push(`${where}: ${(error as Error).message}`);
+      return;
+    }
+    if (entry.type !== 'created' && irHash(ir) !== entry.irHash) result.divergences.push(`${where}: IR hash differs`);
+  });
+  result.ir = ir;
+  return result;
+}
+
+function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: FoldResult): ConversationIr {
+  switch (entry.type) {
+    case 'created':
+      throw new Error('a second "created" entry');
+    case 'turn': {
+      acc.turnCount = Math.max(acc.turnCount, entry.turnIndex + 1);
+      acc.traces.push(entry.trace);
+      const source = createReplaySource(entry.draws);
+      if (entry.outcome === 'applied') {
+        return applyTurn(ir, { text: entry.text, rawText: entry.planner.rawText ?? '' }, { ...ctx.turn, mode: entry.mode }, source).ir;
+      }
+      if (entry.outcome === 'planner_failed') {
+        return applyFailedTurn(ir, entry.text, entry.planner.error?.message ?? '', source);
+      }
+      return ir;
+    }
+    case 'action': {
+      const request = entry.request as unknown as ActionRequest;
+      const outcome = ctx.ingress.replay(ir, request, entry.draw, ctx.actions);
+      if (!outcome.ok) throw new Error(`action was rejected on replay: ${outcome.error.code}`);
+      if (request.idempotencyKey !== undefined) acc.idempotencyKeys.push(idempotencyScope(request));
+      return outcome.ir;
+    }
+    case 'reset': {
+      const reset = resetSurfaceEpoch(ir, entry.surfaceId, draw(createReplaySource(entry.draws)));
+      if (!reset.ok) throw new Error(`reset was rejected on replay: ${reset.error.code}`);
+      return reset.ir;
+    }
+  }
+}
+
+/**
+ * Same scope as src/ingress uses: an HTML render shares one `_idem` between its buttons, so the
+ * key is per surface and action (a double click dedupes; another button is judged afresh).
+ */
+export function idempotencyScope(request: Pick<ActionRequest, 'surfaceId' | 'action' | 'idempotencyKey'>): string {
+  return `${request.surfaceId}\n${request.action}\n${request.idempotencyKey ?? ''}`;
+}

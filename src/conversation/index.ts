@@ -1,0 +1,23 @@
+export type { AppDefinition } from './app-definition.ts';
+export { makeAnyError, statusOf } from './errors.ts';
+export type { AnyErrorCode } from './errors.ts';
+export { foldLog, idempotencyScope } from './fold.ts';
+export type { FoldContext, FoldResult } from './fold.ts';
+export { ingressPort } from './ingress-port.ts';
+export type { IngressPort } from './ingress-port.ts';
+export { createJsonlStore, parseLog } from './jsonl-store.ts';
+export type { JsonlStoreOptions } from './jsonl-store.ts';
+export { irHash, LogEntrySchema } from './log.ts';
+export type { LogEntry } from './log.ts';
+export { createMemoryStore } from './memory-store.ts';
+export { createConversationService, DEFAULT_SERVICE_LIMITS } from './service.ts';
+export type { ConversationService, ConversationServiceDeps, ServiceLimits } from './service.ts';
+export type { ConversationStore } from './store.ts';
+export { TRACE_VERSION, TraceSchema } from './trace.ts';
+export type { Trace, TraceIssue, TraceSurfaceStats } from './trace.ts';
+export { applyFailedTurn, applyTurn, runDirectivesAdapter } from './turn.ts';
+export type { DirectiveRunOptions, DirectiveRunResult, DirectivesMode, RunDirectives } from './turn.ts';
+export { silentLogger } from './types.ts';
+export type {
+  ActionResult, ChangeCause, Conversation, ConversationEvent, ConversationListener, Logger, ResetResult, TurnResult,
+} from './types.ts';

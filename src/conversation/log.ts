@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { ConversationIr } from '../ui-ir/index.ts';
+import { TraceSchema } from './trace.ts';
+
+/**
+ * The durable conversation log: one JSON object per line, append-only. IR = fold(entries).
+ * Every entry records the draws (times/nonces) its transition used, so a fold reproduces the
+ * same IR byte for byte, and the hash of the IR after it, so a fold can prove it did.
+ */
+export const LOG_VERSION = 1 as const;
+
+const Draws = z.array(z.object({ kind: z.enum(['now', 'nonce']), value: z.string() }));
+const Hash = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+export const CreatedEntry = z.object({
+  type: z.literal('created'),
+  v: z.literal(LOG_VERSION),
+  cid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  ownerSessionId: z.string().min(1).max(200),
+  a2uiToken: z.string().min(16).max(200),
+  at: z.string(),
+});
+
+export const TurnEntry = z.object({
+  type: z.literal('turn'),
+  v: z.literal(LOG_VERSION),
+  turnIndex: z.number().int().nonnegative(),
+  at: z.string(),
+  text: z.string(),
+  outcome: z.enum(['applied', 'planner_failed', 'cancelled']),
+  mode: z.enum(['strict', 'best-effort']),
+  planner: z.object({
+    name: z.string(),
+    provider: z.enum(['offline', 'ollama', 'replay']),
+    label: z.string(),
+    model: z.string().optional(),
+    rawText: z.string().optional(),
+    llmMs: z.number().nonnegative(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  }),
+  draws: Draws,
+  irHash: Hash,
+  trace: TraceSchema,
+});
+
+/** The normalised src/ingress ActionRequest, as accepted (context values stay as the client sent them). */
+const ActionRequestSchema = z.looseObject({
+  kind: z.literal('action'),
+  transport: z.enum(['a2ui', 'html']),
+  surfaceId: z.string(),
+  epoch: z.number().int().nonnegative(),
+  nonce: z.string(),
+  rev: z.number().int().nonnegative(),
+  action: z.string(),
+  context: z.record(z.string(), z.unknown()),
+  idempotencyKey: z.string().optional(),
+});
+
+export const ActionEntry = z.object({
+  type: z.literal('action'),
+  v: z.literal(LOG_VERSION),
+  at: z.string(),
+  request: ActionRequestSchema,
+  /** The one draw (time + nonce) the ingress used for this action. */
+  draw: z.object({ now: z.string(), nonce: z.string() }),
+  irHash: Hash,
+});
+
+export const ResetEntry = z.object({
+  type: z.literal('reset'),
+  v: z.literal(LOG_VERSION),
+  at: z.string(),
+  surfaceId: z.string(),
+  reason: z.string().max(200),
+  draws: Draws,
+  irHash: Hash,
+});
+
+export const LogEntrySchema = z.discriminatedUnion('type', [CreatedEntry, TurnEntry, ActionEntry, ResetEntry]);
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+export type CreatedEntry = z.infer<typeof CreatedEntry>;
+export type TurnEntry = z.infer<typeof TurnEntry>;
+export type ActionEntry = z.infer<typeof ActionEntry>;
+export type ResetEntry = z.infer<typeof ResetEntry>;
+
+/** SHA-256 of the IR's JSON. Transitions build objects in a fixed key order, so this is stable. */
+export function irHash(ir: ConversationIr): string {
+  return createHash('sha256').update(JSON.stringify(ir)).digest('base64url');
+}

@@ -1,0 +1,77 @@
+import type { SurfacerError } from '../errors/index.ts';
+import type { Planner, PlannerOutput } from '../planner/types.ts';
+import { TRACE_VERSION, type Trace, type TraceSurfaceStats } from './trace.ts';
+import { toIssue, type DirectiveRunResult, type DirectivesMode } from './turn.ts';
+
+export interface TraceParams {
+  requestId: string;
+  cid: string;
+  turnIndex: number;
+  startedAt: string;
+  finishedAt: string;
+  mode: DirectivesMode;
+  outcome: Trace['outcome'];
+  planner: Planner;
+  output: PlannerOutput | undefined;
+  run: DirectiveRunResult | undefined;
+  surfaces: TraceSurfaceStats[];
+  error: SurfacerError | undefined;
+  timings: Trace['timings'];
+}
+
+const FORMAT_MODES = ['none', 'json', 'json_schema'] as const;
+
+/** Assembles Trace v1. LLM details the planner reports in `meta` are taken when well-formed. */
+export function buildTrace(p: TraceParams): Trace {
+  const meta = p.output?.meta ?? {};
+  const provider = p.output?.provider ?? p.planner.name;
+  const format = meta['format_mode'] ?? meta['formatMode'];
+  const sampling = meta['sampling'];
+  const dropped = meta['dropped_keys'] ?? meta['droppedKeys'];
+  const warnings = p.run?.warnings ?? [];
+  const errors = p.run?.errors ?? (p.error && p.outcome === 'planner_failed' ? [toIssue(p.error)] : []);
+  const recovery = [...warnings, ...errors]
+    .filter((i) => i.recovery !== undefined && i.recovery !== 'none')
+    .map((i) => ({ code: i.code, path: i.recovery! }));
+  const llm: Trace['llm'] = {
+    provider, label: p.planner.label,
+    stream: meta['stream'] === true,
+    format_mode: FORMAT_MODES.find((m) => m === format) ?? (provider === 'offline' ? 'none' : 'json_schema'),
+    sampling: isScalarRecord(sampling) ? sampling : {},
+    dropped_keys: Array.isArray(dropped) ? dropped.filter((k): k is string => typeof k === 'string') : [],
+    offline: provider === 'offline',
+  };
+  if (p.output?.model !== undefined) llm.model = p.output.model;
+  return {
+    trace_version: TRACE_VERSION,
+    request_id: p.requestId,
+    conversation_id: p.cid,
+    turn_index: p.turnIndex,
+    started_at: p.startedAt,
+    finished_at: p.finishedAt,
+    run_mode: 'directives',
+    strict_mode: p.mode === 'strict',
+    outcome: p.outcome,
+    llm,
+    surfaces: p.surfaces,
+    validation: {
+      status: p.run === undefined ? 'skipped' : errors.length > 0 ? 'errors' : warnings.length > 0 ? 'warnings' : 'ok',
+      applied: p.run?.applied ?? 0,
+      warnings,
+      error_codes: [...new Set(errors.map((e) => e.code))],
+      errors,
+    },
+    recovery,
+    timings: roundTimings(p.timings),
+  };
+}
+
+function roundTimings(t: Trace['timings']): Trace['timings'] {
+  const r = (n: number): number => Math.max(0, Math.round(n * 1000) / 1000);
+  return { llm_ms: r(t.llm_ms), directives_ms: r(t.directives_ms), compile_ms: r(t.compile_ms), total_ms: r(t.total_ms) };
+}
+
+function isScalarRecord(value: unknown): value is Record<string, number | string | boolean> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    && Object.values(value).every((v) => ['number', 'string', 'boolean'].includes(typeof v));
+}

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import { makeAnyError, silentLogger } from '../conversation/index.ts';
+import type { SurfacerError } from '../errors/index.ts';
+import { loadAssets } from './assets.ts';
+import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
+import { readFields } from './form.ts';
+import type { Host, HostContext, HostEnv } from './host.ts';
+import { clientKind, htmxError, jsonError, statusFor } from './responses.ts';
+import { registerActionRoutes } from './routes/actions.ts';
+import { registerEventRoutes } from './routes/events.ts';
+import { registerPageRoutes } from './routes/page.ts';
+import { registerTurnRoutes } from './routes/turns.ts';
+import { createSessions } from './session.ts';
+import { createStreamRegistry } from './streams.ts';
+import { createViews } from './views.ts';
+
+export interface HostApp {
+  hono: Hono<HostEnv>;
+  fetch: (request: Request) => Response | Promise<Response>;
+  /** Tells every open SSE stream to finish (graceful shutdown). */
+  closeStreams(): void;
+  readonly openStreams: number;
+}
+
+const CID = /^[A-Za-z0-9_-]{1,64}$/;
+const PAGE_ID = /^[A-Za-z0-9_-]{8,40}$/;
+
+/** The HTML host: Hono routes over an injected conversation service. */
+export function createApp(deps: HostDeps): HostApp {
+  const limits = { ...DEFAULT_HOST_LIMITS, ...deps.limits };
+  const logger = deps.logger ?? silentLogger;
+  const randomToken = deps.randomToken ?? ((bytes: number) => randomBytes(bytes).toString('base64url'));
+  const assets = loadAssets();
+  const views = createViews(assets);
+  const sessions = createSessions({ secret: deps.sessionSecret, secure: deps.secureCookies ?? false, randomToken });
+  const streams = createStreamRegistry();
+  const service = deps.conversations;
+  const trusted = new Set(deps.trustedOrigins ?? []);
+  const conversationsPerSession = new Map<string, number>();
+
+  const host: Host = {
+    deps, service, limits, logger, views, sessions, streams, randomToken,
+    layout(c, extra) {
+      const pc = c.get('pc');
+      const headers: Record<string, string> = {};
+      if (pc) headers['X-CSRF-Token'] = pc.csrf;
+      if (extra.pageId) headers['X-Surfacer-Page'] = extra.pageId;
+      return {
+        title: extra.title, appName: deps.app.name,
+        planner: { label: service.planner.label, offline: service.planner.name === 'offline' },
+        ...(extra.withTrace && pc ? { traceUrl: `${pc.base}/trace` } : {}),
+        ...(Object.keys(headers).length > 0 ? { hxHeaders: JSON.stringify(headers) } : {}),
+      };
+    },
+  };
+
+  const app = new Hono<HostEnv>();
+
+  /** Errors outside an owned conversation: no flash to go back to, so a page for browsers. */
+  function plainError(c: HostContext, error: SurfacerError, status = statusFor(error)): Response {
+    const kind = clientKind(c);
+    if (kind === 'json') return jsonError(c, error, status);
+    if (kind === 'htmx') return htmxError(c, undefined, { level: 'error', text: error.message }, status);
+    return c.html(views.page('error-page', host.layout(c, { title: `${status} · ${deps.app.name}` }), {
+      heading: status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something went wrong',
+      alert: { level: 'error', text: error.message, code: error.code },
+    }), status as 404);
+  }
+
+  const ownPath = (path: string): boolean => !path.startsWith('/a2ui/');
+  const headers = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], connectSrc: ["'self'"],
+      // Image blocks may show any http(s) image (the IR only admits those schemes).
+      imgSrc: ["'self'", 'https:', 'http:'],
+      formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"],
+    },
+    referrerPolicy: 'same-origin',
+  });
+  app.use('*', (c, next) => (ownPath(c.req.path) ? headers(c, next) : next()));
+
+  app.onError((err, c) => {
+    if (err instanceof HTTPException && err.status === 403) {
+      return plainError(c as HostContext, makeAnyError('HTTP_ORIGIN_FORBIDDEN', 'Origin / Sec-Fetch-Site check failed'));
+    }
+    logger.error('request failed', { path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    return plainError(c as HostContext, makeAnyError('INTERNAL_ERROR', 'unhandled error'));
+  });
+  app.notFound((c) => plainError(c as HostContext, makeAnyError('HTTP_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
+
+  // Origin / Sec-Fetch-Site check for form posts. It skips JSON and other non-simple content
+  // types and requests without Origin, so every state change also needs the session's CSRF token.
+  const originCheck = csrf({ origin: (origin, c) => origin === new URL(c.req.url).origin || trusted.has(origin) });
+  app.use('*', (c, next) => (ownPath(c.req.path) ? originCheck(c, next) : next()));
+
+  for (const asset of assets.all) {
+    app.get(asset.path, (c) => c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=31536000, immutable' }));
+  }
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
+
+  app.get('/', async (c) => {
+    const session = await sessions.ensure(c);
+    const count = conversationsPerSession.get(session.owner) ?? 0;
+    if (count >= limits.maxConversationsPerSession) {
+      return plainError(c, makeAnyError('HTTP_TOO_MANY_CONVERSATIONS', `${count} conversations`));
+    }
+    const conversation = await service.create(session.owner);
+    // In-memory and bounded: a restart or eviction resets the count, which is acceptable for a soft limit.
+    if (conversationsPerSession.size >= 100_000) conversationsPerSession.delete(conversationsPerSession.keys().next().value!);
+    conversationsPerSession.set(session.owner, count + 1);
+    c.header('Cache-Control', 'no-store');
+    return c.redirect(`/c/${conversation.id}`, 303);
+  });
+
+  const tooLarge = (c: HostContext): Response => plainError(c, makeAnyError('HTTP_PAYLOAD_TOO_LARGE', `body over ${limits.maxBodyBytes} bytes`));
+  const streamLimit = bodyLimit({ maxSize: limits.maxBodyBytes, onError: (c) => tooLarge(c as HostContext) });
+  // With a Content-Length (Node's parser never reads past it) a header check suffices; only
+  // chunked bodies need hono's counting stream wrapper, which is costly per request.
+  app.use('/c/:cid/*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const length = c.req.header('content-length');
+    if (length === undefined) return streamLimit(c, next);
+    if (!/^\d+$/.test(length) || Number(length) > limits.maxBodyBytes) return tooLarge(c);
+    return next();
+  });
+
+  // Session → CSRF token (state changes) → ownership. Someone else's conversation is a 404,
+  // exactly like a missing one.
+  app.use('/c/:cid/*', async (c, next) => {
+    const cid = c.req.param('cid');
+    const session = await sessions.read(c);
+    const mutating = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    if (mutating) {
+      const fields = await readFields(c);
+      if (fields === undefined) return plainError(c, makeAnyError('HTTP_BAD_REQUEST', 'unsupported or malformed body'), 415);
+      const token = c.req.header('X-CSRF-Token') ?? (typeof fields['_csrf'] === 'string' ? fields['_csrf'] : undefined);
+      delete fields['_csrf'];
+      if (!session || !sessions.verifyCsrf(session, token)) return plainError(c, makeAnyError('HTTP_CSRF_INVALID', 'missing or wrong CSRF token'));
+      c.set('fields', fields);
+    }
+    const conversation = cid !== undefined && CID.test(cid) ? await service.get(cid) : undefined;
+    if (!session || !conversation || conversation.ownerSessionId !== session.owner) {
+      return plainError(c, makeAnyError('HTTP_NOT_FOUND', 'no such conversation for this session'));
+    }
+    const page = c.req.header('X-Surfacer-Page');
+    c.set('session', session);
+    c.set('conversation', conversation);
+    c.set('pageId', page !== undefined && PAGE_ID.test(page) ? page : undefined);
+    c.set('pc', {
+      views, cid: conversation.id, base: `/c/${conversation.id}`, csrf: session.csrf,
+      plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength,
+    });
+    await next();
+  });
+
+  registerPageRoutes(app, host);
+  registerTurnRoutes(app, host);
+  registerActionRoutes(app, host);
+  registerEventRoutes(app, host);
+  deps.extend?.(app as unknown as Hono);
+
+  return {
+    hono: app,
+    fetch: (request) => app.fetch(request),
+    closeStreams: () => streams.closeAll(),
+    get openStreams() { return streams.size; },
+  };
+}

@@ -1,0 +1,45 @@
+import type { AppDefinition } from '../conversation/app-definition.ts';
+import type { ConversationService, Logger } from '../conversation/index.ts';
+import type { IngressLimits } from '../ingress/index.ts';
+
+export interface HostLimits {
+  /** Largest request body (form posts, uploads included). */
+  maxBodyBytes: number;
+  /** Longest chat message, in characters. */
+  maxMessageLength: number;
+  /** Conversations one session may create (GET /) while this process runs. */
+  maxConversationsPerSession: number;
+  /** SSE comment ping interval, so proxies keep the stream open. */
+  sseHeartbeatMs: number;
+  /** Bounds handed to the ingress form parser. */
+  ingress?: Partial<IngressLimits>;
+}
+
+export const DEFAULT_HOST_LIMITS: HostLimits = {
+  maxBodyBytes: 1024 * 1024,
+  maxMessageLength: 4000,
+  maxConversationsPerSession: 200,
+  sseHeartbeatMs: 15_000,
+};
+
+/** Everything the HTML host needs, injected: no singletons. */
+export interface HostDeps {
+  app: AppDefinition;
+  /** The conversation service (shared with the A2UI host); its planner's label is shown. */
+  conversations: ConversationService;
+  /** Signs session/flash cookies and derives CSRF tokens. */
+  sessionSecret: string;
+  limits?: Partial<HostLimits>;
+  logger?: Logger;
+  /** Mark cookies Secure (serve behind HTTPS). */
+  secureCookies?: boolean;
+  /** Origins besides the request's own accepted by the Origin check (e.g. behind a proxy). */
+  trustedOrigins?: readonly string[];
+  /**
+   * Adds routes of other hosts (e.g. src/host-a2ui mountA2uiRoutes) to the same app. Paths under
+   * `/a2ui/` get neither our CSP nor the form Origin check: that host sets its own.
+   */
+  extend?: (app: import('hono').Hono<any>) => void;
+  /** Random url-safe tokens (session ids, page ids); default crypto.randomBytes. */
+  randomToken?: (bytes: number) => string;
+}

@@ -1,0 +1,69 @@
+import { parseHtmlFormAction } from '../../ingress/index.ts';
+import { findSurface, SurfaceId } from '../../ui-ir/index.ts';
+import { makeAnyError } from '../../conversation/index.ts';
+import { respondFailure } from '../errors.ts';
+import { changesHtml, statusHtml, surfaceHtml } from '../fragments.ts';
+import { single } from '../form.ts';
+import type { Host, HostHono } from '../host.ts';
+import { clientKind } from '../responses.ts';
+
+function surfaceSummary(ir: Parameters<typeof findSurface>[0], id: string): object | null {
+  const s = findSurface(ir, id);
+  return s ? { id: s.id, epoch: s.epoch, rev: s.rev, lifecycle: s.lifecycle } : null;
+}
+
+/** POST /c/{cid}/actions (HTML ingress) and POST /c/{cid}/surfaces/{sid}/regenerate (epoch reset). */
+export function registerActionRoutes(app: HostHono, host: Host): void {
+  app.post('/c/:cid/actions', async (c) => {
+    const conversation = c.get('conversation');
+    const pc = c.get('pc');
+    const fields = c.get('fields');
+    const parsed = parseHtmlFormAction(fields, { limits: host.limits.ingress });
+    const named = single(fields, '_surface');
+    const surfaceId = named !== undefined && SurfaceId.safeParse(named).success ? named : undefined;
+    if (!parsed.ok) return respondFailure(host, c, parsed, { ir: conversation.ir, ...(surfaceId ? { surfaceId } : {}) });
+    const pageId = c.get('pageId');
+    const result = await host.service.applyAction(conversation.id, parsed.request, pageId === undefined ? {} : { origin: pageId });
+    const sid = parsed.request.surfaceId;
+    if (!result.ok) {
+      const current = (await host.service.get(conversation.id))?.ir ?? conversation.ir;
+      return respondFailure(host, c, result, { ir: current, surfaceId: sid });
+    }
+    if (result.kind !== 'applied') {
+      return respondFailure(host, c, { error: makeAnyError('HTTP_BAD_REQUEST', `unexpected ${result.kind} outcome`) }, { ir: result.next });
+    }
+    const kind = clientKind(c);
+    const message = result.replayed ? 'Already done: this form was submitted before.' : result.toast?.text ?? 'Done.';
+    if (kind === 'json') {
+      return c.json({
+        ok: true, replayed: result.replayed, action: result.action, surface: surfaceSummary(result.next, sid),
+        ...(result.toast ? { toast: result.toast } : {}),
+      });
+    }
+    if (kind === 'html') {
+      await host.sessions.setFlash(c, { level: result.toast?.level ?? 'success', text: message });
+      return c.redirect(pc.base, 303);
+    }
+    return c.html(`${surfaceHtml(pc, result.next, sid)}\n${changesHtml(pc, result.prev, result.next, { skipSurface: sid, status: message })}`);
+  });
+
+  app.post('/c/:cid/surfaces/:sid/regenerate', async (c) => {
+    const conversation = c.get('conversation');
+    const pc = c.get('pc');
+    const sid = c.req.param('sid');
+    if (!SurfaceId.safeParse(sid).success) {
+      return respondFailure(host, c, { error: makeAnyError('IR_SURFACE_NOT_FOUND', 'invalid surface id') }, { ir: conversation.ir });
+    }
+    const pageId = c.get('pageId');
+    const result = await host.service.resetSurfaceEpoch(conversation.id, sid, { reason: 'regenerate', ...(pageId ? { origin: pageId } : {}) });
+    if (!result.ok) return respondFailure(host, c, result, { ir: conversation.ir });
+    const kind = clientKind(c);
+    const message = 'Panel regenerated. Please check it and submit again.';
+    if (kind === 'json') return c.json({ ok: true, surface: surfaceSummary(result.next, sid) });
+    if (kind === 'html') {
+      await host.sessions.setFlash(c, { level: 'info', text: message });
+      return c.redirect(pc.base, 303);
+    }
+    return c.html(`${surfaceHtml(pc, result.next, sid)}\n${changesHtml(pc, result.prev, result.next, { skipSurface: sid, status: message })}`);
+  });
+}

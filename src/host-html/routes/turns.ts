@@ -1,0 +1,51 @@
+import { makeAnyError } from '../../conversation/index.ts';
+import type { TranscriptEntry } from '../../ui-ir/index.ts';
+import { respondFailure } from '../errors.ts';
+import { changesHtml, messageFormHtml } from '../fragments.ts';
+import { single } from '../form.ts';
+import type { Host, HostHono } from '../host.ts';
+import { clientKind } from '../responses.ts';
+
+/** POST /c/{cid}/messages (one planner turn) and POST /c/{cid}/messages/cancel. */
+export function registerTurnRoutes(app: HostHono, host: Host): void {
+  app.post('/c/:cid/messages', async (c) => {
+    const conversation = c.get('conversation');
+    const pc = c.get('pc');
+    const text = (single(c.get('fields'), 'text') ?? '').trim();
+    if (text === '') {
+      return respondFailure(host, c, { error: makeAnyError('HTTP_BAD_REQUEST', 'empty message', { message: 'Please type a message.' }) }, { ir: conversation.ir });
+    }
+    if (text.length > host.limits.maxMessageLength) {
+      return respondFailure(host, c, { error: makeAnyError('HTTP_PAYLOAD_TOO_LARGE', `message over ${host.limits.maxMessageLength} characters`) }, { ir: conversation.ir });
+    }
+    const pageId = c.get('pageId');
+    const result = await host.service.runTurn(conversation.id, text, undefined, pageId === undefined ? {} : { origin: pageId });
+    if (!result.ok) return respondFailure(host, c, result, { ir: conversation.ir });
+    const kind = clientKind(c);
+    if (kind === 'json') {
+      const known = new Set(result.prev.transcript.map((e) => e.id));
+      return c.json({
+        ok: true, outcome: result.outcome, ...(result.error ? { error: result.error } : {}),
+        transcript: result.next.transcript.filter((e: TranscriptEntry) => !known.has(e.id)),
+        surfaces: result.next.surfaces.map((s) => ({ id: s.id, epoch: s.epoch, rev: s.rev, lifecycle: s.lifecycle })),
+        trace: result.trace,
+      });
+    }
+    if (kind === 'html') {
+      if (result.error) await host.sessions.setFlash(c, { level: result.outcome === 'cancelled' ? 'info' : 'error', text: result.error.message, code: result.error.code });
+      return c.redirect(pc.base, 303);
+    }
+    const cancelled = result.outcome === 'cancelled';
+    const status = result.error?.message ?? 'The assistant replied.';
+    // A cancelled message goes back into the box so nothing the user typed is lost.
+    return c.html(`${messageFormHtml(pc, { text: cancelled ? text : '', autofocus: true })}\n${changesHtml(pc, result.prev, result.next, { status })}`);
+  });
+
+  app.post('/c/:cid/messages/cancel', async (c) => {
+    const cancelled = host.service.cancelTurn(c.get('conversation').id);
+    const kind = clientKind(c);
+    if (kind === 'json') return c.json({ ok: true, cancelled });
+    if (kind === 'html') return c.redirect(c.get('pc').base, 303);
+    return c.body(null, 204);
+  });
+}

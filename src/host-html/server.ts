@@ -1,0 +1,42 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { HostApp } from './app.ts';
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  server: Server;
+  /** Graceful: SSE streams told to finish, idle sockets closed, the rest cut after `deadlineMs`. */
+  close(deadlineMs?: number): Promise<void>;
+}
+
+export function startServer(app: Pick<HostApp, 'fetch' | 'closeStreams'>, options: { port?: number; hostname?: string } = {}): Promise<RunningServer> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname }) as Server;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const { port } = server.address() as AddressInfo;
+      let closing: Promise<void> | undefined;
+      resolve({
+        port, server,
+        url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`,
+        close(deadlineMs = 5000) {
+          closing ??= new Promise<void>((done) => {
+            // server.close() waits for every open connection: end SSE streams first, then
+            // idle keep-alive sockets, and cut whatever is left (a socket that never sent a
+            // request, a stuck client) after the deadline.
+            app.closeStreams();
+            const timer = setTimeout(() => server.closeAllConnections(), deadlineMs);
+            // Streams end asynchronously and leave keep-alive sockets idle: sweep until closed.
+            const sweep = setInterval(() => server.closeIdleConnections(), 25);
+            server.close(() => { clearTimeout(timer); clearInterval(sweep); done(); });
+            server.closeIdleConnections();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,47 @@
+import { decodeA2uiSurfaceId } from '../compiler/a2ui/ids.ts';
+import { htmlSurfaceStats } from '../compiler/html/index.ts';
+import type { AppDefinition } from '../conversation/app-definition.ts';
+import {
+  createConversationService, ingressPort, type ConversationService, type ConversationStore, type DirectivesMode,
+  type Logger, type RunDirectives, type ServiceLimits,
+} from '../conversation/index.ts';
+import { createIngress, type IngressLimits } from '../ingress/index.ts';
+import type { Planner } from '../planner/types.ts';
+import type { EntropySource } from '../ui-ir/index.ts';
+
+export interface ConversationStackOptions {
+  app: AppDefinition;
+  /** Default: the app's offline planner. */
+  planner?: Planner;
+  store: ConversationStore;
+  entropy: EntropySource;
+  /** Default: the real runner (turn.ts runDirectivesAdapter). */
+  runDirectives?: RunDirectives;
+  mode?: DirectivesMode;
+  limits?: Partial<ServiceLimits>;
+  ingressLimits?: Partial<IngressLimits>;
+  logger?: Logger;
+  randomToken?: (bytes: number) => string;
+}
+
+/**
+ * The composition of one conversation service with the shared ingress (A2UI surface ids
+ * decoded as compiler/a2ui encodes them) and HTML compiler stats for traces. Both hosts take
+ * the service this returns.
+ */
+export function createConversationStack(options: ConversationStackOptions): ConversationService {
+  const ingress = createIngress({
+    actions: options.app.actions, decodeSurfaceId: decodeA2uiSurfaceId, source: options.entropy,
+    ...(options.ingressLimits ? { limits: options.ingressLimits } : {}),
+  });
+  return createConversationService({
+    app: options.app, store: options.store, entropy: options.entropy, ingress: ingressPort(ingress),
+    surfaceStats: (ir) => htmlSurfaceStats(ir),
+    ...(options.planner ? { planner: options.planner } : {}),
+    ...(options.runDirectives ? { runDirectives: options.runDirectives } : {}),
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.randomToken ? { randomToken: options.randomToken } : {}),
+  });
+}

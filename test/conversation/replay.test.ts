@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createJsonlStore, createMemoryStore, foldLog, irHash } from '../../src/conversation/index.ts';
+import { createSeededSource, findLiveSurface } from '../../src/ui-ir/index.ts';
+import { formAction, makeService } from './fixtures/service.ts';
+
+const dirs: string[] = [];
+afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'surfacer-replay-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('IR = fold(log)', () => {
+  it.each([false, true])('a restarted service reproduces the same IR from the JSONL log (demo app: %s)', async (demo) => {
+    const dir = tempDir();
+    const live = makeService(createJsonlStore({ dir }), { demo, entropy: createSeededSource(`live-${demo}`) }).service;
+    const c = await live.create('owner');
+    const values = demo ? { name: 'Aria', personality: 'Kind.' } : { name: 'Aria', level: '4' };
+    const turn = await live.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error('turn failed');
+    const saved = await live.applyAction(c.id, formAction(turn.next, 'main', values, { idempotencyKey: 'k1' }));
+    if (!saved.ok) throw new Error(`action failed: ${saved.error.code}`);
+    await live.resetSurfaceEpoch(c.id, 'main');
+    await live.runTurn(c.id, 'explode or thanks');
+    await live.runTurn(c.id, 'hello');
+    const before = (await live.get(c.id))!;
+
+    // A different entropy source: everything must come from the recorded draws.
+    const restarted = makeService(createJsonlStore({ dir }), { demo, entropy: createSeededSource('other') }).service;
+    const after = (await restarted.get(c.id))!;
+    expect(after.ir).toEqual(before.ir);
+    expect(irHash(after.ir)).toBe(irHash(before.ir));
+    expect(after).toMatchObject({ ownerSessionId: 'owner', a2uiToken: c.a2uiToken, version: before.version, turnCount: before.turnCount });
+    expect(await restarted.divergences(c.id)).toEqual([]);
+    expect(await restarted.traces(c.id)).toEqual(await live.traces(c.id));
+    // Idempotency keys survive the restart: a late duplicate replays instead of failing as stale.
+    expect(await restarted.applyAction(c.id, formAction(turn.next, 'main', values, { idempotencyKey: 'k1' }))).toMatchObject({ ok: true, replayed: true });
+  });
+
+  it('flags an entry whose recorded hash no longer matches', async () => {
+    const store = createMemoryStore();
+    const { service, app } = makeService(store);
+    const c = await service.create('o');
+    await service.runTurn(c.id, 'create a character card');
+    const entries = (await store.read(c.id))!;
+    const tampered = entries.map((e) => (e.type === 'turn' ? { ...e, text: 'something else' } : e));
+    const folded = foldLog(tampered, {
+      turn: { runDirectives: (await import('./fixtures/demo-app.ts')).fakeRunDirectives, registry: app.directives, mode: 'best-effort' },
+      ingress: { handle: () => Promise.reject(new Error('unused')), replay: () => ({ ok: false, error: { code: 'X' } as never }) },
+      actions: app.actions,
+    });
+    expect(folded.divergences).toEqual(['entry 2 (turn): IR hash differs']);
+  });
+
+  it('loses no acknowledged submission when the process dies mid-append', async () => {
+    const dir = tempDir();
+    const first = makeService(createJsonlStore({ dir })).service;
+    const c = await first.create('o');
+    const turn = await first.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error('turn failed');
+    const ack = await first.applyAction(c.id, formAction(turn.next, 'main', { name: 'Aria' }));
+    expect(ack.ok).toBe(true);
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(join(dir, `${c.id}.jsonl`), '{"type":"action","v":1,"at":"2026');
+    const second = makeService(createJsonlStore({ dir })).service;
+    const recovered = (await second.get(c.id))!;
+    expect(findLiveSurface(recovered.ir, 'main')!.data.committed).toMatchObject({ name: 'Aria' });
+    expect(await second.divergences(c.id)).toEqual([]);
+  });
+
+  it('property: any sequence of turns, actions, resets and cancels folds back to the live IR', async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('turn' as const), text: fc.constantFrom('create a character card', 'toast', 'close', 'bogus', 'explode', 'hi') }),
+      fc.record({ kind: fc.constant('submit' as const), name: fc.string({ minLength: 1, maxLength: 12 }), fresh: fc.boolean() }),
+      fc.record({ kind: fc.constant('submit' as const), name: fc.string({ minLength: 1, maxLength: 12 }), fresh: fc.constant(true) }),
+      fc.record({ kind: fc.constant('cancel' as const) }),
+      fc.record({ kind: fc.constant('reset' as const) }),
+    );
+    await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 12 }), fc.string({ maxLength: 8 }), async (ops, seed) => {
+      const store = createMemoryStore();
+      const live = makeService(store, { entropy: createSeededSource(seed) }).service;
+      const c = await live.create('o');
+      await live.runTurn(c.id, 'create a character card');
+      for (const [i, step] of ops.entries()) {
+        const ir = (await live.get(c.id))!.ir;
+        if (step.kind === 'turn') await live.runTurn(c.id, step.text);
+        else if (step.kind === 'reset') await live.resetSurfaceEpoch(c.id, 'main');
+        else if (step.kind === 'cancel' && findLiveSurface(ir, 'main')) await live.applyAction(c.id, formAction(ir, 'main', {}, { action: 'form.cancel' }));
+        else if (step.kind === 'submit' && findLiveSurface(ir, 'main')) {
+          const request = formAction(ir, 'main', { name: step.name }, { idempotencyKey: step.fresh ? `k${i}` : 'same' });
+          await live.applyAction(c.id, step.fresh ? request : { ...request, rev: 0 });
+        }
+      }
+      const restarted = makeService(store, { entropy: createSeededSource('unrelated') }).service;
+      const folded = (await restarted.get(c.id))!;
+      expect(folded.ir).toEqual((await live.get(c.id))!.ir);
+      expect(await restarted.divergences(c.id)).toEqual([]);
+    }), { numRuns: 60 });
+  });
+});

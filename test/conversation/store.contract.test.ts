@@ -1,0 +1,85 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createJsonlStore, createMemoryStore, parseLog, type ConversationStore, type LogEntry } from '../../src/conversation/index.ts';
+
+const dirs: string[] = [];
+afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'surfacer-store-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const created = (cid: string): LogEntry => ({ type: 'created', v: 1, cid, ownerSessionId: 'owner', a2uiToken: 't'.repeat(32), at: '2026-01-01T00:00:00.000Z' });
+const reset = (n: number): LogEntry => ({
+  type: 'reset', v: 1, at: `2026-01-01T00:00:0${n}.000Z`, surfaceId: 'main', reason: `r${n}`,
+  draws: [{ kind: 'now', value: 'x' }, { kind: 'nonce', value: 'y' }], irHash: 'A'.repeat(43),
+});
+
+// One contract, every implementation (style.md §8).
+describe.each<[string, () => ConversationStore]>([
+  ['memory', () => createMemoryStore()],
+  ['jsonl', () => createJsonlStore({ dir: tempDir() })],
+])('conversation store contract (%s)', (_name, make) => {
+  it('appends and reads back entries in order', async () => {
+    const store = make();
+    await store.append('c1', created('c1'));
+    await store.append('c1', reset(1));
+    await store.append('c1', reset(2));
+    expect(await store.read('c1')).toEqual([created('c1'), reset(1), reset(2)]);
+  });
+
+  it('keeps conversations apart and says undefined for unknown ones', async () => {
+    const store = make();
+    await store.append('a', created('a'));
+    await store.append('b', created('b'));
+    await store.append('b', reset(1));
+    expect(await store.read('a')).toHaveLength(1);
+    expect(await store.read('b')).toHaveLength(2);
+    expect(await store.read('zzz')).toBeUndefined();
+    expect(await store.read('../etc/passwd')).toBeUndefined();
+  });
+
+  it('returns copies: callers cannot change stored entries', async () => {
+    const store = make();
+    await store.append('c', created('c'));
+    const [entry] = (await store.read('c'))!;
+    (entry as { ownerSessionId: string }).ownerSessionId = 'mallory';
+    expect((await store.read('c'))![0]).toEqual(created('c'));
+  });
+});
+
+describe('JSONL store on disk', () => {
+  it('writes one JSON object per line and refuses to create a conversation twice', async () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir });
+    await store.append('c1', created('c1'));
+    await store.append('c1', reset(1));
+    const lines = readFileSync(join(dir, 'c1.jsonl'), 'utf8').split('\n');
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0]!)).toEqual(created('c1'));
+    expect(lines[2]).toBe('');
+    await expect(store.append('c1', created('c1'))).rejects.toThrow();
+    await expect(store.append('../x', created('x'))).rejects.toThrow(/invalid conversation id/);
+  });
+
+  it('drops a torn last line (a crash mid-append) and appends cleanly after it', async () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir });
+    await store.append('c1', created('c1'));
+    await store.append('c1', reset(1));
+    appendFileSync(join(dir, 'c1.jsonl'), JSON.stringify(reset(2)).slice(0, 40));
+    expect(await store.read('c1')).toEqual([created('c1'), reset(1)]);
+    await store.append('c1', reset(3));
+    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(1), reset(3)]);
+  });
+
+  it('refuses a corrupt line in the middle', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'c1.jsonl'), `${JSON.stringify(created('c1'))}\n{"nope":1}\n${JSON.stringify(reset(1))}\n`);
+    await expect(createJsonlStore({ dir }).read('c1')).rejects.toThrow(/line 2 is corrupt/);
+    expect(parseLog('').entries).toEqual([]);
+  });
+});

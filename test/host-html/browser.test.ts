@@ -1,0 +1,132 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakePlanner } from '../conversation/fixtures/demo-app.ts';
+import { startHarness, type Harness } from './support/harness.ts';
+
+const ARTIFACTS = 'test-artifacts';
+
+/** Headless Chromium against the real demo app: the htmx page as a user drives it. */
+describe('HTML host in a browser', () => {
+  let demo: Harness;
+  let slow: Harness;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    demo = await startHarness({ wiring: 'demo' });
+    slow = await startHarness({ wiring: 'fixture', planner: createFakePlanner({ delayMs: 3000 }) });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+        '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+    await slow?.close();
+  });
+
+  // Playwright's default screenshot hides the caret by adding style attributes, which htmx then
+  // copies while settling and the CSP rightly refuses: screenshots use caret: 'initial'.
+  async function newPage(width = 1280, context?: BrowserContext): Promise<Page> {
+    const page = context ? await context.newPage() : await browser.newPage({ viewport: { width, height: 900 } });
+    page.on('console', (message: ConsoleMessage) => {
+      const text = message.text();
+      // The stale-form step provokes a 409 on purpose; anything else logged as an error counts.
+      if (/status of 409|Status Error Code 409/.test(text)) return;
+      if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(text)) problems.push(text);
+    });
+    page.on('pageerror', (error) => problems.push(String(error)));
+    await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => console.error(
+      'CSP violation ' + e.violatedDirective + ' at ' + e.sourceFile + ':' + e.lineNumber + ':' + e.columnNumber + ' ' + e.sample))`);
+    return page;
+  }
+
+  it('types a message, fills the form, submits it through htmx and sees the saved values', async () => {
+    const page = await newPage();
+    await page.goto(`${demo.url}/`);
+    await expect.poll(() => page.url()).toMatch(/\/c\/[A-Za-z0-9_-]+$/);
+    expect(await page.locator('.badge').textContent()).toMatch(/offline/i);
+    await page.waitForFunction('window.htmx !== undefined');
+
+    await page.getByLabel('Message').fill('create a character card named Aria');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#surface-main form').waitFor();
+    expect(await page.locator('#transcript li').count()).toBe(2);
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
+
+    await page.getByLabel('Name').fill('Aria');
+    await page.getByLabel('Personality').fill('Brave, curious and kind.');
+    await page.getByLabel('Tags', { exact: true }).fill('bard, brave');
+    const url = page.url();
+    await page.getByRole('button', { name: 'Save character' }).click();
+    const saved = page.locator('#surface-main .value[data-path="/committed/name"] .value__text');
+    await expect.poll(() => saved.textContent()).toBe('Aria');
+    expect(await page.locator('#surface-main .value[data-path="/committed/tags"] .value__text').textContent()).toBe('bard, brave');
+    expect(page.url()).toBe(url);
+    expect(await page.locator('#surface-main').getAttribute('data-rev')).toBe('1');
+    expect(await page.locator('#status').textContent()).toMatch(/saved/i);
+    // Focus stays on the button that was pressed after the surface was swapped.
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('surface-main-action-form_submit');
+    await page.screenshot({ path: `${ARTIFACTS}/html-host-saved.png`, fullPage: true, caret: 'initial' });
+
+    // Stale UI: the 409 fragment is swapped into the surface and its regenerate button works.
+    await page.evaluate(`document.querySelector('#surface-main input[name="_rev"]').value = '0';
+      document.querySelector('#surface-main input[name="_idem"]').value = 'stale-key'`);
+    await page.getByRole('button', { name: 'Save character' }).click();
+    const alert = page.locator('#surface-main-alert .alert__text');
+    await expect.poll(() => alert.textContent()).toBe('UI is out of date. Please regenerate.');
+    await page.screenshot({ path: `${ARTIFACTS}/html-host-stale.png`, fullPage: true, caret: 'initial' });
+    await page.locator('#surface-main-alert').getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(() => page.locator('#surface-main').getAttribute('data-epoch')).toBe('1');
+    expect(await page.locator('#surface-main-alert').textContent()).toBe('');
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a busy indicator while the planner runs and cancels it', async () => {
+    const page = await newPage(390);
+    await page.goto(`${slow.url}/`);
+    await page.waitForFunction('window.htmx !== undefined');
+    await page.getByLabel('Message').fill('create a character card');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const cancel = page.getByRole('button', { name: 'Cancel' });
+    await cancel.waitFor({ state: 'visible' });
+    await page.screenshot({ path: `${ARTIFACTS}/html-host-busy-phone.png`, fullPage: true, caret: 'initial' });
+    await cancel.click();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/stopped/i);
+    expect(await page.getByLabel('Message').inputValue()).toBe('create a character card');
+    await cancel.waitFor({ state: 'hidden' });
+    expect(await page.locator('#transcript li').count()).toBe(0);
+    // Phone width: nothing scrolls sideways.
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('updates another open tab through server-sent events', async () => {
+    const context = await browser.newContext();
+    const first = await newPage(1280, context);
+    await first.goto(`${demo.url}/`);
+    await first.waitForFunction('window.htmx !== undefined');
+    await first.getByLabel('Message').fill('create a character card');
+    await first.getByRole('button', { name: 'Send' }).click();
+    await first.locator('#surface-main form').waitFor();
+
+    const second = await newPage(1280, context);
+    await second.goto(first.url());
+    await second.waitForFunction('window.htmx !== undefined');
+    await second.waitForTimeout(300);
+
+    await first.getByLabel('Name').fill('Brin');
+    await first.getByLabel('Personality').fill('Quiet.');
+    await first.getByRole('button', { name: 'Save character' }).click();
+    const saved = second.locator('#surface-main .value[data-path="/committed/name"] .value__text');
+    await expect.poll(() => saved.textContent(), { timeout: 5000 }).toBe('Brin');
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+});
