@@ -1,0 +1,157 @@
+/**
+ * The A2UI v0.8 standard catalogue as data: what the validator checks and the compiler may emit.
+ * Written from `server_to_client_with_standard_catalog.json` (a test keeps the two in sync);
+ * hand-written so the runtime does not depend on the renderer package.
+ * `MultipleChoice.variant`/`filterable` are deliberately absent: the resolved schema lacks them
+ * and WC strips `variant` (a2ui-v0.8.md §2.3, §0.6).
+ */
+
+export const STANDARD_CATALOG_ID = 'https://a2ui.org/specification/v0_8/standard_catalog_definition.json';
+
+export const STANDARD_COMPONENT_TYPES = [
+  'Text', 'Image', 'Icon', 'Video', 'AudioPlayer', 'Row', 'Column', 'List', 'Card', 'Tabs',
+  'Divider', 'Modal', 'Button', 'CheckBox', 'TextField', 'DateTimeInput', 'MultipleChoice', 'Slider',
+] as const;
+export type A2uiComponentType = (typeof STANDARD_COMPONENT_TYPES)[number];
+
+export type LiteralKey = 'literalString' | 'literalNumber' | 'literalBoolean' | 'literalArray';
+
+export type PropSpec =
+  | { kind: 'bound'; literal: LiteralKey; literalEnum?: readonly string[]; url?: boolean }
+  | { kind: 'ref' }
+  | { kind: 'children' }
+  | { kind: 'enum'; values: readonly string[] }
+  | { kind: 'string' }
+  | { kind: 'boolean' }
+  | { kind: 'number' }
+  | { kind: 'integer' }
+  | { kind: 'action' }
+  | { kind: 'tabItems' }
+  | { kind: 'options' };
+
+export interface ComponentSpec {
+  readonly props: Readonly<Record<string, PropSpec>>;
+  readonly required: readonly string[];
+}
+
+export const ICON_NAMES = [
+  'accountCircle', 'add', 'arrowBack', 'arrowForward', 'attachFile', 'calendarToday', 'call', 'camera',
+  'check', 'close', 'delete', 'download', 'edit', 'event', 'error', 'favorite', 'favoriteOff', 'folder',
+  'help', 'home', 'info', 'locationOn', 'lock', 'lockOpen', 'mail', 'menu', 'moreVert', 'moreHoriz',
+  'notificationsOff', 'notifications', 'payment', 'person', 'phone', 'photo', 'print', 'refresh',
+  'search', 'send', 'settings', 'share', 'shoppingCart', 'star', 'starHalf', 'starOff', 'upload',
+  'visibility', 'visibilityOff', 'warning',
+] as const;
+
+const str = { kind: 'bound', literal: 'literalString' } as const;
+const url = { kind: 'bound', literal: 'literalString', url: true } as const;
+const num = { kind: 'bound', literal: 'literalNumber' } as const;
+const bool = { kind: 'bound', literal: 'literalBoolean' } as const;
+const layout = (extra: Record<string, PropSpec>): ComponentSpec => ({
+  props: { children: { kind: 'children' }, alignment: { kind: 'enum', values: ['start', 'center', 'end', 'stretch'] }, ...extra },
+  required: ['children'],
+});
+const distribution: PropSpec = {
+  kind: 'enum', values: ['start', 'center', 'end', 'spaceBetween', 'spaceAround', 'spaceEvenly'],
+};
+
+export const CATALOGUE: Readonly<Record<A2uiComponentType, ComponentSpec>> = {
+  Text: {
+    props: { text: str, usageHint: { kind: 'enum', values: ['h1', 'h2', 'h3', 'h4', 'h5', 'caption', 'body'] } },
+    required: ['text'],
+  },
+  Image: {
+    props: {
+      url, altText: str,
+      fit: { kind: 'enum', values: ['contain', 'cover', 'fill', 'none', 'scale-down'] },
+      usageHint: { kind: 'enum', values: ['icon', 'avatar', 'smallFeature', 'mediumFeature', 'largeFeature', 'header'] },
+    },
+    required: ['url'],
+  },
+  Icon: { props: { name: { kind: 'bound', literal: 'literalString', literalEnum: ICON_NAMES } }, required: ['name'] },
+  Video: { props: { url }, required: ['url'] },
+  AudioPlayer: { props: { url, description: str }, required: ['url'] },
+  Row: layout({ distribution }),
+  Column: layout({ distribution }),
+  List: layout({ direction: { kind: 'enum', values: ['vertical', 'horizontal'] } }),
+  Card: { props: { child: { kind: 'ref' } }, required: ['child'] },
+  Tabs: { props: { tabItems: { kind: 'tabItems' } }, required: ['tabItems'] },
+  Divider: { props: { axis: { kind: 'enum', values: ['horizontal', 'vertical'] } }, required: [] },
+  Modal: { props: { entryPointChild: { kind: 'ref' }, contentChild: { kind: 'ref' } }, required: ['entryPointChild', 'contentChild'] },
+  Button: { props: { child: { kind: 'ref' }, primary: { kind: 'boolean' }, action: { kind: 'action' } }, required: ['child', 'action'] },
+  CheckBox: { props: { label: str, value: bool }, required: ['label', 'value'] },
+  TextField: {
+    props: {
+      label: str, text: str,
+      textFieldType: { kind: 'enum', values: ['date', 'longText', 'number', 'shortText', 'obscured'] },
+      validationRegexp: { kind: 'string' },
+    },
+    required: ['label'],
+  },
+  DateTimeInput: { props: { value: str, enableDate: { kind: 'boolean' }, enableTime: { kind: 'boolean' } }, required: ['value'] },
+  MultipleChoice: {
+    props: {
+      selections: { kind: 'bound', literal: 'literalArray' },
+      options: { kind: 'options' },
+      maxAllowedSelections: { kind: 'integer' },
+    },
+    required: ['selections', 'options'],
+  },
+  Slider: { props: { label: str, value: num, minValue: { kind: 'number' }, maxValue: { kind: 'number' } }, required: ['value'] },
+};
+
+export function isStandardType(type: string): type is A2uiComponentType {
+  return Object.hasOwn(CATALOGUE, type);
+}
+
+/**
+ * Visits the ids a component refers to, in order: `child`-like props, explicit children,
+ * the template component (`index` -1), tab children. Allocation-free for the validator's hot path.
+ */
+export function forEachChildRef(
+  type: string, props: Record<string, unknown>,
+  visit: (id: unknown, prop: string, index: number, template: boolean) => void,
+): void {
+  const refs = isStandardType(type) ? REF_PROPS[type] : undefined;
+  if (refs === undefined) return;
+  for (const [name, kind] of refs) {
+    if (!Object.hasOwn(props, name)) continue;
+    const value = props[name];
+    if (kind === 'ref') visit(value, name, -1, false);
+    else if (kind === 'children' && isRecord(value)) {
+      const list = value.explicitList;
+      if (Array.isArray(list)) for (let i = 0; i < list.length; i += 1) visit(list[i], name, i, false);
+      if (isRecord(value.template)) visit(value.template.componentId, name, -1, true);
+    } else if (kind === 'tabItems' && Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        const item: unknown = value[i];
+        if (isRecord(item)) visit(item.child, name, i, false);
+      }
+    }
+  }
+}
+
+/** Per type, the properties that hold component ids (absent for leaf types). */
+const REF_PROPS: Partial<Record<A2uiComponentType, [string, 'ref' | 'children' | 'tabItems'][]>> = (() => {
+  const out: Partial<Record<A2uiComponentType, [string, 'ref' | 'children' | 'tabItems'][]>> = {};
+  for (const type of STANDARD_COMPONENT_TYPES) {
+    const list: [string, 'ref' | 'children' | 'tabItems'][] = [];
+    for (const [name, spec] of Object.entries(CATALOGUE[type].props)) {
+      if (spec.kind === 'ref' || spec.kind === 'children' || spec.kind === 'tabItems') list.push([name, spec.kind]);
+    }
+    if (list.length > 0) out[type] = list;
+  }
+  return out;
+})();
+
+/** The ids a component refers to (strings only), in order. */
+export function childIds(type: string, props: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (!isStandardType(type) || REF_PROPS[type] === undefined) return out;
+  forEachChildRef(type, props, (id) => { if (typeof id === 'string') out.push(id); });
+  return out;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,172 @@
+import { makeError, type SurfacerError } from '../../errors/index.ts';
+import { getAt, walkBlocks, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import { escapeMarkdown, guardA2uiString } from './text.ts';
+
+/**
+ * The client data model of one surface, as the compiler wants WC to hold it: nested maps with
+ * primitive leaves, every string already wire-ready (guarded, see text.ts).
+ *
+ *   /draft      IR draft; keys bound to a field hold the type that field's component needs
+ *   /committed  IR committed
+ *   /ui         IR ui (the toast mirror lives at /ui/toast)
+ *   /view       display strings derived by the compiler (value blocks), Markdown-escaped
+ *
+ * v0.8 has no arrays (§7.2): an IR array is a map-encoded list, keys "0", "1", … ascending, no
+ * gaps (so committed tags ["a","b"] → /committed/tags = {"0":"a","1":"b"}), and a value block
+ * shows it joined ("a, b") through /view. The one deliberate JSON string is a select's
+ * selection, see `selectionJson`.
+ */
+export type A2Leaf = string | number | boolean;
+export type A2Value = A2Leaf | A2Map;
+export interface A2Map { [key: string]: A2Value }
+
+export const NAMESPACES = ['draft', 'committed', 'ui', 'view'] as const;
+
+/**
+ * A fresh map. Null-prototype: no inherited keys to trip over (`hasOwnProperty` is a valid
+ * data key), and V8 builds big ones far faster than object literals growing key by key.
+ */
+export function newA2Map(): A2Map {
+  return Object.create(null) as A2Map;
+}
+
+export function isA2Map(v: A2Value | undefined): v is A2Map {
+  return typeof v === 'object' && v !== null;
+}
+
+function encodeValue(v: DataValue): A2Value {
+  if (typeof v === 'string') return guardA2uiString(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return v;
+  const out = newA2Map();
+  if (Array.isArray(v)) v.forEach((item, i) => { out[String(i)] = encodeValue(item); });
+  else for (const key of Object.keys(v)) out[key] = encodeValue(v[key]!);
+  return out;
+}
+
+function encodeMap(m: Record<string, DataValue>): A2Map {
+  const out = newA2Map();
+  for (const key of Object.keys(m)) out[key] = encodeValue(m[key]!);
+  return out;
+}
+
+/** A display string for any IR value (value blocks). */
+export function displayValue(v: DataValue | undefined): string {
+  if (v === undefined || v === '') return '—';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  if (Array.isArray(v)) return v.length === 0 ? '—' : v.map((x) => displayValue(x)).join(', ');
+  const keys = Object.keys(v);
+  return keys.length === 0 ? '—' : keys.map((k) => `${k}: ${displayValue(v[k])}`).join(', ');
+}
+
+const STRING_CONTROLS = new Set(['text', 'textarea', 'secret', 'date', 'datetime', 'time', 'url', 'email', 'number', 'tags']);
+
+function asString(v: DataValue | undefined, control: string): { value: string; coerced: boolean } {
+  if (v === undefined) return { value: '', coerced: false };
+  if (typeof v === 'string') return { value: v, coerced: false };
+  if (typeof v === 'number') return { value: String(v), coerced: control !== 'number' };
+  if (typeof v === 'boolean') return { value: String(v), coerced: true };
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) {
+    return { value: v.map(String).join(', '), coerced: control !== 'tags' };
+  }
+  return { value: '', coerced: true };
+}
+
+/**
+ * A select/multiselect selection. MultipleChoice needs an array (BV(a)) but v0.8 data has no
+ * arrays; WC JSON-parses a valueString that looks like an array (F6), which is exactly what we
+ * want here: the selection goes out as `valueString: "[\"a\"]"` and WC stores ["a"]. Elements
+ * are guarded like the option values they must equal. An empty selection is `""`, not `"[]"`:
+ * WC would store `"[]"` as an empty Map on init but as an empty array after a `.` leaf update;
+ * `""` is the same everywhere, renderers show it as no selection, and ingress reads `""` as
+ * "nothing selected" (what a cleared field sends anyway).
+ */
+export function selectionJson(v: DataValue | undefined, multiple: boolean): { value: string; coerced: boolean } {
+  let list: string[];
+  let coerced = false;
+  if (v === undefined || v === '') list = [];
+  else if (typeof v === 'string') list = [v];
+  else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) list = v as string[];
+  else { list = []; coerced = true; }
+  if (!multiple && list.length > 1) { list = list.slice(0, 1); coerced = true; }
+  return { value: list.length === 0 ? '' : JSON.stringify(list.map(guardA2uiString)), coerced };
+}
+
+function toBoolean(v: DataValue | undefined): { value: boolean; coerced: boolean } {
+  if (v === undefined) return { value: false, coerced: false };
+  if (typeof v === 'boolean') return { value: v, coerced: false };
+  if (typeof v === 'string') return { value: v === 'true' || v === 'on' || v === '1', coerced: true };
+  if (typeof v === 'number') return { value: v !== 0, coerced: true };
+  return { value: false, coerced: true };
+}
+
+export interface SliderBounds { min: number; max: number }
+
+export function sliderBounds(min: number | undefined, max: number | undefined): SliderBounds {
+  const lo = min ?? 0;
+  let hi = max ?? Math.max(100, lo + 1);
+  if (!(hi > lo)) hi = lo + 1;
+  return { min: lo, max: hi };
+}
+
+function toNumber(v: DataValue | undefined, bounds: SliderBounds): { value: number; coerced: boolean } {
+  if (typeof v === 'number') return { value: v, coerced: false };
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return { value: Number(v), coerced: true };
+  return { value: bounds.min, coerced: v !== undefined };
+}
+
+/** The value a field's component needs at /draft/<name>, from whatever the IR holds there. */
+function fieldValue(field: Extract<Block, { kind: 'field' }>, v: DataValue | undefined): { value: A2Leaf; coerced: boolean } {
+  const control = field.control;
+  if (control === 'checkbox') return toBoolean(v);
+  if (control === 'slider') return toNumber(v, sliderBounds(field.min, field.max));
+  if (control === 'select' || control === 'multiselect') return selectionJson(v, control === 'multiselect');
+  if (STRING_CONTROLS.has(control)) {
+    const s = asString(v, control);
+    return { value: guardA2uiString(s.value), coerced: s.coerced };
+  }
+  return { value: '', coerced: true };
+}
+
+export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): A2Map {
+  const fields = new Map<string, Extract<Block, { kind: 'field' }>>();
+  const view = newA2Map();
+  walkBlocks(surface.view.blocks, (block, indexPath) => {
+    // The first input bound to a name decides its type.
+    if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
+    else if (block.kind === 'value') {
+      const tokens = block.path.slice(1).split('/');
+      view[viewKey(indexPath)] = guardA2uiString(escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined)));
+    }
+  });
+  const irDraft = surface.data.draft;
+  const draft = newA2Map();
+  const bound = (name: string, raw: DataValue | undefined): A2Leaf => {
+    const field = fields.get(name)!;
+    const { value, coerced } = fieldValue(field, raw);
+    if (coerced) {
+      warnings.push(makeError('COMPILER_A2UI_VALUE_COERCED',
+        `/draft/${name} (${describe(raw)}) shown as ${typeof value} for a ${field.control} field`, { pointer: `/draft/${name}` }));
+    }
+    return value;
+  };
+  for (const key of Object.keys(irDraft)) draft[key] = fields.has(key) ? bound(key, irDraft[key]) : encodeValue(irDraft[key]!);
+  for (const name of fields.keys()) if (!Object.hasOwn(irDraft, name)) draft[name] = bound(name, undefined);
+  const model = newA2Map();
+  model.draft = draft;
+  model.committed = encodeMap(surface.data.committed);
+  model.ui = encodeMap(surface.data.ui);
+  model.view = view;
+  return model;
+}
+
+export function viewKey(indexPath: readonly number[]): string {
+  return `b${indexPath.join('-')}`;
+}
+
+function describe(v: DataValue | undefined): string {
+  if (v === undefined) return 'absent';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'a map' : `a ${typeof v}`;
+}

@@ -1,0 +1,97 @@
+import { COMPONENT_ID_SHAPE } from './ids.ts';
+
+/**
+ * User text on the A2UI wire.
+ *
+ * Two WC behaviours turn plain strings into something else (a2ui-v0.8.md §4.4):
+ * - F6: a data `valueString` whose trimmed text starts and ends with `[ ]` or `{ }` is
+ *   JSON-parsed into an array/object (a TextField bound to it then shows nothing);
+ * - F13: a component string property equal to a component id becomes that component.
+ *
+ * Strategy: such a string gets one invisible U+2060 WORD JOINER appended. WC's `trim()` does not
+ * strip it (it is not white space), so the text no longer ends with `]`/`}`; it is outside the id
+ * charset, so the text no longer looks like an id. It renders as nothing. The mapping is a
+ * bijection, so ingress restores the exact original with `unguardA2uiString`:
+ *
+ *   needsGuard(s) = risky(s) || (s ends with U+2060 && needsGuard(s without it))
+ *   guard(s)      = needsGuard(s) ? s + U+2060 : s
+ *   unguard(t)    = t ends with U+2060 && needsGuard(t without it) ? t without it : t
+ *
+ * The recursive clause keeps it reversible for input that already ends with the marker.
+ * Padding with spaces would not help: WC trims before testing.
+ */
+export const GUARD_MARK = '\u2060';
+
+function looksLikeJson(s: string): boolean {
+  const t = s.trim();
+  if (t.length < 2) return false;
+  const first = t[0];
+  const last = t[t.length - 1];
+  return (first === '[' && last === ']') || (first === '{' && last === '}');
+}
+
+function risky(s: string): boolean {
+  return looksLikeJson(s) || COMPONENT_ID_SHAPE.test(s);
+}
+
+function needsGuard(s: string): boolean {
+  let end = s.length;
+  // Iterative form of the recursive definition: strip trailing marks one at a time.
+  for (;;) {
+    const candidate = end === s.length ? s : s.slice(0, end);
+    if (risky(candidate)) return true;
+    if (end === 0 || s[end - 1] !== GUARD_MARK) return false;
+    end -= 1;
+  }
+}
+
+/** Fast path: strings that cannot be risky skip the regex work (most labels and values). */
+function maybeRisky(s: string): boolean {
+  if (s.length < 2) return false;
+  return s.includes('.') || s.includes('[') || s.includes('{') || s.endsWith(GUARD_MARK);
+}
+
+export function guardA2uiString(s: string): string {
+  return maybeRisky(s) && needsGuard(s) ? s + GUARD_MARK : s;
+}
+
+/** The inverse of `guardA2uiString`, for strings that come back from a client (ingress). */
+export function unguardA2uiString(s: string): string {
+  if (s.length === 0 || s[s.length - 1] !== GUARD_MARK) return s;
+  const inner = s.slice(0, -1);
+  return needsGuard(inner) ? inner : s;
+}
+
+/** Applies `unguardA2uiString` to every string in a resolved userAction context value. */
+export function unguardA2uiValue(value: unknown): unknown {
+  if (typeof value === 'string') return unguardA2uiString(value);
+  if (Array.isArray(value)) return value.map(unguardA2uiValue);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = unguardA2uiValue(v);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Official renderers render `Text` as Markdown (§3.3); user-visible strings are plain text
+ * (design.md §5.1). Backslash-escapes every CommonMark-significant character so `*x*` shows
+ * the stars. Only for `Text` content; input labels and data are not Markdown.
+ */
+const INLINE_SYNTAX = /[\\`*_[\]<>#~|!&]/;
+const LINE_START_SYNTAX = /^[ \t]*(?:[-+=]|\d{1,9}[.)])/m;
+
+export function escapeMarkdown(s: string): string {
+  if (!INLINE_SYNTAX.test(s) && !LINE_START_SYNTAX.test(s)) return s;
+  const inline = s.replace(/[\\`*_[\]<>#~|!&]/g, '\\$&');
+  // Block markers only matter at the start of a line: lists, quotes, setext underlines, ordered lists.
+  return inline
+    .replace(/^([ \t]*)([-+=])/gm, '$1\\$2')
+    .replace(/^([ \t]*\d{1,9})([.)])/gm, '$1\\$2');
+}
+
+/** The Text literal for user text: Markdown-escaped, then guarded. */
+export function plainText(s: string): string {
+  return guardA2uiString(escapeMarkdown(s));
+}

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { run } from '../../../src/cli/commands/validate.ts';
+
+export const EXAMPLES_DIR = path.resolve(process.cwd(), '../shared/a2ui-examples');
+
+export interface Example { name: string; messages: Record<string, unknown>[] }
+
+export function loadExamples(): Example[] {
+  const out: Example[] = [];
+  for (const dir of ['minimal', 'basic']) {
+    for (const file of readdirSync(path.join(EXAMPLES_DIR, dir)).filter((f) => f.endsWith('.json')).sort()) {
+      out.push({ name: `${dir}/${file}`, messages: JSON.parse(readFileSync(path.join(EXAMPLES_DIR, dir, file), 'utf8')) });
+    }
+  }
+  return out;
+}
+
+/** Runs `surfacer validate` in process with the stream on stdin. */
+export async function validateCli(args: string[], stdinText: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => { out += String(c); });
+  stderr.on('data', (c) => { err += String(c); });
+  const code = await run(args, { stdin: Readable.from([stdinText]), stdout, stderr, env: {} });
+  return { code, stdout: out, stderr: err };
+}
+
+/** The codes at the start of each output line. */
+export function codesOf(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => l !== '').map((l) => l.split(' ')[0]!);
+}

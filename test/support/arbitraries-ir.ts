@@ -1,0 +1,225 @@
+import fc from 'fast-check';
+import {
+  addToast, closeSurface, commitSurface, createSeededSource, draw, emptyConversation, expireSurface,
+  IR_VERSION, openSurface, patchSurfaceData, resetSurfaceEpoch,
+  type ActionSpec, type Block, type ConversationIr, type DataMap, type DataOp, type DataValue, type FieldBlock,
+  type Surface, type SurfaceView, type Toast,
+} from '../../src/ui-ir/index.ts';
+
+/**
+ * fast-check arbitraries of valid UI IR v1 values (shapes of src/ui-ir/schema.ts), shared by
+ * every suite that needs generated IR. Strings mix random text with the adversarial cases the
+ * compilers must survive: JSON-looking text, strings shaped like component ids, Markdown,
+ * enum words, the A2UI guard mark, empty strings where allowed.
+ */
+export const ADVERSARIAL_TEXT = [
+  '[1,2]', '{"a":1}', ' [x] ', '[]', '{}', '[oops]', 'null', '[1]\u2060', 'a\u2060',
+  'main.root.Card', 'main.f-name.TextField', 'main.body.Column', 'side.title.Text', 'x.y.Text',
+  '*bold* _it_ `code`', '# heading', '- item', '1. first', '<b>html</b>', 'a & b', '\\', '|a|b|',
+  'body', 'h1', 'caption', 'shortText', 'Card', '/draft/name', '/ui/toast/text', 'https://example.com/a',
+  'line one\nline two', '  padded  ', 'émoji ☃ 😀', '\u0000nul', '"quoted"', '--e1',
+] as const;
+
+const SAFE_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-'.split('');
+
+function text(maxLength: number, minLength = 0): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.string({ minLength, maxLength: Math.min(maxLength, 24) }) },
+    { weight: 2, arbitrary: fc.constantFrom(...ADVERSARIAL_TEXT).filter((s) => s.length >= minLength && s.length <= maxLength) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, 12) }) },
+  );
+}
+
+export const arbShortText = text(200, 1);
+export const arbLongText = text(4000);
+
+/** A data key; a small pool of names makes fields, patches and values meet. */
+export const FIELD_NAMES = ['name', 'email', 'tags', 'age', 'agree', 'kind', 'notes', 'nonce', 'rev', 'hasOwnProperty', '0'] as const;
+export const arbDataKey: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...FIELD_NAMES) },
+  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...SAFE_CHARS), minLength: 1, maxLength: 10 }) },
+).filter((k) => k !== '__proto__' && k !== 'prototype' && k !== 'constructor');
+
+const arbNumber = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true }));
+
+export function arbDataValue(depth = 2): fc.Arbitrary<DataValue> {
+  const leaf: fc.Arbitrary<DataValue> = fc.oneof(text(60), arbNumber, fc.boolean());
+  if (depth <= 0) return leaf;
+  return fc.oneof(
+    { weight: 4, arbitrary: leaf },
+    { weight: 1, arbitrary: fc.array(arbDataValue(depth - 1), { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.dictionary(arbDataKey, arbDataValue(depth - 1), { maxKeys: 3 }) },
+  );
+}
+
+export function arbDataMap(depth = 2, maxKeys = 5): fc.Arbitrary<DataMap> {
+  return fc.dictionary(arbDataKey, arbDataValue(depth), { maxKeys });
+}
+
+const arbOption = fc.record({ value: text(100, 1), label: arbShortText });
+
+export const arbFieldBlock: fc.Arbitrary<FieldBlock> = fc.record({
+  kind: fc.constant('field' as const),
+  name: arbDataKey,
+  label: arbShortText,
+  control: fc.constantFrom(
+    'text', 'textarea', 'number', 'secret', 'date', 'datetime', 'time',
+    'checkbox', 'select', 'multiselect', 'slider', 'tags', 'url', 'email',
+  ),
+  options: fc.option(fc.array(arbOption, { maxLength: 4 }), { nil: undefined }),
+  placeholder: fc.option(text(200), { nil: undefined }),
+  help: fc.option(text(500), { nil: undefined }),
+  required: fc.boolean(),
+  min: fc.option(fc.integer({ min: -10, max: 10 }), { nil: undefined }),
+  max: fc.option(fc.integer({ min: -10, max: 100 }), { nil: undefined }),
+  step: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+  maxLength: fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }),
+}, { requiredKeys: ['kind', 'name', 'label', 'control', 'required'] });
+
+const arbPathKey = fc.string({ unit: fc.constantFrom(...SAFE_CHARS), minLength: 1, maxLength: 8 });
+const arbUrlTail = fc.string({ unit: fc.constantFrom(...SAFE_CHARS, '/', '.'), maxLength: 20 });
+
+export function arbBlock(depth = 2): fc.Arbitrary<Block> {
+  const leaves: fc.Arbitrary<Block>[] = [
+    fc.record({ kind: fc.constant('heading' as const), text: arbShortText, level: fc.integer({ min: 1, max: 4 }) }),
+    fc.record({ kind: fc.constant('text' as const), text: arbLongText, tone: fc.constantFrom('body' as const, 'caption' as const) }),
+    fc.constant({ kind: 'divider' as const }),
+    fc.record({
+      kind: fc.constant('image' as const),
+      url: fc.tuple(fc.constantFrom('https://', 'http://'), arbUrlTail).map(([s, t]) => `${s}example.com/${t}`),
+      alt: text(300),
+    }),
+    fc.record({
+      kind: fc.constant('value' as const),
+      label: arbShortText,
+      path: fc.tuple(fc.constantFrom('committed', 'ui'), fc.array(fc.oneof(fc.constantFrom(...FIELD_NAMES.filter((n) => n !== 'hasOwnProperty')), arbPathKey), { minLength: 1, maxLength: 3 }))
+        .map(([ns, keys]) => `/${ns}/${keys.join('/')}`),
+    }),
+    fc.record({
+      kind: fc.constant('upload' as const),
+      name: arbDataKey,
+      label: arbShortText,
+      accept: fc.array(fc.constantFrom('.png', 'image/*', 'application/pdf'), { maxLength: 3 }),
+      purpose: text(300),
+      fallback: text(500),
+    }),
+    arbFieldBlock,
+    arbFieldBlock,
+  ];
+  if (depth <= 0) return fc.oneof(...leaves);
+  const group: fc.Arbitrary<Block> = fc.record({
+    kind: fc.constant('group' as const),
+    title: fc.option(text(200), { nil: undefined }),
+    layout: fc.constantFrom('row' as const, 'column' as const),
+    blocks: fc.array(arbBlock(depth - 1), { maxLength: 4 }),
+  }, { requiredKeys: ['kind', 'layout', 'blocks'] });
+  return fc.oneof(...leaves, group);
+}
+
+export const arbAction: fc.Arbitrary<ActionSpec> = fc.record({
+  name: fc.constantFrom('form.submit', 'form.cancel', 'ask.answer', 'x-y_z'),
+  label: arbShortText,
+  role: fc.constantFrom('submit' as const, 'cancel' as const, 'secondary' as const),
+  primary: fc.boolean(),
+});
+
+export const arbView: fc.Arbitrary<SurfaceView> = fc.record({
+  template: fc.constantFrom('ask', 'character.sheet', 'profile'),
+  title: arbShortText,
+  blocks: fc.array(arbBlock(2), { maxLength: 8 }),
+  actions: fc.array(arbAction, { maxLength: 3 }),
+});
+
+export const SURFACE_IDS = ['main', 'side', 'x--e1'] as const;
+const arbNonce = fc.string({ unit: fc.constantFrom(...SAFE_CHARS), minLength: 8, maxLength: 24 });
+const AT = '2026-01-01T00:00:00Z';
+
+const arbToastMirror = fc.record({
+  id: fc.constantFrom('n1', 'n2'),
+  level: fc.constantFrom('info', 'success', 'warning', 'error'),
+  text: text(500, 1),
+});
+
+export function arbSurface(id?: string): fc.Arbitrary<Surface> {
+  return fc.record({
+    id: id === undefined ? fc.constantFrom(...SURFACE_IDS) : fc.constant(id),
+    epoch: fc.integer({ min: 0, max: 3 }),
+    rev: fc.integer({ min: 0, max: 50 }),
+    nonce: arbNonce,
+    lifecycle: fc.constantFrom('active' as const, 'editing' as const, 'expired' as const, 'deleted' as const),
+    view: arbView,
+    data: fc.record({
+      draft: arbDataMap(),
+      committed: arbDataMap(),
+      ui: fc.tuple(arbDataMap(1, 3), fc.option(arbToastMirror, { nil: undefined }))
+        .map(([ui, toast]) => (toast ? { ...ui, toast } : ui)),
+    }),
+    tombstones: fc.constant([] as string[]),
+    createdAt: fc.constant(AT),
+    updatedAt: fc.constant(AT),
+  });
+}
+
+export const arbConversationIr: fc.Arbitrary<ConversationIr> = fc
+  .uniqueArray(fc.constantFrom(...SURFACE_IDS), { maxLength: 3 })
+  .chain((ids) => fc.tuple(...ids.map((id) => arbSurface(id))))
+  .map((surfaces) => ({
+    version: IR_VERSION, conversationId: 'c1', seq: 0, transcript: [], surfaces, toasts: [] as Toast[],
+  }));
+
+/** One IR transition, as data; `applyTransitions` runs them through src/ui-ir/transitions.ts. */
+export type TransitionOp =
+  | { t: 'open'; id: string; view: SurfaceView; draft?: DataMap | undefined; ui?: DataMap | undefined }
+  | { t: 'patch'; id: string; ops: DataOp[] }
+  | { t: 'commit'; id: string; draft: DataMap; committed: DataMap }
+  | { t: 'close' | 'expire' | 'reset'; id: string }
+  | { t: 'toast'; id?: string | undefined; level: 'info' | 'success' | 'warning' | 'error'; text: string };
+
+const arbSurfaceRef = fc.constantFrom('main', 'side');
+const arbKeys = fc.array(arbDataKey, { minLength: 1, maxLength: 2 });
+const arbDataOp: fc.Arbitrary<DataOp> = fc.oneof(
+  fc.record({ op: fc.constantFrom('add' as const, 'replace' as const), namespace: fc.constantFrom('draft' as const, 'ui' as const), keys: arbKeys, value: arbDataValue(1) }),
+  fc.record({ op: fc.constant('remove' as const), namespace: fc.constantFrom('draft' as const, 'ui' as const), keys: arbKeys }),
+);
+
+export const arbTransitionOp: fc.Arbitrary<TransitionOp> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('open' as const), id: arbSurfaceRef, view: arbView, draft: fc.option(arbDataMap(1, 4), { nil: undefined }), ui: fc.option(arbDataMap(1, 2), { nil: undefined }) }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('patch' as const), id: arbSurfaceRef, ops: fc.array(arbDataOp, { minLength: 1, maxLength: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('commit' as const), id: arbSurfaceRef, draft: arbDataMap(1, 3), committed: arbDataMap(2, 4) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constantFrom('close' as const, 'expire' as const, 'reset' as const), id: arbSurfaceRef }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('toast' as const), id: fc.option(arbSurfaceRef, { nil: undefined }), level: fc.constantFrom('info' as const, 'success' as const, 'warning' as const, 'error' as const), text: text(500, 1) }) },
+);
+
+/** Applies ops in order from an empty conversation; returns every IR along the way (index 0 = empty). */
+export function applyTransitions(ops: readonly TransitionOp[], seed = 'arb'): ConversationIr[] {
+  const source = createSeededSource(seed);
+  let ir = emptyConversation('c1');
+  const out = [ir];
+  for (const op of ops) {
+    const d = draw(source);
+    let next: ConversationIr | undefined;
+    switch (op.t) {
+      case 'open': next = openSurface(ir, { id: op.id, view: op.view, draft: op.draft, ui: op.ui }, d); break;
+      case 'toast': next = addToast(ir, { level: op.level, text: op.text, ...(op.id ? { surfaceId: op.id } : {}) }, d); break;
+      default: {
+        const r = op.t === 'patch' ? patchSurfaceData(ir, op.id, op.ops, d)
+          : op.t === 'commit' ? commitSurface(ir, op.id, { draft: op.draft, committed: op.committed }, d)
+            : op.t === 'close' ? closeSurface(ir, op.id, d)
+              : op.t === 'expire' ? expireSurface(ir, op.id, d)
+                : resetSurfaceEpoch(ir, op.id, d);
+        if (r.ok) next = r.ir;
+      }
+    }
+    if (next !== undefined) {
+      ir = next;
+      out.push(ir);
+    }
+  }
+  return out;
+}
+
+/** Starts by opening `main`, so most later ops find a surface to act on. */
+export const arbTransitionSequence: fc.Arbitrary<TransitionOp[]> = fc
+  .tuple(fc.record({ t: fc.constant('open' as const), id: fc.constant('main'), view: arbView, draft: fc.option(arbDataMap(1, 4), { nil: undefined }) }),
+    fc.array(arbTransitionOp, { maxLength: 6 }))
+  .map(([open, rest]) => [open, ...rest]);
