@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { createDemoApp } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { runDirectives, runModelOutput, type RunMode } from '../../directives/index.ts';
+import { a2uiBatchesToJsonl, compileConversationToA2ui } from '../../compiler/index.ts';
+import { compileConversationToHtml } from '../../compiler/html/index.ts';
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import { createSeededSource, emptyConversation, type ConversationIr } from '../../ui-ir/index.ts';
 import { parseJsonArrayOrLines, readInput } from '../io.ts';
@@ -30,9 +32,21 @@ export interface CompileTarget {
   render(ir: ConversationIr, context: TargetContext): TargetOutput | Promise<TargetOutput>;
 }
 
-// One entry per target; `a2ui` and `html` plug in here.
+function renderA2ui(ir: ConversationIr, { strict }: TargetContext): TargetOutput {
+  const result = compileConversationToA2ui(ir, { strict });
+  if (!result.ok) return { output: '', errors: result.errors };
+  return {
+    output: a2uiBatchesToJsonl(result.batches),
+    errors: result.batches.flatMap((b) => b.errors),
+    warnings: result.batches.flatMap((b) => b.warnings),
+  };
+}
+
+// One entry per target.
 export const TARGETS: ReadonlyMap<string, CompileTarget> = new Map<string, CompileTarget>([
   ['ir', { summary: 'the UI IR as JSON', render: (ir) => ({ output: `${JSON.stringify(ir, null, 2)}\n` }) }],
+  ['a2ui', { summary: 'A2UI v0.8 JSONL, full init of every surface', render: renderA2ui }],
+  ['html', { summary: 'HTML fragments, one per surface', render: (ir) => ({ output: `${compileConversationToHtml(ir).html}\n` }) }],
 ]);
 
 const USAGE = `usage: surfacer compile --target ${[...TARGETS.keys()].join('|')} [--seed S] [--strict] [FILE|-]\n`;
