@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/compile.ts';
 import type { CliIo } from '../../src/cli/main.ts';
+import { A2uiMessageSchema } from '@a2ui/web_core/v0_8';
+import { validateA2uiMessages } from '../../src/compiler/index.ts';
 import { ConversationIr } from '../../src/ui-ir/index.ts';
 
 const root = new URL('../../', import.meta.url);
@@ -75,7 +77,7 @@ describe('surfacer compile --target ir', () => {
   });
 
   it.each([
-    [['--target', 'html'], 2, /unknown target 'html'/],
+    [['--target', 'pdf'], 2, /unknown target 'pdf'/],
     [[], 2, /missing --target/],
     [['--target', 'ir', 'a', 'b'], 2, /at most one FILE/],
     [['--bogus'], 2, /Unknown option/],
@@ -83,6 +85,24 @@ describe('surfacer compile --target ir', () => {
     const io = fakeIo('[]');
     expect(await run(args, io)).toBe(code);
     expect(io.err()).toMatch(message);
+  });
+
+  it.each(['a2ui', 'html'])('--target %s is byte-identical for the same input and seed', async (target) => {
+    const path = file(input);
+    const [a, b] = [fakeIo(), fakeIo()];
+    expect(await run(['--target', target, '--seed', '7', path], a)).toBe(0);
+    expect(await run(['--target', target, '--seed', '7', path], b)).toBe(0);
+    expect(a.out()).toBe(b.out());
+    expect(a.out().length).toBeGreaterThan(0);
+  });
+
+  it('--target a2ui prints JSONL the official schema and our validator accept', async () => {
+    const io = fakeIo();
+    expect(await run(['--target', 'a2ui', file(input)], io)).toBe(0);
+    const messages = io.out().trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(messages.length).toBeGreaterThan(2);
+    for (const m of messages) expect(A2uiMessageSchema.safeParse(m).success).toBe(true);
+    expect(validateA2uiMessages(messages)).toEqual([]);
   });
 
   it('reports unreadable input as a JSON error line', async () => {
