@@ -5,10 +5,10 @@ import { renderDirectiveCatalogue } from '../../src/directives/index.ts';
 import { ERROR_REGISTRY, type ErrorSpec } from '../../src/errors/index.ts';
 
 /**
- * docs/directives.md stays honest: its generated sections must equal what the registries
+ * The README's directive reference stays honest: its generated sections must equal what the registries
  * produce now. Run with UPDATE_DOCS=1 to rewrite them after changing a registry.
  */
-const DOC = new URL('../../docs/directives.md', import.meta.url);
+const DOC = new URL('../../README.md', import.meta.url);
 const app = createDemoApp();
 
 function errorTable(): string {
@@ -35,7 +35,7 @@ if (process.env.UPDATE_DOCS === '1') {
   writeFileSync(DOC, doc);
 }
 
-describe('docs/directives.md', () => {
+describe('README.md directive reference', () => {
   const doc = readFileSync(DOC, 'utf8');
 
   it.each(Object.keys(SECTIONS))('generated section "%s" is current (UPDATE_DOCS=1 rewrites it)', (name) => {
