@@ -19,7 +19,9 @@ export async function readFields(c: Context): Promise<FormFields | undefined> {
     return fields;
   }
   if (type.startsWith('multipart/form-data')) {
-    const body = await c.req.parseBody({ all: true });
+    let body: Awaited<ReturnType<typeof c.req.parseBody>>;
+    // A malformed multipart body is the client's mistake, never a server error.
+    try { body = await c.req.parseBody({ all: true }); } catch { return undefined; }
     const fields: FormFields = Object.create(null) as FormFields;
     for (const [name, value] of Object.entries(body)) {
       const values = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? v : v.name));
