@@ -1,4 +1,4 @@
-import { hashSurface } from './serialize.ts';
+import { hashSurface, type HashOptions } from './serialize.ts';
 import { hashAll, snapshotAll, snapshotSurface, type SurfaceSnapshot } from './snapshot.ts';
 import { applyMessage, endOfStream, initialState, stuckBuffering } from './state-machine.ts';
 import type { Clock, SimState, Violation } from './types.ts';
@@ -11,6 +11,12 @@ export interface ClientSimOptions {
   readonly mapsInContext?: 'object' | 'empty';
   /** Start from an existing state (e.g. to fork a run). */
   readonly state?: SimState;
+  /**
+   * Default for `hash`/`hashes`, and so for the drivers' comparisons (replay, cutAtEveryPoint).
+   * `{ sortDataKeys: true, reachableOnly: true }` compares states reached along different server
+   * paths (incremental updates vs a fresh init); see HashOptions.
+   */
+  readonly hash?: HashOptions;
 }
 
 export interface ClientSim {
@@ -21,8 +27,8 @@ export interface ClientSim {
   state(): SimState;
   surfaces(): ReadonlyMap<string, SurfaceSnapshot>;
   surface(surfaceId: string): SurfaceSnapshot | undefined;
-  hash(surfaceId: string): string | undefined;
-  hashes(): ReadonlyMap<string, string>;
+  hash(surfaceId: string, options?: HashOptions): string | undefined;
+  hashes(options?: HashOptions): ReadonlyMap<string, string>;
   stuckBuffering(): string[];
   setValue(surfaceId: string, path: string, value: unknown): Violation[];
   input(surfaceId: string, componentId: string, value: unknown): Violation[];
@@ -51,11 +57,11 @@ export function createClientSim(options: ClientSimOptions = {}): ClientSim {
       const surface = state.surfaces.get(surfaceId);
       return surface === undefined ? undefined : snapshotSurface(surfaceId, surface);
     },
-    hash(surfaceId) {
+    hash(surfaceId, hashOptions) {
       const surface = state.surfaces.get(surfaceId);
-      return surface === undefined ? undefined : hashSurface(surface);
+      return surface === undefined ? undefined : hashSurface(surface, hashOptions ?? options.hash);
     },
-    hashes: () => hashAll(state),
+    hashes: (hashOptions) => hashAll(state, hashOptions ?? options.hash),
     stuckBuffering: () => stuckBuffering(state),
     setValue: (surfaceId, path, value) => step(setValue(state, surfaceId, path, value)),
     input: (surfaceId, componentId, value) => step(input(state, surfaceId, componentId, value)),

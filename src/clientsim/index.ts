@@ -22,6 +22,7 @@ export type { ClickOptions, ClickResult, UserStep } from './user.ts';
 export { compareHashes, cutAndReconnect, cutAtEveryPoint, replay } from './drivers.ts';
 export type { CutOptions, CutPoint, CutReport, HashDiff, Reconnect, ReplayResult } from './drivers.ts';
 export { canonicalSurface, hashSurface, orderedJson, toPlain } from './serialize.ts';
+export type { HashOptions } from './serialize.ts';
 export { snapshotSurface } from './snapshot.ts';
 export type { SurfaceSnapshot } from './snapshot.ts';
 export { buildTree } from './tree.ts';

@@ -1,5 +1,5 @@
 import { setOwn, type JsonObject } from './json-util.ts';
-import { hashSurface, toPlain } from './serialize.ts';
+import { hashSurface, toPlain, type HashOptions } from './serialize.ts';
 import type { ComponentInstance, DataMap, SimState, Styles, SurfaceState } from './types.ts';
 
 export interface SurfaceSnapshot {
@@ -36,6 +36,6 @@ export function snapshotAll(state: SimState): ReadonlyMap<string, SurfaceSnapsho
   return new Map([...state.surfaces].map(([id, s]) => [id, snapshotSurface(id, s)]));
 }
 
-export function hashAll(state: SimState): ReadonlyMap<string, string> {
-  return new Map([...state.surfaces].map(([id, s]) => [id, hashSurface(s)]));
+export function hashAll(state: SimState, options: HashOptions = {}): ReadonlyMap<string, string> {
+  return new Map([...state.surfaces].map(([id, s]) => [id, hashSurface(s, options)]));
 }
