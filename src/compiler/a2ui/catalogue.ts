@@ -6,6 +6,9 @@
  * and WC strips `variant` (a2ui-v0.8.md §2.3, §0.6).
  */
 
+/** `Object.prototype.hasOwnProperty`: in a for-in over the same object V8 folds `.call` away (Object.hasOwn it does not). */
+const hasOwn = Object.prototype.hasOwnProperty;
+
 export const STANDARD_CATALOG_ID = 'https://a2ui.org/specification/v0_8/standard_catalog_definition.json';
 
 export const STANDARD_COMPONENT_TYPES = [
@@ -101,7 +104,7 @@ export const CATALOGUE: Readonly<Record<A2uiComponentType, ComponentSpec>> = {
 };
 
 export function isStandardType(type: string): type is A2uiComponentType {
-  return Object.hasOwn(CATALOGUE, type);
+  return hasOwn.call(CATALOGUE, type);
 }
 
 /**
@@ -115,7 +118,7 @@ export function forEachChildRef(
   const refs = isStandardType(type) ? REF_PROPS[type] : undefined;
   if (refs === undefined) return;
   for (const [name, kind] of refs) {
-    if (!Object.hasOwn(props, name)) continue;
+    if (!hasOwn.call(props, name)) continue;
     const value = props[name];
     if (kind === 'ref') visit(value, name, -1, false);
     else if (kind === 'children' && isRecord(value)) {
@@ -132,10 +135,10 @@ export function forEachChildRef(
 }
 
 /** Per type, the properties that hold component ids (absent for leaf types). */
-const REF_PROPS: Partial<Record<A2uiComponentType, [string, 'ref' | 'children' | 'tabItems'][]>> = (() => {
-  const out: Partial<Record<A2uiComponentType, [string, 'ref' | 'children' | 'tabItems'][]>> = {};
+const REF_PROPS: Partial<Record<A2uiComponentType, RefProp[]>> = (() => {
+  const out: Partial<Record<A2uiComponentType, RefProp[]>> = {};
   for (const type of STANDARD_COMPONENT_TYPES) {
-    const list: [string, 'ref' | 'children' | 'tabItems'][] = [];
+    const list: RefProp[] = [];
     for (const [name, spec] of Object.entries(CATALOGUE[type].props)) {
       if (spec.kind === 'ref' || spec.kind === 'children' || spec.kind === 'tabItems') list.push([name, spec.kind]);
     }
@@ -144,11 +147,69 @@ const REF_PROPS: Partial<Record<A2uiComponentType, [string, 'ref' | 'children' |
   return out;
 })();
 
-/** The ids a component refers to (strings only), in order. */
-export function childIds(type: string, props: Record<string, unknown>): string[] {
+type RefProp = [string, 'ref' | 'children' | 'tabItems'];
+
+/** The ids a component refers to (strings only), in order: `forEachChildRef` without a callback. */
+export function childIds(type: string, props: Record<string, unknown>): readonly string[] {
+  return refIds(isStandardType(type) ? REF_PROPS[type] : undefined, props);
+}
+
+/**
+ * A lookup table: null prototype, so a plain property read answers "is it there?" (no inherited
+ * names), which V8 does faster than a Map for these small fixed key sets.
+ */
+export type Table<T> = Readonly<Record<string, T | undefined>>;
+
+export function tableOf<T>(entries: Iterable<readonly [string, T]>): Table<T> {
+  const out = Object.create(null) as Record<string, T>;
+  for (const [key, value] of entries) out[key] = value;
+  return out;
+}
+
+/** Everything the validator needs about a standard type, in one lookup. */
+export interface TypeInfo {
+  readonly type: A2uiComponentType;
+  readonly spec: ComponentSpec;
+  /** The property specs by name (one lookup answers "known?" and "which spec?"). */
+  readonly props: Table<PropSpec>;
+  readonly refs: readonly RefProp[] | undefined;
+}
+
+export const TYPE_INFO: Table<TypeInfo> = tableOf(STANDARD_COMPONENT_TYPES.map((type) => [type, {
+  type, spec: CATALOGUE[type], props: tableOf(Object.entries(CATALOGUE[type].props)), refs: REF_PROPS[type],
+}] as const));
+
+/** The result for leaf types (shared, never written). */
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+/** `childIds` for a type already looked up. */
+export function refIds(refs: readonly RefProp[] | undefined, props: Record<string, unknown>): readonly string[] {
+  if (refs === undefined) return NO_IDS;
   const out: string[] = [];
-  if (!isStandardType(type) || REF_PROPS[type] === undefined) return out;
-  forEachChildRef(type, props, (id) => { if (typeof id === 'string') out.push(id); });
+  for (let r = 0; r < refs.length; r += 1) {
+    const [name, kind] = refs[r]!;
+    if (!hasOwn.call(props, name)) continue;
+    const value = props[name];
+    if (kind === 'ref') {
+      if (typeof value === 'string') out.push(value);
+    } else if (kind === 'children') {
+      if (!isRecord(value)) continue;
+      const list = value.explicitList;
+      if (Array.isArray(list)) {
+        for (let i = 0; i < list.length; i += 1) {
+          const id: unknown = list[i];
+          if (typeof id === 'string') out.push(id);
+        }
+      }
+      const template = value.template;
+      if (isRecord(template) && typeof template.componentId === 'string') out.push(template.componentId);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        const item: unknown = value[i];
+        if (isRecord(item) && typeof item.child === 'string') out.push(item.child);
+      }
+    }
+  }
   return out;
 }
 

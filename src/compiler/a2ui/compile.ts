@@ -113,22 +113,26 @@ export function fallbackBatch(surface: Surface, errors: SurfacerError[], warning
 
 type Outcome = { batch: A2uiSurfaceBatch; strictErrors: SurfacerError[] };
 
-/** Validates, applies guardrails, and chooses the recovery of one surface's batch. */
-function finalise(attempt: Attempt, ctx: Ctx): Outcome {
-  const { parts } = attempt;
-  const messages = [...attempt.messages];
-  const validate = (): Violation[] => validateA2uiMessages(messages, {
+/** The semantic validator over the whole outgoing batch. */
+function validateBatch(messages: readonly A2uiMessage[], attempt: Attempt, ctx: Ctx): Violation[] {
+  return validateA2uiMessages(messages, {
     incremental: attempt.incremental,
-    priorTypes: attempt.priorTypes ? new Map([[parts.a2uiSurfaceId, attempt.priorTypes]]) : undefined,
+    priorTypes: attempt.priorTypes ? new Map([[attempt.parts.a2uiSurfaceId, attempt.priorTypes]]) : undefined,
     allowedComponents: ctx.options.allowedComponents,
     allowedActions: ctx.options.allowedActions,
     maxNestingDepth: ctx.limits.maxNestingDepth,
   });
-  let violations = validate();
+}
+
+/** Validates, applies guardrails, and chooses the recovery of one surface's batch. */
+function finalise(attempt: Attempt, ctx: Ctx): Outcome {
+  const { parts } = attempt;
+  const messages = attempt.messages.slice();
+  let violations = validateBatch(messages, attempt, ctx);
   const dropped: SurfacerError[] = [...parts.dropped];
   if (!ctx.options.strict && violations.some((v) => v.code === 'A2UI_S2C_UNREACHABLE_COMPONENT') && dropOrphans(messages, violations)) {
     dropped.push(...violations.filter((v) => v.code === 'A2UI_S2C_UNREACHABLE_COMPONENT'));
-    violations = validate();
+    violations = validateBatch(messages, attempt, ctx);
   }
   const clobber = attempt.kind === 'update' ? messages.filter((m) => 'dataModelUpdate' in m
     && (m.dataModelUpdate.path === undefined || m.dataModelUpdate.path === '/' || m.dataModelUpdate.path === '/draft')) : [];
@@ -212,21 +216,23 @@ function updateOutcome(prev: Surface, next: Surface, ctx: Ctx): Outcome | undefi
 }
 
 /** Response-level guardrails: a surface that no longer fits becomes its (small) fallback. */
+function fits(b: A2uiSurfaceBatch, messages: number, bytes: number, limits: A2uiLimits): boolean {
+  return messages + b.stats.messages <= limits.maxMessagesPerResponse && bytes + b.stats.bytes <= limits.maxBytesPerResponse;
+}
+
 function fitResponse(outcomes: Outcome[], surfaces: Surface[], ctx: Ctx): Outcome[] {
   let messages = 0;
   let bytes = 0;
   return outcomes.map((o, i) => {
-    const fits = (b: A2uiSurfaceBatch): boolean => messages + b.stats.messages <= ctx.limits.maxMessagesPerResponse
-      && bytes + b.stats.bytes <= ctx.limits.maxBytesPerResponse;
     let out = o;
-    if (!fits(o.batch)) {
+    if (!fits(o.batch, messages, bytes, ctx.limits)) {
       const tooMany = messages + o.batch.stats.messages > ctx.limits.maxMessagesPerResponse;
       const error = makeError(tooMany ? 'A2UI_S2C_TOO_MANY_MESSAGES' : 'A2UI_S2C_RESPONSE_TOO_LARGE',
         `surface ${o.batch.a2uiSurfaceId} does not fit in the response (${messages + o.batch.stats.messages} messages, ${bytes + o.batch.stats.bytes} bytes)`);
       const fallback = fallbackBatch(surfaces[i]!, [error, ...o.batch.errors], o.batch.warnings);
       out = ctx.options.strict
         ? { batch: o.batch, strictErrors: [error] }
-        : { batch: fits(fallback) ? fallback : { ...fallback, messages: [], lines: [], stats: { ...fallback.stats, messages: 0, bytes: 0 } }, strictErrors: [] };
+        : { batch: fits(fallback, messages, bytes, ctx.limits) ? fallback : { ...fallback, messages: [], lines: [], stats: { ...fallback.stats, messages: 0, bytes: 0 } }, strictErrors: [] };
     }
     messages += out.batch.stats.messages;
     bytes += out.batch.stats.bytes;

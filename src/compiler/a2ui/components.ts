@@ -42,18 +42,66 @@ const TEXT_TYPE: Partial<Record<FieldBlock['control'], string>> = {
   url: 'shortText', email: 'shortText', tags: 'shortText',
 };
 
+/** True when `stableId` leaves `s` as it is (every character in `[A-Za-z0-9_-]`). */
+function isIdSafe(s: string): boolean {
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
+
+/** One id part as `stableId` writes it; the common already-safe part skips its regex. */
+function idPart(s: string): string {
+  return isIdSafe(s) ? s : stableId(s);
+}
+
+/**
+ * `{ [type]: props }` as a literal per type: a computed key costs a runtime call per component,
+ * a literal is a preshaped object. Same single key, so the same JSON.
+ */
+function wrap(type: A2uiComponentType, props: Record<string, unknown>): A2uiComponent['component'] {
+  switch (type) {
+    case 'Text': return { Text: props };
+    case 'Image': return { Image: props };
+    case 'Icon': return { Icon: props };
+    case 'Video': return { Video: props };
+    case 'AudioPlayer': return { AudioPlayer: props };
+    case 'Row': return { Row: props };
+    case 'Column': return { Column: props };
+    case 'List': return { List: props };
+    case 'Card': return { Card: props };
+    case 'Tabs': return { Tabs: props };
+    case 'Divider': return { Divider: props };
+    case 'Modal': return { Modal: props };
+    case 'Button': return { Button: props };
+    case 'CheckBox': return { CheckBox: props };
+    case 'TextField': return { TextField: props };
+    case 'DateTimeInput': return { DateTimeInput: props };
+    case 'MultipleChoice': return { MultipleChoice: props };
+    case 'Slider': return { Slider: props };
+  }
+}
+
 class Builder {
   readonly components: A2uiComponent[] = [];
   readonly warnings: SurfacerError[] = [];
   readonly dropped: SurfacerError[] = [];
   private readonly usedKeys = new Set<string>();
   private readonly fieldNames: string[] = [];
+  /** `stableId(surfaceId)`: every id starts with it. */
+  private readonly prefix: string;
 
-  constructor(private readonly surface: Surface, private readonly options: ComponentOptions) {}
+  constructor(private readonly surface: Surface, private readonly options: ComponentOptions) {
+    this.prefix = stableId(surface.id);
+  }
 
-  /** `stableId(surfaceId, ...parts)`: the id of a block or role, without the type suffix. */
-  private base(...parts: string[]): string {
-    return stableId(this.surface.id, ...parts);
+  /**
+   * `stableId(surfaceId, part)`: the id of a block or role, without the type suffix. stableId
+   * maps each part on its own and joins them with `.`, so the surface part is done once.
+   */
+  private base(part: string): string {
+    return `${this.prefix}.${idPart(part)}`;
   }
 
   /**
@@ -62,7 +110,7 @@ class Builder {
    */
   private add(base: string, type: A2uiComponentType, props: Record<string, unknown>): string {
     const id = `${base}.${type}`;
-    this.components.push({ id, component: { [type]: props } });
+    this.components.push({ id, component: wrap(type, props) });
     return id;
   }
 
@@ -74,7 +122,7 @@ class Builder {
     const { surface } = this;
     // Field names first: every button's context lists them all.
     const names = new Set<string>();
-    collectFields(surface.view.blocks, (f) => names.add(f.name));
+    collectFields(surface.view.blocks, names);
     for (const name of names) {
       if (RESERVED_CONTEXT_KEYS.has(name)) {
         this.warnings.push(makeError('COMPILER_A2UI_CONTEXT_KEY_RESERVED',
@@ -87,7 +135,7 @@ class Builder {
     const root = this.add(this.base('root'), 'Card', rootProps);
     const body = this.add(this.base('body'), 'Column', bodyProps);
     const children = [this.text(this.base('title'), surface.view.title, 'h1')];
-    children.push(...this.blocks(surface.view.blocks, []));
+    this.blocks(surface.view.blocks, [], children);
     const toast = surface.data.ui.toast;
     if (toast !== null && typeof toast === 'object' && !Array.isArray(toast) && typeof toast.text === 'string') {
       children.push(this.add(this.base('toast'), 'Text', { text: { path: '/ui/toast/text' }, usageHint: 'caption' }));
@@ -101,29 +149,35 @@ class Builder {
     return { components: this.components, rootId: root, warnings: this.warnings, dropped: this.dropped };
   }
 
-  private blocks(blocks: readonly Block[], prefix: number[]): string[] {
-    const ids: string[] = [];
-    blocks.forEach((block, i) => {
-      const id = this.block(block, [...prefix, i]);
+  /** Appends the ids of `blocks` (at `prefix`) to `ids`. */
+  private blocks(blocks: readonly Block[], prefix: readonly number[], ids: string[]): string[] {
+    const depth = prefix.length;
+    for (let i = 0; i < blocks.length; i += 1) {
+      const indexPath = new Array<number>(depth + 1);
+      for (let k = 0; k < depth; k += 1) indexPath[k] = prefix[k]!;
+      indexPath[depth] = i;
+      const id = this.block(blocks[i]!, indexPath);
       if (id !== undefined) ids.push(id);
-    });
+    }
     return ids;
   }
 
-  /** Id parts of a block; a second input with the same name gets an extra `dup<index path>` part. */
-  private uniqueKey(block: Block, indexPath: number[]): string[] {
+  /**
+   * The id base of a block, `stableId(surfaceId, key)`; a second input with the same name gets an
+   * extra `dup<index path>` part.
+   */
+  private uniqueBase(block: Block, indexPath: number[]): string {
     const key = blockKey(block, indexPath);
-    if (!this.usedKeys.has(key)) {
-      this.usedKeys.add(key);
-      return [key];
-    }
+    const before = this.usedKeys.size;
+    this.usedKeys.add(key);
+    if (this.usedKeys.size !== before) return this.base(key);
     this.warnings.push(makeError('COMPILER_A2UI_DUPLICATE_FIELD',
       `a second input is bound to the same name (${key}); both edit one value`, { pointer: `/view/blocks/${indexPath.join('/blocks/')}` }));
-    return [key, `dup${viewKey(indexPath)}`];
+    return `${this.base(key)}.${idPart(`dup${viewKey(indexPath)}`)}`;
   }
 
   private block(block: Block, indexPath: number[]): string | undefined {
-    const key = this.base(...this.uniqueKey(block, indexPath));
+    const key = this.uniqueBase(block, indexPath);
     switch (block.kind) {
       case 'heading': return this.text(key, block.text, `h${Math.min(block.level + 1, 5)}`);
       case 'text': return this.text(key, block.text, block.tone);
@@ -147,12 +201,19 @@ class Builder {
         return this.text(key, block.fallback !== '' ? block.fallback : `${block.label}: file upload is not available here.`, 'body');
       }
       case 'group': {
-        const items = this.blocks(block.blocks, indexPath);
         if (block.title === undefined || block.title === '') {
+          const items = this.blocks(block.blocks, indexPath, []);
           return this.add(key, block.layout === 'row' ? 'Row' : 'Column', { children: { explicitList: items } });
         }
+        // The title Text comes after the items' components, as before: component order is output.
+        if (block.layout === 'column') {
+          const list: string[] = [''];
+          this.blocks(block.blocks, indexPath, list);
+          list[0] = this.text(`${key}.title`, block.title, 'h4');
+          return this.add(key, 'Column', { children: { explicitList: list } });
+        }
+        const items = this.blocks(block.blocks, indexPath, []);
         const title = this.text(`${key}.title`, block.title, 'h4');
-        if (block.layout === 'column') return this.add(key, 'Column', { children: { explicitList: [title, ...items] } });
         const row = this.add(`${key}.items`, 'Row', { children: { explicitList: items } });
         return this.add(key, 'Column', { children: { explicitList: [title, row] } });
       }
@@ -223,17 +284,19 @@ class Builder {
       const key = this.base(`a${i}-${action.name}`);
       const label = this.text(`${key}.label`, action.label, 'body');
       // Entries are shared between buttons: messages are plain immutable data.
-      const act: A2uiAction = { name: action.name, context: [...fieldContext, nonce, rev] };
+      const context: NonNullable<A2uiAction['context']> = fieldContext.slice();
+      context.push(nonce, rev);
+      const act: A2uiAction = { name: action.name, context };
       ids.push(this.add(key, 'Button', { child: label, primary: action.primary, action: act }));
     });
     return ids;
   }
 }
 
-function collectFields(blocks: readonly Block[], visit: (f: FieldBlock) => void): void {
+function collectFields(blocks: readonly Block[], names: Set<string>): void {
   for (const b of blocks) {
-    if (b.kind === 'field') visit(b);
-    else if (b.kind === 'group') collectFields(b.blocks, visit);
+    if (b.kind === 'field') names.add(b.name);
+    else if (b.kind === 'group') collectFields(b.blocks, names);
   }
 }
 

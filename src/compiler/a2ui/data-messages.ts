@@ -27,8 +27,15 @@ function ownKeys(m: A2Map): { leaves: string[]; maps: string[] } {
 function replaceAt(surfaceId: string, tokens: string[], map: A2Map, out: A2uiMessage[]): void {
   const contents: A2uiDataEntry[] = [];
   const deferred: [string[], A2Map][] = [];
-  const { leaves, maps } = ownKeys(map);
-  for (const key of leaves) contents.push(leafEntry(key, map[key] as A2Leaf));
+  // Leaves go straight into contents (key order); sub-maps follow them, also in key order.
+  const maps: string[] = [];
+  const keys = Object.keys(map);
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    const v = map[key]!;
+    if (isA2Map(v)) maps.push(key);
+    else contents.push(leafEntry(key, v));
+  }
   for (const key of maps) {
     const child = map[key] as A2Map;
     const split = ownKeys(child);
@@ -116,12 +123,15 @@ function narrow(surfaceId: string, tokens: string[], a: A2Map, b: A2Map, out: A2
 /** Counts entries (valueMap items included) for the trace. */
 export function countDataEntries(messages: readonly A2uiMessage[]): number {
   let n = 0;
-  const walk = (entries: readonly A2uiDataEntry[]): void => {
-    for (const e of entries) {
-      n += 1;
-      if ('valueMap' in e) walk(e.valueMap);
-    }
-  };
-  for (const m of messages) if ('dataModelUpdate' in m) walk(m.dataModelUpdate.contents);
+  for (const m of messages) if ('dataModelUpdate' in m) n += countEntries(m.dataModelUpdate.contents);
+  return n;
+}
+
+function countEntries(entries: readonly A2uiDataEntry[]): number {
+  let n = entries.length;
+  for (let i = 0; i < entries.length; i += 1) {
+    const e = entries[i]!;
+    if ('valueMap' in e) n += countEntries(e.valueMap);
+  }
   return n;
 }

@@ -1,5 +1,5 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { getAt, walkBlocks, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import { getAt, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
 import { escapeMarkdown, guardA2uiString } from './text.ts';
 
 /**
@@ -37,15 +37,23 @@ export function isA2Map(v: A2Value | undefined): v is A2Map {
 function encodeValue(v: DataValue): A2Value {
   if (typeof v === 'string') return guardA2uiString(v);
   if (typeof v === 'number' || typeof v === 'boolean') return v;
-  const out = newA2Map();
-  if (Array.isArray(v)) v.forEach((item, i) => { out[String(i)] = encodeValue(item); });
-  else for (const key of Object.keys(v)) out[key] = encodeValue(v[key]!);
-  return out;
+  if (Array.isArray(v)) {
+    const out = newA2Map();
+    for (let i = 0; i < v.length; i += 1) if (i in v) out[String(i)] = encodeValue(v[i]!); // holes skipped, as forEach does
+    return out;
+  }
+  return encodeMap(v);
 }
 
+/**
+ * Keys and values are read with Object.keys/Object.values (same order): a keyed read per
+ * property of a big IR map (fast properties, many names) misses V8's caches every time.
+ */
 function encodeMap(m: Record<string, DataValue>): A2Map {
   const out = newA2Map();
-  for (const key of Object.keys(m)) out[key] = encodeValue(m[key]!);
+  const keys = Object.keys(m);
+  const values = Object.values(m);
+  for (let i = 0; i < keys.length; i += 1) out[keys[i]!] = encodeValue(values[i]!);
   return out;
 }
 
@@ -129,30 +137,57 @@ function fieldValue(field: Extract<Block, { kind: 'field' }>, v: DataValue | und
   return { value: '', coerced: true };
 }
 
-export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): A2Map {
-  const fields = new Map<string, Extract<Block, { kind: 'field' }>>();
-  const view = newA2Map();
-  walkBlocks(surface.view.blocks, (block, indexPath) => {
+type FieldBlockOf = Extract<Block, { kind: 'field' }>;
+
+/**
+ * Depth-first over the blocks (walkBlocks order): the first field bound to each name, and the
+ * /view strings of value blocks. `path` holds the index path (its first `depth` entries are the
+ * parent's), reused all the way down.
+ */
+function scanBlocks(blocks: readonly Block[], path: number[], depth: number, surface: Surface, fields: Map<string, FieldBlockOf>, view: A2Map): void {
+  for (let i = 0; i < blocks.length; i += 1) {
+    const block = blocks[i]!;
+    path[depth] = i;
     // The first input bound to a name decides its type.
     if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
     else if (block.kind === 'value') {
+      if (path.length !== depth + 1) path.length = depth + 1;
       const tokens = block.path.slice(1).split('/');
-      view[viewKey(indexPath)] = guardA2uiString(escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined)));
-    }
-  });
+      view[viewKey(path)] = guardA2uiString(escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined)));
+    } else if (block.kind === 'group') scanBlocks(block.blocks, path, depth + 1, surface, fields, view);
+  }
+}
+
+function boundValue(field: FieldBlockOf, name: string, raw: DataValue | undefined, warnings: SurfacerError[]): A2Leaf {
+  const { value, coerced } = fieldValue(field, raw);
+  if (coerced) {
+    warnings.push(makeError('COMPILER_A2UI_VALUE_COERCED',
+      `/draft/${name} (${describe(raw)}) shown as ${typeof value} for a ${field.control} field`, { pointer: `/draft/${name}` }));
+  }
+  return value;
+}
+
+export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): A2Map {
+  const fields = new Map<string, FieldBlockOf>();
+  const view = newA2Map();
+  scanBlocks(surface.view.blocks, [], 0, surface, fields, view);
   const irDraft = surface.data.draft;
   const draft = newA2Map();
-  const bound = (name: string, raw: DataValue | undefined): A2Leaf => {
-    const field = fields.get(name)!;
-    const { value, coerced } = fieldValue(field, raw);
-    if (coerced) {
-      warnings.push(makeError('COMPILER_A2UI_VALUE_COERCED',
-        `/draft/${name} (${describe(raw)}) shown as ${typeof value} for a ${field.control} field`, { pointer: `/draft/${name}` }));
-    }
-    return value;
-  };
-  for (const key of Object.keys(irDraft)) draft[key] = fields.has(key) ? bound(key, irDraft[key]) : encodeValue(irDraft[key]!);
-  for (const name of fields.keys()) if (!Object.hasOwn(irDraft, name)) draft[name] = bound(name, undefined);
+  // Draft keys in IR order, then fields without a draft value (none when every field has one).
+  let matched = 0;
+  const keys = Object.keys(irDraft);
+  const values = Object.values(irDraft);
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    const field = fields.get(key);
+    if (field !== undefined) {
+      matched += 1;
+      draft[key] = boundValue(field, key, values[i], warnings);
+    } else draft[key] = encodeValue(values[i]!);
+  }
+  if (matched !== fields.size) {
+    for (const [name, field] of fields) if (!Object.hasOwn(irDraft, name)) draft[name] = boundValue(field, name, undefined, warnings);
+  }
   const model = newA2Map();
   model.draft = draft;
   model.committed = encodeMap(surface.data.committed);

@@ -78,7 +78,7 @@ function checkModel(model: A2Map, limits: A2uiLimits): SurfacerError[] {
 
 /** Depth of the tree under `rootId` (the root is level 1), iteratively; cycles are the validator's job. */
 export function treeDepth(components: readonly A2uiComponent[], rootId: string): number {
-  const children = new Map<string, string[]>();
+  const children = new Map<string, readonly string[]>();
   for (const c of components) {
     const [type, props] = Object.entries(c.component)[0] ?? [];
     if (type === undefined || props === undefined) continue;

@@ -45,10 +45,14 @@ function needsGuard(s: string): boolean {
   }
 }
 
-/** Fast path: strings that cannot be risky skip the regex work (most labels and values). */
+/**
+ * Fast path: strings that cannot be risky skip the regex work (most labels and values). Risky
+ * needs a `.` (id shape), a `[`/`{` (JSON shape) or a trailing guard mark; one regex pass.
+ */
+const MAYBE_RISKY = new RegExp(`[.[{]|${GUARD_MARK}$`);
+
 function maybeRisky(s: string): boolean {
-  if (s.length < 2) return false;
-  return s.includes('.') || s.includes('[') || s.includes('{') || s.endsWith(GUARD_MARK);
+  return s.length >= 2 && MAYBE_RISKY.test(s);
 }
 
 export function guardA2uiString(s: string): string {
@@ -82,7 +86,15 @@ export function unguardA2uiValue(value: unknown): unknown {
 const INLINE_SYNTAX = /[\\`*_[\]<>#~|!&]/;
 const LINE_START_SYNTAX = /^[ \t]*(?:[-+=]|\d{1,9}[.)])/m;
 
+/**
+ * Every character either pattern needs to match: the inline set, and the line-start markers
+ * `-+=` and `.)` (an ordered-list number ends in one). Text without any of them cannot match,
+ * so one scan replaces both regexes (most labels).
+ */
+const MARKDOWN_CHAR = /[\\`*_[\]<>#~|!&\-+=.)]/;
+
 export function escapeMarkdown(s: string): string {
+  if (!MARKDOWN_CHAR.test(s)) return s;
   if (!INLINE_SYNTAX.test(s) && !LINE_START_SYNTAX.test(s)) return s;
   const inline = s.replace(/[\\`*_[\]<>#~|!&]/g, '\\$&');
   // Block markers only matter at the start of a line: lists, quotes, setext underlines, ordered lists.

@@ -7,9 +7,9 @@ import type { Issue } from './validate-props.ts';
 /** One component of a surfaceUpdate: its references, and the graph walk's bookkeeping. */
 export interface GraphNode {
   id: string;
-  kids: string[];
+  kids: readonly string[];
   /** `kids` resolved to the nodes of the same message (dangling and self references left out). */
-  nodes: GraphNode[];
+  nodes: readonly GraphNode[];
   /** Index in the message's components (locations are built only for findings). */
   j: number;
   type: string;
@@ -22,10 +22,11 @@ export interface GraphNode {
 }
 
 /** Cycles (self loops are reported by the caller and left out of `nodes`) and the longest chain. */
-export function checkGraph(nodes: Iterable<GraphNode>, maxDepth: number, issue: Issue, at: PathNode): void {
+export function checkGraph(nodes: readonly GraphNode[], maxDepth: number, issue: Issue, at: PathNode): void {
   let cyclic = false;
   let deepest: GraphNode | undefined;
-  for (const root of nodes) {
+  for (let r = 0; r < nodes.length; r += 1) {
+    const root = nodes[r]!;
     if (root.state !== 0) continue;
     const stack: GraphNode[] = [root];
     root.state = 1;
@@ -43,7 +44,8 @@ export function checkGraph(nodes: Iterable<GraphNode>, maxDepth: number, issue: 
         }
       } else {
         let d = 1;
-        for (const c of top.nodes) if (c.depth + 1 > d) d = c.depth + 1;
+        const kids = top.nodes;
+        for (let k = 0; k < kids.length; k += 1) if (kids[k]!.depth + 1 > d) d = kids[k]!.depth + 1;
         top.depth = d;
         top.state = 2;
         if (deepest === undefined || d > deepest.depth) deepest = top;
@@ -62,7 +64,9 @@ function markReachable(root: GraphNode | undefined, mark: number): void {
   root.seen = mark;
   const stack = [root];
   while (stack.length > 0) {
-    for (const child of stack.pop()!.nodes) {
+    const kids = stack.pop()!.nodes;
+    for (let k = 0; k < kids.length; k += 1) {
+      const child = kids[k]!;
       if (child.seen !== mark) { child.seen = mark; stack.push(child); }
     }
   }

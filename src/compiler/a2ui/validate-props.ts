@@ -1,6 +1,9 @@
 import type { ErrorCode } from '../../errors/index.ts';
-import { CATALOGUE, isRecord, type A2uiComponentType, type LiteralKey, type PropSpec } from './catalogue.ts';
+import { isRecord, type LiteralKey, type PropSpec, type TypeInfo } from './catalogue.ts';
 import { at, type PathNode } from './path-node.ts';
+
+/** `Object.prototype.hasOwnProperty`: in a for-in over the same object V8 folds `.call` away (Object.hasOwn it does not). */
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Structural checks of one component's properties against the catalogue table, plus the
@@ -57,7 +60,7 @@ function literalOk(key: LiteralKey, v: unknown): boolean {
 function collectStrings(value: unknown, path: PathNode, sink: PropSink): void {
   if (typeof value === 'string') sink.onString(value, path);
   else if (Array.isArray(value)) for (let i = 0; i < value.length; i += 1) collectStrings(value[i], loc(sink, path, i), sink);
-  else if (isRecord(value)) for (const k in value) if (Object.hasOwn(value, k)) collectStrings(value[k], loc(sink, path, k), sink);
+  else if (isRecord(value)) for (const k in value) if (hasOwn.call(value, k)) collectStrings(value[k], loc(sink, path, k), sink);
 }
 
 /**
@@ -80,38 +83,37 @@ function checkBound(
   value: unknown, literals: readonly LiteralKey[], path: PathNode, sink: PropSink,
   spec?: { literalEnum?: readonly string[] | undefined; url?: boolean | undefined },
 ): void {
-  const { issue } = sink;
-  if (!isRecord(value)) return issue('A2UI_S2C_BOUND_VALUE_INVALID', 'a bound value must be an object', path);
+  if (!isRecord(value)) return sink.issue('A2UI_S2C_BOUND_VALUE_INVALID', 'a bound value must be an object', path);
   let key: string | undefined;
   let count = 0;
   for (const k in value) {
-    if (!Object.hasOwn(value, k)) continue;
+    if (!hasOwn.call(value, k)) continue;
     if (k !== 'path' && !(literals as readonly string[]).includes(k)) {
-      return issue('A2UI_S2C_BOUND_VALUE_INVALID', `bound value has "${k}"; allowed: path, ${literals.join(', ')}`, path);
+      return sink.issue('A2UI_S2C_BOUND_VALUE_INVALID', `bound value has "${k}"; allowed: path, ${literals.join(', ')}`, path);
     }
     count += 1;
     key = k;
   }
   if (count !== 1 || key === undefined) {
-    return issue('A2UI_S2C_BOUND_VALUE_INVALID', `bound value needs exactly one of path/${literals.join('/')}, found ${count}${count ? ` (${Object.keys(value).join(', ')})` : ''}`, path);
+    return sink.issue('A2UI_S2C_BOUND_VALUE_INVALID', `bound value needs exactly one of path/${literals.join('/')}, found ${count}${count ? ` (${Object.keys(value).join(', ')})` : ''}`, path);
   }
   const v = value[key];
   if (key === 'path') {
-    if (typeof v !== 'string') issue('A2UI_S2C_BOUND_VALUE_INVALID', 'path must be a string', loc(sink, path, key));
+    if (typeof v !== 'string') sink.issue('A2UI_S2C_BOUND_VALUE_INVALID', 'path must be a string', loc(sink, path, key));
     else {
-      if (!isWellFormedPath(v)) issue('A2UI_S2C_PATH_INVALID', `malformed path ${JSON.stringify(v)}`, loc(sink, path, key));
+      if (!isWellFormedPath(v)) sink.issue('A2UI_S2C_PATH_INVALID', `malformed path ${JSON.stringify(v)}`, loc(sink, path, key));
       sink.onString(v, loc(sink, path, key));
     }
     return;
   }
-  if (!literalOk(key as LiteralKey, v)) return issue('A2UI_S2C_BOUND_VALUE_INVALID', `${key} has the wrong type`, loc(sink, path, key));
+  if (!literalOk(key as LiteralKey, v)) return sink.issue('A2UI_S2C_BOUND_VALUE_INVALID', `${key} has the wrong type`, loc(sink, path, key));
   if (typeof v === 'string') {
     sink.onString(v, loc(sink, path, key));
     if (spec?.literalEnum && !spec.literalEnum.includes(v)) {
-      issue('A2UI_S2C_SCHEMA_INVALID', `${JSON.stringify(v)} is not one of the allowed names`, loc(sink, path, key));
+      sink.issue('A2UI_S2C_SCHEMA_INVALID', `${JSON.stringify(v)} is not one of the allowed names`, loc(sink, path, key));
     }
     if (spec?.url && !isHttpUrl(v)) {
-      issue('A2UI_S2C_URL_NOT_ALLOWED', `only http(s) URLs are allowed, got ${JSON.stringify(v.slice(0, 80))}`, loc(sink, path, key));
+      sink.issue('A2UI_S2C_URL_NOT_ALLOWED', `only http(s) URLs are allowed, got ${JSON.stringify(v.slice(0, 80))}`, loc(sink, path, key));
     }
   } else if (Array.isArray(v)) collectStrings(v, loc(sink, path, key), sink);
 }
@@ -119,59 +121,57 @@ function checkBound(
 function checkKeys(value: Record<string, unknown>, allowed: readonly string[], required: readonly string[], path: PathNode, sink: PropSink): boolean {
   let ok = true;
   for (const k in value) {
-    if (Object.hasOwn(value, k) && !allowed.includes(k)) { sink.issue('A2UI_S2C_SCHEMA_INVALID', `unknown property "${k}"`, loc(sink, path, k)); ok = false; }
+    if (hasOwn.call(value, k) && !allowed.includes(k)) { sink.issue('A2UI_S2C_SCHEMA_INVALID', `unknown property "${k}"`, loc(sink, path, k)); ok = false; }
   }
   for (const k of required) {
-    if (!Object.hasOwn(value, k)) { sink.issue('A2UI_S2C_SCHEMA_INVALID', `missing required property "${k}"`, path); ok = false; }
+    if (!hasOwn.call(value, k)) { sink.issue('A2UI_S2C_SCHEMA_INVALID', `missing required property "${k}"`, path); ok = false; }
   }
   return ok;
 }
 
 function checkChildren(value: unknown, path: PathNode, sink: PropSink): void {
-  const { issue } = sink;
-  if (!isRecord(value)) return issue('A2UI_S2C_SCHEMA_INVALID', 'children must be an object', path);
+  if (!isRecord(value)) return sink.issue('A2UI_S2C_SCHEMA_INVALID', 'children must be an object', path);
   checkKeys(value, ['explicitList', 'template'], [], path, sink);
-  const hasList = Object.hasOwn(value, 'explicitList');
-  const hasTemplate = Object.hasOwn(value, 'template');
-  if (hasList === hasTemplate) issue('A2UI_S2C_SCHEMA_INVALID', 'children needs exactly one of explicitList/template', path);
+  const hasList = hasOwn.call(value, 'explicitList');
+  const hasTemplate = hasOwn.call(value, 'template');
+  if (hasList === hasTemplate) sink.issue('A2UI_S2C_SCHEMA_INVALID', 'children needs exactly one of explicitList/template', path);
   if (hasList && !(Array.isArray(value.explicitList) && value.explicitList.every((x) => typeof x === 'string'))) {
-    issue('A2UI_S2C_SCHEMA_INVALID', 'explicitList must be an array of ids', loc(sink, path, 'explicitList'));
+    sink.issue('A2UI_S2C_SCHEMA_INVALID', 'explicitList must be an array of ids', loc(sink, path, 'explicitList'));
   }
   if (!hasTemplate) return;
   const t = value.template;
   const tp = loc(sink, path, 'template');
-  if (!isRecord(t)) return issue('A2UI_S2C_SCHEMA_INVALID', 'template must be an object', tp);
+  if (!isRecord(t)) return sink.issue('A2UI_S2C_SCHEMA_INVALID', 'template must be an object', tp);
   if (!checkKeys(t, ['componentId', 'dataBinding'], ['componentId', 'dataBinding'], tp, sink)) return;
-  if (typeof t.componentId !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', 'componentId must be a string', loc(sink, tp, 'componentId'));
-  if (typeof t.dataBinding !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', 'dataBinding must be a string', loc(sink, tp, 'dataBinding'));
+  if (typeof t.componentId !== 'string') sink.issue('A2UI_S2C_SCHEMA_INVALID', 'componentId must be a string', loc(sink, tp, 'componentId'));
+  if (typeof t.dataBinding !== 'string') sink.issue('A2UI_S2C_SCHEMA_INVALID', 'dataBinding must be a string', loc(sink, tp, 'dataBinding'));
   else {
-    if (!isWellFormedPath(t.dataBinding)) issue('A2UI_S2C_PATH_INVALID', `malformed dataBinding ${JSON.stringify(t.dataBinding)}`, loc(sink, tp, 'dataBinding'));
+    if (!isWellFormedPath(t.dataBinding)) sink.issue('A2UI_S2C_PATH_INVALID', `malformed dataBinding ${JSON.stringify(t.dataBinding)}`, loc(sink, tp, 'dataBinding'));
     sink.onString(t.dataBinding, loc(sink, tp, 'dataBinding'));
   }
   sink.onTemplate(t.componentId, t.dataBinding, tp);
 }
 
 function checkAction(value: unknown, path: PathNode, sink: PropSink): void {
-  const { issue } = sink;
-  if (!isRecord(value)) return issue('A2UI_S2C_SCHEMA_INVALID', 'action must be an object', path);
+  if (!isRecord(value)) return sink.issue('A2UI_S2C_SCHEMA_INVALID', 'action must be an object', path);
   if (!checkKeys(value, ['name', 'context'], ['name'], path, sink)) return;
-  if (typeof value.name !== 'string' || value.name === '') issue('A2UI_S2C_SCHEMA_INVALID', 'action name must be a non-empty string', loc(sink, path, 'name'));
+  if (typeof value.name !== 'string' || value.name === '') sink.issue('A2UI_S2C_SCHEMA_INVALID', 'action name must be a non-empty string', loc(sink, path, 'name'));
   else {
     sink.onString(value.name, loc(sink, path, 'name'));
     if (sink.allowedActions && !sink.allowedActions.has(value.name)) {
-      issue('A2UI_S2C_ACTION_NOT_ALLOWED', `action "${value.name}" is not allowlisted`, loc(sink, path, 'name'));
+      sink.issue('A2UI_S2C_ACTION_NOT_ALLOWED', `action "${value.name}" is not allowlisted`, loc(sink, path, 'name'));
     }
   }
-  if (!Object.hasOwn(value, 'context')) return;
+  if (!hasOwn.call(value, 'context')) return;
   const context = value.context;
   const cp = loc(sink, path, 'context');
-  if (!Array.isArray(context)) return issue('A2UI_S2C_SCHEMA_INVALID', 'context must be an array', cp);
+  if (!Array.isArray(context)) return sink.issue('A2UI_S2C_SCHEMA_INVALID', 'context must be an array', cp);
   for (let i = 0; i < context.length; i += 1) {
     const entry: unknown = context[i];
     const ep = loc(sink, cp, i);
-    if (!isRecord(entry)) { issue('A2UI_S2C_SCHEMA_INVALID', 'context entry must be an object', ep); continue; }
+    if (!isRecord(entry)) { sink.issue('A2UI_S2C_SCHEMA_INVALID', 'context entry must be an object', ep); continue; }
     if (!checkKeys(entry, ['key', 'value'], ['key', 'value'], ep, sink)) continue;
-    if (typeof entry.key !== 'string' || entry.key === '') issue('A2UI_S2C_SCHEMA_INVALID', 'context key must be a non-empty string', loc(sink, ep, 'key'));
+    if (typeof entry.key !== 'string' || entry.key === '') sink.issue('A2UI_S2C_SCHEMA_INVALID', 'context key must be a non-empty string', loc(sink, ep, 'key'));
     else sink.onString(entry.key, loc(sink, ep, 'key'));
     checkBound(entry.value, CONTEXT_LITERALS, loc(sink, ep, 'value'), sink);
   }
@@ -189,57 +189,59 @@ function checkList(value: unknown, path: PathNode, sink: PropSink, what: string,
 }
 
 function checkProp(name: string, spec: PropSpec, value: unknown, path: PathNode, sink: PropSink): void {
-  const { issue } = sink;
   switch (spec.kind) {
     case 'bound': return checkBound(value, ONE_LITERAL[spec.literal], path, sink, spec);
     case 'ref':
-      if (typeof value !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a component id`, path);
+      if (typeof value !== 'string') sink.issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a component id`, path);
       return;
     case 'children': return checkChildren(value, path, sink);
     case 'enum':
-      if (typeof value !== 'string' || !spec.values.includes(value)) issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be one of ${spec.values.join(', ')}`, path);
+      if (typeof value !== 'string' || !spec.values.includes(value)) sink.issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be one of ${spec.values.join(', ')}`, path);
       else sink.onString(value, path);
       return;
     case 'string':
-      if (typeof value !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a string`, path);
+      if (typeof value !== 'string') sink.issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a string`, path);
       else sink.onString(value, path);
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a boolean`, path);
+      if (typeof value !== 'boolean') sink.issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a boolean`, path);
       return;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a number`, path);
+      if (typeof value !== 'number' || !Number.isFinite(value)) sink.issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be a number`, path);
       return;
     case 'integer':
-      if (!Number.isInteger(value)) issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be an integer`, path);
+      if (!Number.isInteger(value)) sink.issue('A2UI_S2C_SCHEMA_INVALID', `${name} must be an integer`, path);
       return;
     case 'action': return checkAction(value, path, sink);
     case 'tabItems':
       return checkList(value, path, sink, 'tabItems', ['title', 'child'], (item, p) => {
         checkBound(item.title, ONE_LITERAL.literalString, loc(sink, p, 'title'), sink);
-        if (typeof item.child !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', 'tab child must be a component id', loc(sink, p, 'child'));
+        if (typeof item.child !== 'string') sink.issue('A2UI_S2C_SCHEMA_INVALID', 'tab child must be a component id', loc(sink, p, 'child'));
       });
     case 'options':
       return checkList(value, path, sink, 'options', ['label', 'value'], (item, p) => {
         checkBound(item.label, ONE_LITERAL.literalString, loc(sink, p, 'label'), sink);
-        if (typeof item.value !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', 'option value must be a string', loc(sink, p, 'value'));
+        if (typeof item.value !== 'string') sink.issue('A2UI_S2C_SCHEMA_INVALID', 'option value must be a string', loc(sink, p, 'value'));
         else sink.onString(item.value, loc(sink, p, 'value'));
       });
   }
 }
 
-export function checkComponentProps(type: A2uiComponentType, props: unknown, path: PathNode, sink: PropSink): void {
+export function checkComponentProps(info: TypeInfo, props: unknown, path: PathNode, sink: PropSink): void {
+  const type = info.type;
   if (!isRecord(props)) return sink.issue('A2UI_S2C_SCHEMA_INVALID', `${type} properties must be an object`, path);
-  const spec = CATALOGUE[type];
+  const spec = info.spec;
+  const specs = info.props;
   for (const name in props) {
-    if (!Object.hasOwn(props, name)) continue;
-    if (!Object.hasOwn(spec.props, name)) {
+    if (!hasOwn.call(props, name)) continue;
+    const propSpec = specs[name];
+    if (propSpec === undefined) {
       sink.issue('A2UI_S2C_SCHEMA_INVALID', `${type} has no property "${name}"`, loc(sink, path, name));
       continue;
     }
-    checkProp(name, spec.props[name]!, props[name], loc(sink, path, name), sink);
+    checkProp(name, propSpec, props[name], loc(sink, path, name), sink);
   }
   for (const name of spec.required) {
-    if (!Object.hasOwn(props, name)) sink.issue('A2UI_S2C_SCHEMA_INVALID', `${type} is missing required property "${name}"`, path);
+    if (!hasOwn.call(props, name)) sink.issue('A2UI_S2C_SCHEMA_INVALID', `${type} is missing required property "${name}"`, path);
   }
 }

@@ -1,11 +1,14 @@
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
-import { childIds, forEachChildRef, isRecord, isStandardType, STANDARD_COMPONENT_TYPES } from './catalogue.ts';
+import { forEachChildRef, isRecord, refIds, STANDARD_COMPONENT_TYPES, tableOf, TYPE_INFO, type Table, type TypeInfo } from './catalogue.ts';
 import { at, tokensOf, type PathNode } from './path-node.ts';
 import { DEFAULT_A2UI_LIMITS, type Violation } from './types.ts';
 import { checkDataContents } from './validate-data.ts';
 import { checkGraph, markReachable, type GraphNode } from './validate-graph.ts';
 import { checkComponentProps, isWellFormedPath, type Issue, type PropSink } from './validate-props.ts';
+
+/** `Object.prototype.hasOwnProperty`: in a for-in over the same object V8 folds `.call` away (Object.hasOwn it does not). */
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * The semantic validator for server→client A2UI v0.8 streams (design.md §5.1): the union of
@@ -31,14 +34,27 @@ export interface ValidateA2uiOptions {
 
 interface UpdateFacts {
   index: number;
-  /** Every string id the message defines (also those reported invalid, to avoid cascades). */
-  ids: Set<string>;
-  nodes: Map<string, GraphNode>;
+  /**
+   * Every string id the message defines (also those reported invalid, to avoid cascades), with
+   * its slot in `nodeAt`: the index of one of its definitions (the only one, without duplicates).
+   */
+  ids: Map<string, number>;
+  /** By slot, the graph node of an id's first valid definition. */
+  nodeAt: (GraphNode | undefined)[];
+  /** The graph nodes in message order. */
+  order: GraphNode[];
 }
 
 interface Generation {
   first: number;
+  /** Component id → type, as far as the stream has got; read it through `typesOf` (see `pending`). */
   types: Map<string, string>;
+  /**
+   * Types of one surfaceUpdate not yet in `types` (ids then types, pairwise): a message that
+   * starts a generation with no duplicate ids cannot change a type, so its entries are only
+   * written into `types` when a later message or the end of the stream reads them.
+   */
+  pending: string[];
   begin?: { index: number; root: string };
   updates: UpdateFacts[];
   /** Strings found equal to an id known when they were seen (located again when reported). */
@@ -63,17 +79,22 @@ const BODY_KEYS: Record<MessageKey, readonly string[]> = {
 class StreamValidator {
   readonly violations: Violation[] = [];
   private readonly surfaces = new Map<string, Generation[]>();
-  private readonly allowed: ReadonlySet<string>;
+  /** Types both standard and allowed. */
+  private readonly allowed: Table<TypeInfo>;
   private readonly actions: ReadonlySet<string> | undefined;
   private readonly maxDepth: number;
 
   constructor(private readonly options: ValidateA2uiOptions) {
-    this.allowed = new Set(options.allowedComponents ?? STANDARD_COMPONENT_TYPES);
+    if (options.allowedComponents === undefined) this.allowed = TYPE_INFO;
+    else {
+      const allowed = new Set<string>(options.allowedComponents);
+      this.allowed = tableOf(STANDARD_COMPONENT_TYPES.filter((t) => allowed.has(t)).map((t) => [t, TYPE_INFO[t]!] as const));
+    }
     this.actions = options.allowedActions ? new Set(options.allowedActions) : undefined;
     this.maxDepth = options.maxNestingDepth ?? DEFAULT_A2UI_LIMITS.maxNestingDepth;
   }
 
-  private report(code: ErrorCode, index: number, detail: string, path: PathNode | undefined, surfaceId?: string): void {
+  report(code: ErrorCode, index: number, detail: string, path: PathNode | undefined, surfaceId?: string): void {
     const error = makeError(code, detail, { pointer: formatPointer([String(index), ...tokensOf(path).map(String)]) });
     this.violations.push(surfaceId === undefined ? { ...error, messageIndex: index } : { ...error, messageIndex: index, surfaceId });
   }
@@ -104,7 +125,7 @@ class StreamValidator {
     if (typeof surfaceId !== 'string' || surfaceId === '') {
       return this.report('A2UI_S2C_MESSAGE_SHAPE', index, `${kind} needs a non-empty surfaceId`, at(kp, 'surfaceId'));
     }
-    const issue: Issue = (code, detail, path) => this.report(code, index, detail, path, surfaceId);
+    const issue = issuesOf(this, index, surfaceId);
     for (const k of Object.keys(body)) {
       if (!BODY_KEYS[kind].includes(k)) issue('A2UI_S2C_SCHEMA_INVALID', `${kind} has no property "${k}"`, at(kp, k));
     }
@@ -124,10 +145,10 @@ class StreamValidator {
   private beginRendering(body: Record<string, unknown>, gen: Generation, index: number, issue: Issue, kp: PathNode): void {
     if (typeof body.root !== 'string' || body.root === '') issue('A2UI_S2C_SCHEMA_INVALID', 'beginRendering needs a root id', at(kp, 'root'));
     else gen.begin = { index, root: body.root };
-    if (Object.hasOwn(body, 'catalogId') && typeof body.catalogId !== 'string') {
+    if (hasOwn.call(body, 'catalogId') && typeof body.catalogId !== 'string') {
       issue('A2UI_S2C_SCHEMA_INVALID', 'catalogId must be a string', at(kp, 'catalogId'));
     }
-    if (!Object.hasOwn(body, 'styles')) return;
+    if (!hasOwn.call(body, 'styles')) return;
     const styles = body.styles;
     const sp = at(kp, 'styles');
     if (!isRecord(styles)) return issue('A2UI_S2C_STYLES_INVALID', 'styles must be an object', sp);
@@ -145,7 +166,7 @@ class StreamValidator {
   private dataModelUpdate(body: Record<string, unknown>, gen: Generation, issue: Issue, kp: PathNode): void {
     let base = '';
     let rootPath = true;
-    if (Object.hasOwn(body, 'path')) {
+    if (hasOwn.call(body, 'path')) {
       const path = body.path;
       if (typeof path !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', 'path must be a string', at(kp, 'path'));
       else if (path !== '/' && !isWellFormedPath(path)) issue('A2UI_S2C_PATH_INVALID', `malformed path ${JSON.stringify(path)}`, at(kp, 'path'));
@@ -154,7 +175,7 @@ class StreamValidator {
         base = path.startsWith('/') ? path : `/${path}`;
       }
     }
-    if (!Object.hasOwn(body, 'contents')) return issue('A2UI_S2C_SCHEMA_INVALID', 'dataModelUpdate needs contents', kp);
+    if (!hasOwn.call(body, 'contents')) return issue('A2UI_S2C_SCHEMA_INVALID', 'dataModelUpdate needs contents', kp);
     gen.dataWrites.push({ base, contents: body.contents });
     checkDataContents(body.contents, at(kp, 'contents'), issue, !rootPath);
   }
@@ -165,97 +186,116 @@ class StreamValidator {
     if (!Array.isArray(list) || list.length === 0) {
       return issue('A2UI_S2C_SCHEMA_INVALID', 'components must be a non-empty array', lp);
     }
-    const facts: UpdateFacts = { index, ids: new Set(), nodes: new Map() };
+    const facts: UpdateFacts = { index, ids: new Map(), nodeAt: new Array<GraphNode | undefined>(list.length), order: [] };
     gen.bodies.push({ index, body });
     // Ids of this message first (duplicates found here), so each string is checked against
     // every id it could hit with lookups only; ids of *later* messages: finishGeneration.
     const messageIds = facts.ids;
+    // Integer pre-filter (length, first char) so most strings never reach a string-keyed lookup:
+    // per length (mod 16), a bit per first character (mod 32); a string can equal an id only if
+    // its bit is set. 16 rows keep the table on V8's heap (64 bytes), cheap to allocate.
+    const shapes = new Uint32Array(SHAPE_ROWS);
+    let duplicates = false;
     for (let j = 0; j < list.length; j += 1) {
       const item: unknown = list[j];
-      if (!isRecord(item) || typeof item.id !== 'string') continue;
-      if (messageIds.has(item.id)) issue('A2UI_S2C_DUPLICATE_ID', `id "${item.id}" is defined twice in one surfaceUpdate`, at(at(lp, j), 'id'));
-      messageIds.add(item.id);
+      if (!isRecord(item)) continue;
+      const id = item.id;
+      if (typeof id !== 'string') continue;
+      const before = messageIds.size;
+      messageIds.set(id, j);
+      if (messageIds.size === before) {
+        duplicates = true;
+        issue('A2UI_S2C_DUPLICATE_ID', `id "${id}" is defined twice in one surfaceUpdate`, at(at(lp, j), 'id'));
+      } else shapes[id.length & SHAPE_ROW_MASK] = shapes[id.length & SHAPE_ROW_MASK]! | shapeBit(id);
     }
-    const known = gen.types;
+    const known = typesOf(gen);
     const hits = gen.hits;
-    // Integer pre-filter (length, first char) so most strings never reach a string-keyed lookup.
-    const shapes = new Set<number>();
-    for (const id of messageIds) shapes.add(shapeOf(id));
-    for (const id of known.keys()) shapes.add(shapeOf(id));
-    const onString = (value: string): void => {
-      if (shapes.has(shapeOf(value)) && (messageIds.has(value) || known.has(value))) hits.add(value);
-    };
+    const fresh = known.size === 0 && !duplicates;
+    const pending = gen.pending;
+    const nodeAt = facts.nodeAt;
+    for (const id of known.keys()) shapes[id.length & SHAPE_ROW_MASK] = shapes[id.length & SHAPE_ROW_MASK]! | shapeBit(id);
+    const onString = idHits(shapes, messageIds, known, hits);
     // Fast path: no locations; any finding (or a template, whose location is kept) re-checks
     // the component with locations, which is where findings are reported.
-    let flagged = false;
-    const fast: PropSink = {
-      issue: () => { flagged = true; }, allowedActions: this.actions, locate: false, onString,
-      onTemplate: () => { flagged = true; },
-    };
+    const fast = new FlagSink(this.actions, onString);
     const located: PropSink = {
-      issue, allowedActions: this.actions, locate: true, onString,
-      onTemplate: (_componentId, dataBinding, path) => {
-        if (typeof dataBinding === 'string') gen.templates.push({ dataBinding, index, path });
-      },
-    };
-    const componentPath = (j: number, ...keys: string[]): PathNode => {
-      let node = at(lp, j);
-      for (const k of keys) node = at(node, k);
-      return node;
+      issue, allowedActions: this.actions, locate: true, onString, onTemplate: templatesOf(gen, index),
     };
     for (let j = 0; j < list.length; j += 1) {
       const item: unknown = list[j];
-      if (!isRecord(item)) { issue('A2UI_S2C_SCHEMA_INVALID', 'a component must be an object', componentPath(j)); continue; }
+      if (!isRecord(item)) { issue('A2UI_S2C_SCHEMA_INVALID', 'a component must be an object', pathOf(lp, j)); continue; }
       for (const k in item) {
-        if (Object.hasOwn(item, k) && k !== 'id' && k !== 'component' && k !== 'weight') issue('A2UI_S2C_SCHEMA_INVALID', `component has no property "${k}"`, componentPath(j, k));
+        if (hasOwn.call(item, k) && k !== 'id' && k !== 'component' && k !== 'weight') issue('A2UI_S2C_SCHEMA_INVALID', `component has no property "${k}"`, pathOf(lp, j, k));
       }
-      if (Object.hasOwn(item, 'weight') && (typeof item.weight !== 'number' || !Number.isFinite(item.weight))) {
-        issue('A2UI_S2C_SCHEMA_INVALID', 'weight must be a number', componentPath(j, 'weight'));
+      if (hasOwn.call(item, 'weight') && (typeof item.weight !== 'number' || !Number.isFinite(item.weight))) {
+        issue('A2UI_S2C_SCHEMA_INVALID', 'weight must be a number', pathOf(lp, j, 'weight'));
       }
       const id = item.id;
       if (typeof id !== 'string' || id === '' || id.includes(':')) {
-        issue('A2UI_S2C_ID_INVALID', `component id must be a non-empty string without ":", got ${JSON.stringify(id)}`, componentPath(j, 'id'));
+        issue('A2UI_S2C_ID_INVALID', `component id must be a non-empty string without ":", got ${JSON.stringify(id)}`, pathOf(lp, j, 'id'));
         continue;
       }
       const wrapper = item.component;
-      if (!isRecord(wrapper)) { issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs a component object`, componentPath(j, 'component')); continue; }
+      if (!isRecord(wrapper)) { issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs a component object`, pathOf(lp, j, 'component')); continue; }
       let type: string | undefined;
       let typeCount = 0;
-      for (const k in wrapper) if (Object.hasOwn(wrapper, k)) { type = k; typeCount += 1; }
+      for (const k in wrapper) if (hasOwn.call(wrapper, k)) { type = k; typeCount += 1; }
       if (typeCount !== 1 || type === undefined) {
         const types = Object.keys(wrapper);
-        issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs exactly one type key, found ${types.length}${types.length ? ` (${types.join(', ')})` : ''}`, componentPath(j, 'component'));
+        issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs exactly one type key, found ${types.length}${types.length ? ` (${types.join(', ')})` : ''}`, pathOf(lp, j, 'component'));
         continue;
       }
-      if (!isStandardType(type) || !this.allowed.has(type)) {
-        issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, componentPath(j, 'component', type));
+      const info = this.allowed[type];
+      if (info === undefined) {
+        issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, pathOf(lp, j, 'component', type));
         continue;
       }
-      const previous = known.get(id);
-      if (previous !== type) {
-        if (previous !== undefined) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, componentPath(j, 'component', type));
-        known.set(id, type);
+      // Without duplicates, a generation that knew no types before this message cannot know this id yet.
+      if (fresh) pending.push(id, type);
+      else {
+        const previous = known.get(id);
+        if (previous !== type) {
+          if (previous !== undefined) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, pathOf(lp, j, 'component', type));
+          known.set(id, type);
+        }
       }
       const props = wrapper[type];
-      flagged = false;
-      checkComponentProps(type, props, lp, fast);
-      if (flagged) checkComponentProps(type, props, componentPath(j, 'component', type), located);
-      if (isRecord(props) && !facts.nodes.has(id)) {
-        facts.nodes.set(id, { id, j, kids: childIds(type, props), nodes: [], type, props, state: 0, depth: 0, next: 0, seen: 0 });
+      fast.flagged = false;
+      checkComponentProps(info, props, lp, fast);
+      if (fast.flagged) checkComponentProps(info, props, pathOf(lp, j, 'component', type), located);
+      if (isRecord(props)) {
+        // Without duplicate ids in the message, the slot of an id is its index, and empty.
+        const slot = duplicates ? messageIds.get(id)! : j;
+        if (nodeAt[slot] === undefined) {
+          const node: GraphNode = { id, j, kids: refIds(info.refs, props), nodes: NO_NODES, type, props, state: 0, depth: 0, next: 0, seen: 0 };
+          nodeAt[slot] = node;
+          facts.order.push(node);
+        }
       }
     }
     // References, once every id of the message is known; locations only for findings.
-    for (const c of facts.nodes.values()) {
+    const order = facts.order;
+    for (let n = 0; n < order.length; n += 1) {
+      const c = order[n]!;
       let fine = true;
-      for (const ref of c.kids) {
-        const node = ref === c.id ? undefined : facts.nodes.get(ref);
-        if (node !== undefined) c.nodes.push(node);
-        else if (ref === c.id || !messageIds.has(ref)) fine = false;
+      const kids = c.kids;
+      if (kids.length === 0) continue;
+      const nodes = new Array<GraphNode>(kids.length);
+      let count = 0;
+      for (let k = 0; k < kids.length; k += 1) {
+        const ref = kids[k]!;
+        if (ref === c.id) { fine = false; continue; }
+        const slot = messageIds.get(ref);
+        if (slot === undefined) { fine = false; continue; }
+        const node = nodeAt[slot];
+        if (node !== undefined) nodes[count++] = node; // else defined here, but invalid (reported already)
       }
+      if (count !== nodes.length) nodes.length = count;
+      c.nodes = nodes;
       if (fine) continue;
       forEachChildRef(c.type, c.props, (ref, prop, i, template) => {
         if (typeof ref !== 'string' || (ref !== c.id && facts.ids.has(ref))) return;
-        const pp = at(componentPath(c.j, 'component', c.type), prop);
+        const pp = at(pathOf(lp, c.j, 'component', c.type), prop);
         const path = template ? at(at(pp, 'template'), 'componentId')
           : i < 0 ? pp : prop === 'children' ? at(at(pp, 'explicitList'), i) : at(at(pp, i), 'child');
         if (ref === c.id) issue('A2UI_S2C_SELF_REFERENCE', `component "${c.id}" refers to itself`, path);
@@ -265,7 +305,7 @@ class StreamValidator {
         }
       });
     }
-    checkGraph(facts.nodes.values(), this.maxDepth, issue, kp);
+    checkGraph(order, this.maxDepth, issue, kp);
     gen.updates.push(facts);
   }
 
@@ -277,11 +317,10 @@ class StreamValidator {
   }
 
   private finishGeneration(surfaceId: string, gen: Generation, first: boolean): void {
-    const report = (code: ErrorCode, index: number, detail: string, path?: PathNode): void =>
-      this.report(code, index, detail, path, surfaceId);
+    const report = reportsOf(this, surfaceId);
     if (gen.begin) {
       const { root, index } = gen.begin;
-      if (gen.updates.length === 0 && !gen.types.has(root)) {
+      if (gen.updates.length === 0 && !typesOf(gen).has(root)) {
         report('A2UI_S2C_ROOT_MISSING', index, `root "${root}" is not defined`, at(at(undefined, 'beginRendering'), 'root'));
       }
       for (const update of gen.updates) {
@@ -290,8 +329,8 @@ class StreamValidator {
           continue;
         }
         const mark = update.index + 1;
-        markReachable(update.nodes.get(root), mark);
-        for (const node of update.nodes.values()) {
+        markReachable(update.nodeAt[update.ids.get(root)!], mark);
+        for (const node of update.order) {
           const id = node.id;
           if (node.seen !== mark) report('A2UI_S2C_UNREACHABLE_COMPONENT', update.index, `component "${id}" is not reachable from root "${root}"`, at(at(undefined, 'surfaceUpdate'), 'components'));
         }
@@ -301,7 +340,10 @@ class StreamValidator {
       report('A2UI_S2C_NOT_RENDERED', gen.first, `surface "${surfaceId}" gets updates but no beginRendering, so it never shows`);
     }
     // A string can also equal an id that only a later surfaceUpdate defines.
-    if (gen.bodies.length > 1) for (const value of this.stringsIn(gen)) if (gen.types.has(value)) gen.hits.add(value);
+    if (gen.bodies.length > 1) {
+      const types = typesOf(gen);
+      for (const value of this.stringsIn(gen)) if (types.has(value)) gen.hits.add(value);
+    }
     for (const id of gen.hits) {
       const where = this.locateString(gen, id);
       report('A2UI_S2C_ID_EQUALS_VALUE', where?.index ?? gen.first, `the string ${JSON.stringify(id)} equals a component id; WC would replace it with that component`, where?.path);
@@ -322,8 +364,9 @@ class StreamValidator {
         const item: unknown = list[j];
         if (!isRecord(item) || !isRecord(item.component)) continue;
         const type = Object.keys(item.component)[0];
-        if (type === undefined || !isStandardType(type)) continue;
-        checkComponentProps(type, item.component[type], at(at(at(at(at(undefined, 'surfaceUpdate'), 'components'), j), 'component'), type), sink);
+        const info = type === undefined ? undefined : TYPE_INFO[type];
+        if (type === undefined || info === undefined) continue;
+        checkComponentProps(info, item.component[type], at(at(at(at(at(undefined, 'surfaceUpdate'), 'components'), j), 'component'), type), sink);
       }
       if (stop) return;
     }
@@ -345,7 +388,7 @@ class StreamValidator {
     return found;
   }
 
-  private checkTemplates(gen: Generation, report: (code: ErrorCode, index: number, detail: string, path?: PathNode) => void): void {
+  private checkTemplates(gen: Generation, report: Report): void {
     if (gen.templates.length === 0) return;
     const written: string[] = [];
     for (const w of gen.dataWrites) {
@@ -362,12 +405,76 @@ class StreamValidator {
   }
 }
 
-function shapeOf(s: string): number {
-  return s.length * 65536 + (s.length > 0 ? s.charCodeAt(0) : 0);
+// Closures of the hot path come from factories: an anonymous function gets no runtime name
+// (a tsx/esbuild `keepNames` build defines `name` on every named closure it creates).
+
+/** Reports of one message. */
+function issuesOf(validator: StreamValidator, index: number, surfaceId: string): Issue {
+  return (code, detail, path) => validator.report(code, index, detail, path, surfaceId);
+}
+
+type Report = (code: ErrorCode, index: number, detail: string, path?: PathNode) => void;
+
+/** Reports of one surface (any message). */
+function reportsOf(validator: StreamValidator, surfaceId: string): Report {
+  return (code, index, detail, path) => validator.report(code, index, detail, path, surfaceId);
+}
+
+/** Records strings equal to an id of the message or one known before it (through the shape filter). */
+function idHits(shapes: Uint32Array, messageIds: ReadonlyMap<string, unknown>, known: ReadonlyMap<string, string>,
+  hits: Set<string>): (value: string) => void {
+  return (value) => {
+    if ((shapes[value.length & SHAPE_ROW_MASK]! & shapeBit(value)) === 0) return;
+    if (messageIds.has(value) || known.has(value)) hits.add(value);
+  };
+}
+
+function templatesOf(gen: Generation, index: number): PropSink['onTemplate'] {
+  return (_componentId, dataBinding, path) => {
+    if (typeof dataBinding === 'string') gen.templates.push({ dataBinding, index, path });
+  };
+}
+
+/** The fast path's sink: no locations, and any finding or template only raises `flagged`. */
+class FlagSink implements PropSink {
+  flagged = false;
+  readonly locate = false;
+  constructor(readonly allowedActions: ReadonlySet<string> | undefined, readonly onString: (value: string) => void) {}
+  issue(): void { this.flagged = true; }
+  onTemplate(): void { this.flagged = true; }
+}
+
+function pathOf(lp: PathNode, j: number, a?: string, b?: string, c?: string): PathNode {
+  let node = at(lp, j);
+  if (a !== undefined) node = at(node, a);
+  if (b !== undefined) node = at(node, b);
+  if (c !== undefined) node = at(node, c);
+  return node;
+}
+
+/** The `nodes` of a component without children (shared, never written). */
+const NO_NODES: readonly GraphNode[] = Object.freeze([]);
+
+/** Rows of the shape filter (by length mod 16). */
+const SHAPE_ROWS = 16;
+const SHAPE_ROW_MASK = SHAPE_ROWS - 1;
+
+/** The bit of a string's first character (mod 32) in its length's row. */
+function shapeBit(s: string): number {
+  return 1 << ((s.length > 0 ? s.charCodeAt(0) : 0) & 31);
 }
 
 function newGeneration(first: number, prior: ReadonlyMap<string, string> | undefined): Generation {
-  return { first, types: new Map(prior ?? []), updates: [], hits: new Set(), bodies: [], templates: [], dataWrites: [], touched: false };
+  return { first, types: new Map(prior ?? []), pending: [], updates: [], hits: new Set(), bodies: [], templates: [], dataWrites: [], touched: false };
+}
+
+function typesOf(gen: Generation): Map<string, string> {
+  const pending = gen.pending;
+  if (pending.length > 0) {
+    for (let i = 0; i < pending.length; i += 2) gen.types.set(pending[i]!, pending[i + 1]!);
+    gen.pending = [];
+  }
+  return gen.types;
 }
 
 export function validateA2uiMessages(messages: readonly unknown[], options: ValidateA2uiOptions = {}): Violation[] {
