@@ -87,8 +87,11 @@ export interface HubStats {
 }
 
 export interface A2uiHub {
-  /** Appends a batch atomically (all serialised first; a throw changes nothing). */
-  publish(cid: string, messages: readonly A2uiServerMessage[]): { firstSeq: number; lastSeq: number } | undefined;
+  /**
+   * Appends a batch atomically (all serialised first; a throw changes nothing). `lines`, when
+   * given, are the messages already serialised (the compiler's batch lines), one per message.
+   */
+  publish(cid: string, messages: readonly A2uiServerMessage[], lines?: readonly string[]): { firstSeq: number; lastSeq: number } | undefined;
   /** `lastEventId`: the client's Last-Event-ID, if any. Throws HubClosedError after close(). */
   subscribe(cid: string, lastEventId: string | undefined, sink: HubSink): SubscribeResult;
   /** Where the stream of `cid` stands now (for snapshot readers that want to resume later). */
@@ -255,10 +258,11 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
   }
 
   return {
-    publish(cid, messages) {
+    publish(cid, messages, lines) {
       if (closed || messages.length === 0) return undefined;
-      const serialised = messages.map((message) => {
-        const data = JSON.stringify(message);
+      if (lines !== undefined && lines.length !== messages.length) throw new RangeError('one serialised line per message');
+      const serialised = messages.map((message, i) => {
+        const data = lines?.[i] ?? JSON.stringify(message);
         if (typeof data !== 'string') throw new TypeError('A2UI message is not JSON-serialisable');
         return { data, bytes: Buffer.byteLength(data), surfaceId: surfaceIdOf(message) };
       });

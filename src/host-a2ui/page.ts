@@ -12,6 +12,8 @@ export interface A2uiPageParams {
   eventsUrl: string;
   /** Echoed for external clients opened with a bearer token; sent back on every request. */
   token: string | undefined;
+  /** Shown in a "Connect an A2UI client" box: the conversation's bearer token and curl lines. */
+  connect?: { token: string; origin: string; base: string };
 }
 
 /**
@@ -57,9 +59,40 @@ export function renderA2uiPage(p: A2uiPageParams): string {
 <p id="a2ui-notice" class="a2ui-notice" role="alert" hidden></p>
 <div id="a2ui-surfaces" class="a2ui-surfaces"></div>
 <noscript><p class="a2ui-notice">This view needs JavaScript.</p></noscript>
-</main>
+${p.connect === undefined ? '' : connectBox(p.connect)}</main>
 </body>
 </html>
+`;
+}
+
+/** The commands external clients use, with the token inlined (for the page and the README). */
+export function connectCommands(c: { token: string; origin: string; base: string }): { label: string; command: string }[] {
+  const url = `${c.origin}${c.base}`;
+  const auth = `-H 'Authorization: Bearer ${c.token}'`;
+  // Placeholders: the action name, surfaceId, button id, nonce and rev come from the stream.
+  const action = '{"userAction":{"name":"<action>","surfaceId":"<surface>--e<epoch>","sourceComponentId":"<button id>",'
+    + '"timestamp":"2026-01-01T00:00:00Z","context":{"nonce":"<nonce>","rev":"<rev>"}}}';
+  return [
+    { label: 'Follow the stream (one A2UI message per SSE event)', command: `curl -N ${auth} '${url}/stream'` },
+    { label: 'Resume after a disconnect', command: `curl -N ${auth} -H 'Last-Event-ID: <last id seen>' '${url}/stream'` },
+    { label: 'Current state as JSONL', command: `curl ${auth} '${url}/snapshot.jsonl'` },
+    {
+      label: 'Send a userAction (values from the Button\'s action in the stream; a fresh Idempotency-Key per action)',
+      command: `curl ${auth} -H 'Content-Type: application/json' -H "Idempotency-Key: $RANDOM$RANDOM" --data '${action}' '${url}/events'`,
+    },
+  ];
+}
+
+function connectBox(c: { token: string; origin: string; base: string }): string {
+  const commands = connectCommands(c).map((entry) => `<p>${escapeHtml(entry.label)}</p>
+<pre><code>${escapeHtml(entry.command)}</code></pre>`).join('\n');
+  return `<details class="a2ui-connect" id="a2ui-connect">
+<summary>Connect an A2UI client</summary>
+<p>Any A2UI v0.8 client can follow and drive this conversation with its bearer token
+(<code>Authorization: Bearer</code>, or <code>?token=</code> for EventSource). Keep it secret: it grants full access to this conversation.</p>
+<p><label for="a2ui-token">Token</label> <input id="a2ui-token" class="a2ui-connect__token" readonly value="${escapeHtml(c.token)}"></p>
+${commands}
+</details>
 `;
 }
 

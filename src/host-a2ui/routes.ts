@@ -1,17 +1,34 @@
+import { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { streamSSE } from 'hono/streaming';
 import { makeError } from '../errors/index.ts';
 import type { A2uiClientAssets, ClientAsset } from './client-bundle.ts';
-import { formatEventId, formatInitEventId } from './event-id.ts';
-import { HubClosedError, type A2uiHub, type HubSubscription, type SubscribeResult } from './hub.ts';
-import { initMessages, type A2uiServerMessage } from './messages.ts';
+import type { A2uiHub } from './hub.ts';
+import type { A2uiServerMessage } from './messages.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage } from './page.ts';
+import { createHeartbeat, nodeSink, runConnection, serialise, webSink, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
   hub: A2uiHub;
-  /** Full current state of every surface of the conversation (A2UI messages, in order). */
-  snapshot(cid: string): readonly A2uiServerMessage[] | Promise<readonly A2uiServerMessage[]>;
+  /**
+   * Called (after authorisation) before a stream subscribes or a snapshot is read: e.g. start
+   * publishing the conversation's changes to the hub. A throw ends the request.
+   */
+  prepare?(cid: string): void | Promise<void>;
+  /**
+   * Full current state of every surface of the conversation (A2UI messages, in order).
+   * Synchronous on purpose: it is taken in the same tick as the hub subscription (or
+   * checkpoint), so it reflects exactly the batches published up to that point — none can land
+   * in between and be lost or applied twice.
+   */
+  snapshot(cid: string): readonly A2uiServerMessage[];
+  /**
+   * A2UI surface ids a re-initialised client may hold beyond those the hub remembers (e.g. from
+   * before a restart or a forgotten channel): they get a `deleteSurface` first.
+   */
+  surfaceIds?(cid: string): Iterable<string>;
   /**
    * Session owner or bearer token. Browsers cannot set headers on EventSource, so the page
    * sends its token as `?token=` on GET (stream, snapshot) and as `Authorization: Bearer` on
@@ -20,6 +37,8 @@ export interface A2uiRouteDeps {
   authorize(c: Context, cid: string): boolean | Promise<boolean>;
   /** The shared ingress: raw body in, canonical status and JSON body out. */
   postEvent(cid: string, rawBody: string, headers: { idempotencyKey?: string }): Promise<{ status: number; body: unknown }>;
+  /** The conversation's bearer token, for the page's "Connect an A2UI client" box (absent: no box). */
+  connectInfo?(c: Context, cid: string): Promise<{ token: string } | undefined>;
   /** Resolves the (cached) client bundle and stylesheet; `a2uiClientAssets` in production. */
   clientAssets(): Promise<A2uiClientAssets>;
   /** Interval of `: ping` comments on idle streams. Default 15 000. */
@@ -45,6 +64,17 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   const retryMs = deps.retryMs ?? 2_000;
   const maxEventBytes = deps.maxEventBytes ?? 64 * 1024;
   const onError = deps.onError ?? ((error, where) => console.error(`[a2ui ${where.route} ${where.cid}]`, error));
+  /** Undefined when ready; else the canonical 500 (the failure goes to onError). */
+  const prepare = async (c: Context, cid: string, route: string): Promise<Response | undefined> => {
+    try {
+      await deps.prepare?.(cid);
+      return undefined;
+    } catch (error) {
+      onError(error, { route, cid });
+      return c.json(makeError('INTERNAL_ERROR', 'the conversation could not be prepared for streaming'), 500);
+    }
+  };
+  const heartbeat = createHeartbeat(heartbeatMs);
   const allowed = async (c: Context): Promise<string | undefined> => {
     const cid = c.req.param('cid');
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
@@ -55,18 +85,40 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     if (cid === undefined) return c.notFound();
     // EventSource sends the header on its own reconnects; the query form serves manual ones.
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
+    const failed = await prepare(c, cid, 'stream');
+    if (failed) return failed;
+    const params: ConnectionParams = { hub: deps.hub, snapshot: deps.snapshot, surfaceIds: deps.surfaceIds, cid, lastEventId, retryMs, heartbeat };
+    const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    if (outgoing instanceof ServerResponse) {
+      // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.
+      try {
+        void runConnection(nodeSink(outgoing), params);
+      } catch (error) {
+        onError(error, { route: 'stream', cid });
+        return c.json(makeError('INTERNAL_ERROR', 'the stream could not be initialised'), 500);
+      }
+      return RESPONSE_ALREADY_SENT;
+    }
     c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, (stream) =>
-      runStream(stream, { hub: deps.hub, snapshot: deps.snapshot, cid, lastEventId, heartbeatMs, retryMs, signal: c.req.raw.signal })
-        .catch((error: unknown) => onError(error, { route: 'stream', cid })));
+    return streamSSE(c, async (stream) => {
+      const sink = webSink(stream);
+      try {
+        await runConnection(sink, params);
+      } catch (error) {
+        onError(error, { route: 'stream', cid });
+      }
+    });
   });
 
   app.get('/a2ui/c/:cid/snapshot.jsonl', async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
+    const failed = await prepare(c, cid, 'snapshot');
+    if (failed) return failed;
+    // Same tick: the checkpoint names exactly the state of the snapshot.
     const checkpoint = deps.hub.checkpoint(cid);
-    const messages = await deps.snapshot(cid);
-    const body = messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+    const messages = deps.snapshot(cid);
+    const body = messages.map((m) => `${serialise(m)}\n`).join('');
     return c.body(body, 200, {
       'Content-Type': SNAPSHOT_CONTENT_TYPE,
       'Cache-Control': 'no-store',
@@ -109,6 +161,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     if (cid === undefined) return c.notFound();
     const assets = await deps.clientAssets();
     const base = `/a2ui/c/${encodeURIComponent(cid)}`;
+    const connect = await deps.connectInfo?.(c, cid);
     const html = renderA2uiPage({
       title: deps.pageTitle ?? 'Surfacer',
       scriptPath: assets.script.path,
@@ -116,6 +169,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       streamUrl: `${base}/stream`,
       eventsUrl: `${base}/events`,
       token: c.req.query('token'),
+      ...(connect ? { connect: { token: connect.token, origin: new URL(c.req.url).origin, base } } : {}),
     });
     return c.html(html, 200, {
       'Content-Security-Policy': A2UI_PAGE_CSP,
@@ -142,106 +196,4 @@ function serveAsset(c: Context, asset: ClientAsset): Response {
   };
   if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304, headers);
   return c.body(asset.contents, 200, headers);
-}
-
-interface StreamParams {
-  hub: A2uiHub;
-  snapshot: A2uiRouteDeps['snapshot'];
-  cid: string;
-  lastEventId: string | undefined;
-  heartbeatMs: number;
-  retryMs: number;
-  signal: AbortSignal;
-}
-
-/**
- * One SSE connection: init or resume, then every published batch, `: ping` when idle. Ends
- * when the client goes away, or the hub drops the subscriber (slow, forgotten, shutdown) — the
- * client then reconnects with Last-Event-ID and is resumed or re-initialised.
- */
-async function runStream(stream: SSEStreamingApi, p: StreamParams): Promise<void> {
-  let ended = false;
-  let writing = false;
-  let wake: (() => void) | undefined;
-  const wakeUp = (): void => wake?.();
-  const end = (): void => {
-    ended = true;
-    // A write stuck on a client that stopped reading would never return: cut it.
-    if (writing) stream.abort();
-    wakeUp();
-  };
-
-  let result: SubscribeResult;
-  try {
-    result = p.hub.subscribe(p.cid, p.lastEventId, { notify: wakeUp, dropped: end });
-  } catch (error) {
-    if (error instanceof HubClosedError) return;
-    throw error;
-  }
-  const sub: HubSubscription = result.subscription;
-  stream.onAbort(end);
-  p.signal.addEventListener('abort', end, { once: true });
-  const isOver = (): boolean => ended || stream.aborted;
-
-  const write = async (text: string): Promise<void> => {
-    writing = true;
-    try {
-      await stream.write(text);
-    } finally {
-      writing = false;
-    }
-  };
-  const waitForWake = (ms: number): Promise<boolean> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolve(false);
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve(true);
-      };
-    });
-
-  try {
-    await write(`retry: ${p.retryMs}\n\n`);
-    if (result.mode === 'init') {
-      const messages = initMessages(await p.snapshot(p.cid), result.knownSurfaceIds);
-      for (let i = 0; i < messages.length && !isOver(); i += 1) {
-        // Only the last message carries the checkpoint: a client cut off inside the init holds
-        // a provisional id and is re-initialised, never resumed from a half-applied state.
-        const id = i === messages.length - 1 ? formatEventId(result.stream, result.seq) : formatInitEventId(result.stream, result.seq, i);
-        await write(frame(id, JSON.stringify(messages[i])));
-      }
-      // An id-only event sets the client's last event id without dispatching anything.
-      if (messages.length === 0) await write(`id: ${formatEventId(result.stream, result.seq)}\n\n`);
-    } else {
-      for (const event of result.missed) {
-        if (isOver()) break;
-        await write(frame(event.id, event.data));
-      }
-    }
-    while (!isOver()) {
-      const events = sub.take();
-      if (events.length > 0) {
-        for (const event of events) {
-          if (isOver()) break;
-          await write(frame(event.id, event.data));
-        }
-        continue;
-      }
-      const woken = await waitForWake(p.heartbeatMs);
-      if (!woken && !isOver()) await write(': ping\n\n');
-    }
-  } finally {
-    sub.close();
-    wakeUp();
-    p.signal.removeEventListener('abort', end);
-  }
-}
-
-/** One A2UI message per event; JSON.stringify never emits a raw newline, so one `data:` line. */
-function frame(id: string, data: string): string {
-  return `id: ${id}\ndata: ${data}\n\n`;
 }

@@ -30,6 +30,27 @@ export interface HostApp {
 const CID = /^[A-Za-z0-9_-]{1,64}$/;
 const PAGE_ID = /^[A-Za-z0-9_-]{8,40}$/;
 
+/**
+ * `new URL(url).origin`, remembered per scheme + plain authority (the URL up to its path): the
+ * same few hosts ask again and again. Only an authority of host characters is cached (no `@`,
+ * backslash, `?`, `#` or empty host, which WHATWG parsing treats specially), so the prefix has the
+ * very same origin as the whole URL. The Host header is the client's, hence the bound.
+ */
+const PLAIN_PREFIX = /^https?:\/\/[A-Za-z0-9.:[\]-]+$/;
+const origins = new Map<string, string>();
+function originOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('://') + 3);
+  const prefix = slash < 0 ? url : url.slice(0, slash);
+  let origin = origins.get(prefix);
+  if (origin === undefined) {
+    origin = new URL(url).origin;
+    if (!PLAIN_PREFIX.test(prefix)) return origin;
+    if (origins.size >= 64) origins.delete(origins.keys().next().value!);
+    origins.set(prefix, origin);
+  }
+  return origin;
+}
+
 /** The HTML host: Hono routes over an injected conversation service. */
 export function createApp(deps: HostDeps): HostApp {
   const limits = { ...DEFAULT_HOST_LIMITS, ...deps.limits };
@@ -95,7 +116,7 @@ export function createApp(deps: HostDeps): HostApp {
 
   // Origin / Sec-Fetch-Site check for form posts. It skips JSON and other non-simple content
   // types and requests without Origin, so every state change also needs the session's CSRF token.
-  const originCheck = csrf({ origin: (origin, c) => origin === new URL(c.req.url).origin || trusted.has(origin) });
+  const originCheck = csrf({ origin: (origin, c) => origin === originOf(c.req.url) || trusted.has(origin) });
   app.use('*', (c, next) => (ownPath(c.req.path) ? originCheck(c, next) : next()));
 
   for (const asset of assets.all) {
@@ -164,7 +185,17 @@ export function createApp(deps: HostDeps): HostApp {
   registerTurnRoutes(app, host);
   registerActionRoutes(app, host);
   registerEventRoutes(app, host);
-  deps.extend?.(app as unknown as Hono);
+  // Hosts mounted below (src/host-a2ui) authorise the owner of a conversation themselves: they
+  // find the request's session, if it has a valid one, as c.get('session'). Read only: they
+  // never create sessions, and their own auth (bearer tokens, 404 for everyone else) applies.
+  if (deps.extend) {
+    app.use('/a2ui/*', async (c, next) => {
+      const session = await sessions.read(c);
+      if (session) c.set('session', session);
+      await next();
+    });
+    deps.extend(app as unknown as Hono);
+  }
 
   return {
     hono: app,

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SNAPSHOT_CHECKPOINT_HEADER } from '../../src/host-a2ui/index.ts';
+import { Hono } from 'hono';
+import { a2uiClientAssets, createA2uiHub, mountA2uiRoutes, SNAPSHOT_CHECKPOINT_HEADER } from '../../src/host-a2ui/index.ts';
 import { openSse, SseParser, type SseConnection, type SseEvent } from '../support/sse-client.ts';
 import { eventually, formSurface, noteSurface, startTestServer, titleUpdate, type TestServer, type TestServerOptions } from './fixtures.ts';
 
@@ -117,6 +118,38 @@ describe('GET /a2ui/c/:cid/stream', () => {
     expect(parsed(await partial.take(1))).toEqual([{ deleteSurface: { surfaceId: 'main' } }]);
   });
 
+  it('prepares the conversation first, then takes snapshot and checkpoint together; extra surface ids are deleted too', async () => {
+    const calls: string[] = [];
+    const s = await start({
+      prepare: async (cid) => {
+        calls.push(`prepare ${cid}`);
+        // Something is published while the conversation is being prepared: the snapshot taken
+        // afterwards already reflects it, and the stream must not repeat it.
+        server!.hub.publish(cid, [titleUpdate('main', 'during prepare')]);
+      },
+      surfaceIds: (cid) => { calls.push(`ids ${cid}`); return ['old--e3']; },
+    });
+    const conn = await stream(s, 'p1');
+    const init = await conn.take(5);
+    expect(calls).toEqual(['prepare p1', 'ids p1']);
+    expect(parsed(init)).toEqual([
+      { deleteSurface: { surfaceId: 'main' } }, { deleteSurface: { surfaceId: 'old--e3' } }, ...formSurface('main'),
+    ]);
+    expect(init[4]!.lastEventId).toBe(s.hub.checkpoint('p1').id);
+    expect(s.hub.checkpoint('p1').seq).toBe(1);
+    s.hub.publish('p1', [titleUpdate('main', 'after')]);
+    expect(parsed([await conn.next()])).toEqual([titleUpdate('main', 'after')]);
+  });
+
+  it('ends the request when prepare fails, without subscribing', async () => {
+    const s = await start({ prepare: () => { throw new Error('gone'); } });
+    const res = await fetch(`${s.url}/a2ui/c/p2/stream`);
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { code: string }).code).toBe('INTERNAL_ERROR');
+    expect((await fetch(`${s.url}/a2ui/c/p2/snapshot.jsonl`)).status).toBe(500);
+    expect(s.hub.stats().subscribers).toBe(0);
+  });
+
   it('sends heartbeats on an idle stream', async () => {
     const s = await start({ heartbeatMs: 40 });
     const conn = await stream(s, 'c4');
@@ -183,6 +216,38 @@ describe('GET /a2ui/c/:cid/stream', () => {
     });
     expect(post.status).toBe(404);
     expect(s.hub.stats().subscribers).toBe(0);
+  });
+});
+
+describe('GET /a2ui/c/:cid/stream without @hono/node-server (app.request)', () => {
+  it('falls back to hono\'s streamSSE with the same framing, and ends on hub shutdown', async () => {
+    const hub = createA2uiHub({ epoch: 'web' });
+    const app = new Hono();
+    mountA2uiRoutes(app, {
+      hub, snapshot: () => formSurface(), authorize: () => true, heartbeatMs: 60_000, onError: () => {},
+      postEvent: async () => ({ status: 202, body: {} }), clientAssets: () => a2uiClientAssets(),
+    });
+    const res = await app.request('/a2ui/c/w1/stream');
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events: SseEvent[] = [];
+    const parser = new SseParser({ onEvent: (e) => events.push(e) });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const read = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+    })();
+    await eventually(() => events.length === 4, 3000, 'init over web streams');
+    hub.publish('w1', [titleUpdate('main', 'web')]);
+    await eventually(() => events.length === 5, 3000, 'live batch over web streams');
+    expect(JSON.parse(events[4]!.data)).toEqual(titleUpdate('main', 'web'));
+    expect(events[4]!.lastEventId).toBe(`${hub.checkpoint('w1').stream}-1`);
+    hub.close();
+    await read;
+    expect(hub.stats().subscribers).toBe(0);
   });
 });
 

@@ -4,7 +4,9 @@ import { createDemoApp } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { createJsonlStore, type Logger } from '../../conversation/index.ts';
 import { directiveJsonSchema, renderSystemPrompt } from '../../directives/index.ts';
+import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../../host-a2ui/index.ts';
 import { createApp, createConversationStack, startServer, type RunningServer } from '../../host-html/index.ts';
+import type { ConversationService } from '../../conversation/index.ts';
 import { createFallbackPlanner, createOllamaPlanner, plannerConfigFromEnv } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
 import { createSystemSource } from '../../ui-ir/index.ts';
@@ -19,10 +21,20 @@ export interface ServeOptions {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** Tests and benches: A2UI host settings (hub limits, heartbeat, …). */
+  a2ui?: Omit<A2uiHostOptions, 'service' | 'logger'>;
+  /** Tests and benches: no fsync per log append. */
+  fsync?: boolean;
 }
 
-/** Builds and starts everything `npm start` runs. Exported for tests (port 0). */
-export async function startServe(options: ServeOptions): Promise<RunningServer & { plannerLabel: string }> {
+export interface ServeHandle extends RunningServer {
+  plannerLabel: string;
+  conversations: ConversationService;
+  a2ui: A2uiHost;
+}
+
+/** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
+export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const app = createDemoApp();
   const planner = choosePlanner(app, options);
   const secret = options.env.SURFACER_SESSION_SECRET;
@@ -30,17 +42,28 @@ export async function startServe(options: ServeOptions): Promise<RunningServer &
     options.logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
   }
   const conversations = createConversationStack({
-    app, planner, store: createJsonlStore({ dir: options.dataDir }), entropy: createSystemSource(), logger: options.logger,
+    app, planner, store: createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }),
+    entropy: createSystemSource(), logger: options.logger,
     mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
   });
+  // Same conversations in both hosts: a change made in one shows live in the other.
+  const a2ui = createA2uiHost({ ...options.a2ui, service: conversations, logger: options.logger });
   const host = createApp({
-    app, conversations, logger: options.logger,
+    app, conversations, logger: options.logger, extend: (hono) => a2ui.mount(hono),
     sessionSecret: secret !== undefined && secret.length >= 16 ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.env.SURFACER_SECURE_COOKIES === '1',
     ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
   });
-  const server = await startServer(host, { port: options.port, hostname: options.hostname });
-  return { ...server, plannerLabel: planner.label };
+  // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
+  const closeStreams = (): void => {
+    a2ui.close();
+    host.closeStreams();
+  };
+  // host.fetch drops @hono/node-server's bindings; the A2UI streams write to the Node response
+  // (c.env.outgoing) directly, so hand them through.
+  const fetch = (request: Request, env?: unknown): Response | Promise<Response> => host.hono.fetch(request, env as never);
+  const server = await startServer({ fetch, closeStreams }, { port: options.port, hostname: options.hostname });
+  return { ...server, plannerLabel: planner.label, conversations, a2ui };
 }
 
 function choosePlanner(app: AppDefinition, options: ServeOptions): Planner {

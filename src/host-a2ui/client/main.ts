@@ -14,6 +14,7 @@ import { surfacerTheme } from './theme.ts';
 
 const STALE_MESSAGE = 'UI is out of date. Please regenerate.';
 const MAX_BACKOFF_MS = 30_000;
+const INIT_START = /-i0$/;
 
 const app = document.getElementById('a2ui-app');
 const statusLine = document.getElementById('a2ui-status');
@@ -64,6 +65,10 @@ function connect(resume: boolean): void {
   };
   es.onmessage = (event: MessageEvent<string>) => {
     if (event.lastEventId !== '') lastEventId = event.lastEventId;
+    // First message of a (re)initialisation (src/host-a2ui/event-id.ts): the server could not
+    // resume us, so anything this page holds may be gone there. Its deleteSurface list covers
+    // what it knows of; this covers the rest (e.g. surfaces from before a server restart).
+    if (INIT_START.test(event.lastEventId)) processor.clearSurfaces();
     handleMessage(event.data);
   };
   es.onerror = () => {

@@ -1,0 +1,49 @@
+/**
+ * Child process of bench/a2ui-sse.ts: the product as `npm start` composes it (startServe: demo
+ * app, offline planner, JSONL store without fsync, both hosts), so the SSE fan-out is measured
+ * in a process of its own (its RSS is the server's alone). Does nothing unless started with
+ * SURFACER_BENCH_SERVER=1 (bench/run.ts imports every bench/*.ts). Answers IPC messages
+ * `{ stats: id }` with its memory (after a full GC) and the hub's counters.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServe } from '../src/cli/commands/serve.ts';
+import { silentLogger } from '../src/conversation/index.ts';
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'surfacer-bench-sse-'));
+  const server = await startServe({
+    port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: dir, env: { SURFACER_SESSION_SECRET: 'bench-secret-0123456789abcdef' },
+    logger: silentLogger, fsync: false, a2ui: { heartbeatMs: 60_000 },
+  });
+  // Time spent inside hub.publish: serialise + queue + (synchronously) write to every stream.
+  const publishMs: number[] = [];
+  const hub = server.a2ui.hub;
+  const publish = hub.publish.bind(hub);
+  hub.publish = (cid, messages, lines) => {
+    const t0 = performance.now();
+    try {
+      return publish(cid, messages, lines);
+    } finally {
+      publishMs.push(performance.now() - t0);
+    }
+  };
+  process.on('message', (message: { stats?: number }) => {
+    if (message.stats === undefined) return;
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    gc?.();
+    const memory = process.memoryUsage();
+    process.send!({ stats: message.stats, rss: memory.rss, heapUsed: memory.heapUsed, external: memory.external, hub: server.a2ui.hub.stats(), publishMs: publishMs.splice(0) });
+  });
+  process.once('SIGTERM', () => {
+    void server.close(500).finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+  process.send!({ port: server.port });
+}
+
+if (process.env.SURFACER_BENCH_SERVER === '1') await main();

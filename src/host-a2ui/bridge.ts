@@ -1,0 +1,301 @@
+import {
+  compileA2uiUpdate, compileConversationToA2ui, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiSurfaceBatch,
+} from '../compiler/index.ts';
+import { silentLogger, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
+import type { ConversationIr } from '../ui-ir/index.ts';
+import type { A2uiHub } from './hub.ts';
+import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
+
+/*
+ * Conversation service → A2UI hub. One bridge per conversation that someone watches: it
+ * subscribes to the service, compiles each change against the IR it published last
+ * (compileA2uiUpdate(lastIr, next)) and publishes one hub batch per surface.
+ *
+ * Why the snapshot cannot race the stream: service events are delivered synchronously and
+ * published synchronously, so "the hub's sequence number" and "the bridge's last IR" always
+ * move together within one tick. A stream takes its hub checkpoint and its snapshot (compiled
+ * from that same last IR) in one synchronous step: every batch after the checkpoint is a diff
+ * from exactly the snapshot's IR.
+ *
+ * A bridge that nobody watched for `idleMs` is dropped together with its hub channel
+ * (`hub.forget`), so a client resuming later gets a new stream name and is re-initialised
+ * rather than resumed past changes that were never published.
+ */
+
+export interface BridgeOptions {
+  service: Pick<ConversationService, 'get' | 'subscribe' | 'resetSurfaceEpoch'>;
+  hub: A2uiHub;
+  /** Compiler options for every batch and snapshot (not `reinit`/`priorTypes`: the bridge owns them). */
+  compile?: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>;
+  logger?: Logger;
+  /** A bridge without stream subscribers is kept this long, so short disconnects resume. Default 120 000. */
+  idleMs?: number;
+  /** Bridges without subscribers beyond this many are dropped, least recently used first. Default 1 000. */
+  maxIdleBridges?: number;
+  /** Conversations whose emitted surface ids are remembered after their bridge is gone. Default 10 000. */
+  rememberedConversations?: number;
+  now?: () => number;
+  /** Sweep idle bridges on a timer (default true; tests call `sweep()`). */
+  autoSweep?: boolean;
+  /** The compiler (tests inject failures); default src/compiler's. */
+  compiler?: { update: typeof compileA2uiUpdate; init: typeof compileConversationToA2ui };
+}
+
+export interface A2uiBridges {
+  /** Makes sure `cid` is bridged and its IR loaded. False: no such conversation. */
+  prepare(cid: string): Promise<boolean>;
+  /**
+   * Full init of every live surface of the IR published last (cached per IR). Synchronous on
+   * purpose (see above). Throws if `cid` is not prepared.
+   */
+  snapshot(cid: string): readonly A2uiServerMessage[];
+  /** A2UI surface ids a client of `cid` may still hold: every id emitted, and every IR surface's current one. */
+  surfaceIds(cid: string): string[];
+  /** Drops bridges idle for longer than `idleMs` (and the oldest idle ones beyond the cap). */
+  sweep(): void;
+  /** Unsubscribes everything; later prepares fail. */
+  close(): void;
+  readonly size: number;
+}
+
+interface Bridge {
+  readonly cid: string;
+  /** The IR whose compilation every subscriber holds (undefined until loaded). */
+  ir: ConversationIr | undefined;
+  version: number;
+  /** Events that arrived while the IR was loading. */
+  pending: ConversationEvent[];
+  ready: Promise<boolean>;
+  unsubscribe: () => void;
+  lastUsed: number;
+  snapshotOf: ConversationIr | undefined;
+  snapshot: readonly A2uiServerMessage[];
+  /** Surfaces the clients hold as a fallback: re-initialised with the next batch. */
+  fallbacks: Set<string>;
+  /** `<surface>@<epoch>` whose epoch reset was already asked for (never asked twice). */
+  resets: Set<string>;
+}
+
+const MAX_IDS_PER_CONVERSATION = 64;
+const MAX_RESET_KEYS = 64;
+
+export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
+  const { service, hub } = options;
+  const logger = options.logger ?? silentLogger;
+  const now = options.now ?? Date.now;
+  const idleMs = options.idleMs ?? 120_000;
+  const maxIdle = options.maxIdleBridges ?? 1_000;
+  const maxRemembered = options.rememberedConversations ?? 10_000;
+  const compileOptions = options.compile ?? {};
+  const compiler = options.compiler ?? { update: compileA2uiUpdate, init: compileConversationToA2ui };
+  const bridges = new Map<string, Bridge>();
+  /** A2UI surface ids emitted per conversation (insertion order = recency), outliving bridges. */
+  const emitted = new Map<string, Set<string>>();
+  let closed = false;
+
+  const timer = options.autoSweep === false ? undefined : setInterval(sweep, Math.max(1_000, Math.min(idleMs, 60_000) / 2));
+  timer?.unref();
+
+  function remember(cid: string, ids: Iterable<string>): void {
+    let set = emitted.get(cid);
+    if (set === undefined) {
+      set = new Set();
+    } else {
+      emitted.delete(cid);
+    }
+    emitted.set(cid, set);
+    for (const id of ids) {
+      set.delete(id);
+      set.add(id);
+      if (set.size > MAX_IDS_PER_CONVERSATION) set.delete(set.values().next().value as string);
+    }
+    while (emitted.size > maxRemembered) emitted.delete(emitted.keys().next().value as string);
+  }
+
+  function idsOf(messages: readonly A2uiServerMessage[]): string[] {
+    const ids: string[] = [];
+    for (const m of messages) {
+      const id = surfaceIdOf(m);
+      if (id !== undefined) ids.push(id);
+    }
+    return ids;
+  }
+
+  function publishBatch(b: Bridge, batch: A2uiSurfaceBatch): void {
+    if (batch.kind === 'fallback') b.fallbacks.add(batch.surfaceId);
+    if (batch.errors.length > 0) {
+      logger.warn('A2UI batch recovered', { cid: b.cid, surface: batch.a2uiSurfaceId, recovery: batch.recovery, codes: batch.errors.map((e) => e.code) });
+    }
+    if (batch.messages.length === 0) return;
+    remember(b.cid, idsOf(batch.messages));
+    hub.publish(b.cid, batch.messages, batch.lines);
+  }
+
+  function requestReset(b: Bridge, surfaceId: string, ir: ConversationIr): void {
+    const surface = ir.surfaces.find((s) => s.id === surfaceId);
+    const key = `${surfaceId}@${surface?.epoch ?? '?'}`;
+    // An init right after a reset cannot ask again (no prior types); if it did, stop here
+    // rather than rotate epochs in a loop.
+    if (b.resets.has(key)) {
+      logger.error('A2UI compiler asked twice for an epoch reset of the same surface epoch; not resetting again', { cid: b.cid, surfaceId });
+      return;
+    }
+    b.resets.add(key);
+    if (b.resets.size > MAX_RESET_KEYS) b.resets.delete(b.resets.values().next().value as string);
+    service.resetSurfaceEpoch(b.cid, surfaceId, { reason: 'a2ui_compiler_epoch_reset', origin: 'a2ui' }).then(
+      (result) => { if (!result.ok) logger.warn('A2UI epoch reset failed', { cid: b.cid, surfaceId, code: result.error.code }); },
+      (error: unknown) => logger.error('A2UI epoch reset threw', { cid: b.cid, surfaceId, error: String(error) }),
+    );
+  }
+
+  function publishChange(b: Bridge, next: ConversationIr, version: number): void {
+    const prev = b.ir!;
+    const reinit = [...b.fallbacks];
+    b.ir = next;
+    b.version = version;
+    b.fallbacks.clear();
+    let result;
+    try {
+      result = compiler.update(prev, next, reinit.length > 0 ? { ...compileOptions, reinit } : compileOptions);
+    } catch (error) {
+      result = undefined;
+      logger.error('A2UI update compilation threw', { cid: b.cid, error: String(error) });
+    }
+    if (result === undefined || !result.ok) {
+      // Nothing consistent to send: every client re-initialises from a fresh snapshot.
+      if (result !== undefined) logger.error('A2UI update failed (strict)', { cid: b.cid, codes: result.errors.map((e) => e.code) });
+      hub.forget(b.cid);
+      return;
+    }
+    for (const batch of result.batches) publishBatch(b, batch);
+    for (const surfaceId of result.epochResets) requestReset(b, surfaceId, next);
+  }
+
+  function onEvent(b: Bridge, event: ConversationEvent): void {
+    if (b.ir === undefined) {
+      b.pending.push(event);
+      return;
+    }
+    if (event.version <= b.version) return;
+    publishChange(b, event.next, event.version);
+  }
+
+  function dispose(b: Bridge): void {
+    b.unsubscribe();
+    if (bridges.get(b.cid) === b) bridges.delete(b.cid);
+    if (b.ir !== undefined) remember(b.cid, currentIds(b.ir));
+    hub.forget(b.cid);
+  }
+
+  function currentIds(ir: ConversationIr): string[] {
+    const ids: string[] = [];
+    for (const s of ir.surfaces) {
+      try {
+        ids.push(encodeA2uiSurfaceId(s.id, s.epoch));
+      } catch {
+        // not encodable: never emitted either
+      }
+    }
+    return ids;
+  }
+
+  function create(cid: string): Bridge {
+    const b: Bridge = {
+      cid, ir: undefined, version: -1, pending: [], ready: Promise.resolve(false), unsubscribe: () => {},
+      lastUsed: now(), snapshotOf: undefined, snapshot: [], fallbacks: new Set(), resets: new Set(),
+    };
+    // Subscribe before loading: an event that lands while the IR loads is kept and replayed
+    // if it is newer than the loaded version.
+    b.unsubscribe = service.subscribe(cid, (event) => onEvent(b, event));
+    b.ready = service.get(cid).then(
+      (conversation) => {
+        if (conversation === undefined || bridges.get(cid) !== b) {
+          if (bridges.get(cid) === b) dispose(b);
+          return false;
+        }
+        b.ir = conversation.ir;
+        b.version = conversation.version;
+        const pending = b.pending;
+        b.pending = [];
+        for (const event of pending) onEvent(b, event);
+        return true;
+      },
+      (error: unknown) => {
+        logger.error('A2UI bridge could not load the conversation', { cid, error: String(error) });
+        if (bridges.get(cid) === b) dispose(b);
+        return false;
+      },
+    );
+    bridges.set(cid, b);
+    return b;
+  }
+
+  function sweep(): void {
+    const t = now();
+    const idle: Bridge[] = [];
+    for (const b of bridges.values()) {
+      if (b.ir === undefined) continue;
+      if (hub.subscriberCount(b.cid) > 0) b.lastUsed = t;
+      else if (t - b.lastUsed >= idleMs) dispose(b);
+      else idle.push(b);
+    }
+    if (idle.length > maxIdle) {
+      idle.sort((x, y) => x.lastUsed - y.lastUsed);
+      for (const b of idle.slice(0, idle.length - maxIdle)) dispose(b);
+    }
+  }
+
+  return {
+    async prepare(cid) {
+      if (closed) return false;
+      const b = bridges.get(cid) ?? create(cid);
+      b.lastUsed = now();
+      const ok = await b.ready;
+      if (ok) b.lastUsed = now();
+      return ok && bridges.get(cid) === b;
+    },
+
+    snapshot(cid) {
+      const b = bridges.get(cid);
+      if (b?.ir === undefined) throw new Error(`A2UI bridge for ${cid} is not prepared`);
+      b.lastUsed = now();
+      if (b.snapshotOf !== b.ir) {
+        const result = compiler.init(b.ir, compileOptions);
+        const messages: A2uiServerMessage[] = [];
+        for (const batch of result.batches) {
+          // A fresh client gets the fallback too; the next batch re-initialises it for everyone.
+          if (batch.kind === 'fallback') b.fallbacks.add(batch.surfaceId);
+          messages.push(...batch.messages);
+        }
+        if (!result.ok) logger.error('A2UI snapshot failed (strict)', { cid, codes: result.errors.map((e) => e.code) });
+        remember(cid, idsOf(messages));
+        b.snapshotOf = b.ir;
+        b.snapshot = messages;
+      }
+      return b.snapshot;
+    },
+
+    surfaceIds(cid) {
+      const ids = new Set(emitted.get(cid) ?? []);
+      const ir = bridges.get(cid)?.ir;
+      if (ir !== undefined) for (const id of currentIds(ir)) ids.add(id);
+      return [...ids];
+    },
+
+    sweep,
+
+    close() {
+      if (closed) return;
+      closed = true;
+      if (timer !== undefined) clearInterval(timer);
+      for (const b of [...bridges.values()]) {
+        b.unsubscribe();
+        bridges.delete(b.cid);
+      }
+    },
+
+    get size() {
+      return bridges.size;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { startServe, type ServeHandle, type ServeOptions } from '../../../src/cli/commands/serve.ts';
+import type { ClientSim, UserActionMessage } from '../../../src/clientsim/index.ts';
+import type { Logger } from '../../../src/conversation/index.ts';
+import { HttpClient } from '../../support/http-client.ts';
+import { openSse, type SseConnection } from '../../support/sse-client.ts';
+
+/**
+ * The product exactly as `npm start` composes it (src/cli/commands/serve.ts startServe: demo
+ * app, offline planner, JSONL store, htmx host + A2UI host on one port), on port 0 with a
+ * throwaway data directory.
+ */
+export interface E2eServer {
+  url: string;
+  handle: ServeHandle;
+  /** Errors the server logged (a test that expects none asserts it is empty). */
+  errors: string[];
+  client(): HttpClient;
+  close(): Promise<void>;
+}
+
+export async function startE2e(a2ui: ServeOptions['a2ui'] = {}): Promise<E2eServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'surfacer-e2e-'));
+  const errors: string[] = [];
+  const logger: Logger = {
+    info() {},
+    warn() {},
+    error(message, fields) { errors.push(`${message} ${JSON.stringify(fields ?? {})}`); },
+  };
+  const handle = await startServe({
+    port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: dir, logger, fsync: false,
+    env: { SURFACER_SESSION_SECRET: 'e2e-session-secret-0123456789' },
+    a2ui: { heartbeatMs: 60_000, ...a2ui },
+  });
+  return {
+    url: handle.url,
+    handle,
+    errors,
+    client: () => new HttpClient(handle.url),
+    async close() {
+      await handle.close(1000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Conversation {
+  cid: string;
+  /** `/c/{cid}` */
+  base: string;
+  /** `/a2ui/c/{cid}` */
+  a2ui: string;
+  csrf: string;
+  token: string;
+}
+
+/** GET / (new session + conversation) → the htmx page; optionally one planner turn. */
+export async function newConversation(s: E2eServer, client: HttpClient, text?: string): Promise<Conversation> {
+  const first = await client.get('/');
+  expect(first.status).toBe(303);
+  const base = first.headers.get('location')!;
+  const page = await client.get(base);
+  const html = await page.text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+  expect(csrf).toBeTruthy();
+  const cid = base.slice(3);
+  const conversation = await s.handle.conversations.get(cid);
+  const c: Conversation = { cid, base, a2ui: `/a2ui/c/${cid}`, csrf: csrf!, token: conversation!.a2uiToken };
+  if (text !== undefined) await say(client, c, text);
+  return c;
+}
+
+/** One planner turn through the htmx route, as the page's message form sends it. */
+export async function say(client: HttpClient, c: Conversation, text: string): Promise<void> {
+  const turn = await client.post(`${c.base}/messages`, { _csrf: c.csrf, text }, { as: 'json' });
+  expect(turn.status).toBe(200);
+  await turn.arrayBuffer();
+}
+
+export function stream(s: E2eServer, c: Conversation, headers: Record<string, string> = {}): Promise<SseConnection> {
+  return openSse(`${s.url}${c.a2ui}/stream`, { headers: { Authorization: `Bearer ${c.token}`, ...headers } });
+}
+
+export async function postEvent(
+  s: E2eServer, c: Conversation, body: unknown, headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${s.url}${c.a2ui}/events`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${c.token}`, 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? {} : JSON.parse(text) as Record<string, unknown> };
+}
+
+/** Resolves once `conn` has received the event whose id is `id` (e.g. the hub's checkpoint). */
+export async function until(conn: SseConnection, id: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (conn.parser.lastEventId !== id) {
+    if (Date.now() > deadline) throw new Error(`stream did not reach ${id} (at ${conn.parser.lastEventId})`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A ClientSim fed with every message a stream delivered so far (from `from` on). */
+export function feed(sim: ClientSim, conn: SseConnection, from = 0): number {
+  for (const event of conn.events.slice(from)) {
+    // Warnings are expected (e.g. a multiselect's JSON-string value parsed into an array).
+    const errors = sim.apply(JSON.parse(event.data) as unknown).filter((v) => v.severity !== 'warning');
+    expect(errors, event.data.slice(0, 200)).toEqual([]);
+  }
+  return conn.events.length;
+}
+
+/** The user of a renderer: types `values` into the form's TextFields and presses its submit Button. */
+export function fillAndSubmit(sim: ClientSim, surfaceId: string, values: Record<string, string>, button = 'main.a0-form_submit.Button'): UserActionMessage {
+  for (const [name, value] of Object.entries(values)) {
+    expect(sim.input(surfaceId, `main.f-${name}.TextField`, value)).toEqual([]);
+  }
+  const click = sim.click(surfaceId, button);
+  if (!click.ok) throw new Error(`click failed: ${click.violation.code} ${click.violation.detail}`);
+  return click.message;
+}
+
+export const CHARACTER = { name: 'Aria', personality: 'Brave and kind.', tags: 'brave, kind' } as const;
