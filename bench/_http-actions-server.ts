@@ -37,7 +37,7 @@ async function main(): Promise<void> {
 }
 
 if (process.env.SURFACER_BENCH_SERVER === '1') {
-  // A normal exit on SIGTERM lets `--cpu-prof` (BENCH_PROFILE=1) write its profile.
+  // A normal exit on SIGTERM lets `--cpu-prof` (bench/profile-actions.ts) write its profile.
   process.once('SIGTERM', () => process.exit(0));
   await main();
 }

@@ -24,20 +24,25 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 /** Idempotency keys must be fresh across runs too: a reused key is (correctly) replayed, not applied. */
 let counter = 0;
 
-interface Slot { cid: string; fields: Record<string, string>; rev: number }
+export interface Slot { cid: string; fields: Record<string, string>; rev: number }
 
-async function startServers(): Promise<{ ports: Record<string, number>; stop(): void }> {
+/**
+ * Forks bench/_http-actions-server.ts. `execArgv` lets bench/profile-actions.ts add `--cpu-prof`;
+ * `stop()` resolves once the child exited (so a CPU profile has been written).
+ */
+export async function startServers(execArgv: readonly string[] = []): Promise<{ ports: Record<string, number>; pid: number; stop(): Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./_http-actions-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=.scratch/prof'] : [])], env: { ...process.env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ports = await new Promise<Record<string, number>>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { ports: Record<string, number> }).ports));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return { ports, stop: () => child.kill() };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { ports, pid: child.pid!, stop: () => { child.kill(); return exited; } };
 }
 
-async function prepare(base: string): Promise<{ cookie: string; slots: Slot[] }> {
+export async function prepare(base: string): Promise<{ cookie: string; slots: Slot[] }> {
   let cookie = '';
   const slots: Slot[] = [];
   for (let i = 0; i < SLOTS; i++) {
@@ -70,7 +75,7 @@ function runCannon(options: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
-async function measureActions(base: string, mode: 'htmx' | 'json'): Promise<{ rps: number; ok: number; other: number; accepted: number; p99: number }> {
+export async function measureActions(base: string, mode: 'htmx' | 'json'): Promise<{ rps: number; ok: number; other: number; accepted: number; p99: number }> {
   const { cookie, slots } = await prepare(base);
   // Warm-up (JIT, caches) on the same slots, not measured.
   await runCannonOn(base, cookie, slots, mode, Math.min(2, DURATION_S));
@@ -83,7 +88,7 @@ async function measureActions(base: string, mode: 'htmx' | 'json'): Promise<{ rp
 }
 
 /** Reads each slot's current rev from its page (and resyncs the slot with it). */
-async function serverRevs(base: string, cookie: string, slots: Slot[]): Promise<number[]> {
+export async function serverRevs(base: string, cookie: string, slots: Slot[]): Promise<number[]> {
   await new Promise((r) => setTimeout(r, 300));
   return Promise.all(slots.map(async (slot) => {
     const page = await (await fetch(`${base}/c/${slot.cid}`, { headers: { cookie } })).text();
@@ -92,7 +97,7 @@ async function serverRevs(base: string, cookie: string, slots: Slot[]): Promise<
   }));
 }
 
-function runCannonOn(base: string, cookie: string, slots: Slot[], mode: 'htmx' | 'json', duration: number): Promise<autocannon.Result> {
+export function runCannonOn(base: string, cookie: string, slots: Slot[], mode: 'htmx' | 'json', duration: number): Promise<autocannon.Result> {
   const free = [...slots.keys()];
   return runCannon({
     url: base, connections: CONNECTIONS, duration,
@@ -148,7 +153,7 @@ export default async function bench(): Promise<{ name: string; lines: string[] }
     }
     return { name: 'http-actions', lines };
   } finally {
-    servers.stop();
+    await servers.stop();
   }
 }
 

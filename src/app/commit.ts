@@ -46,16 +46,19 @@ function normaliseField(field: FieldBlock, raw: DataValue | undefined): { value?
   if (field.maxLength !== undefined && text.length > field.maxLength) {
     return { problem: `${label} must be at most ${field.maxLength} characters.` };
   }
-  const allowed = new Set((field.options ?? []).map((o) => o.value));
+  const allowed = (): Set<string> => new Set((field.options ?? []).map((o) => o.value));
   switch (field.control) {
     case 'tags':
       return { value: splitList(text) };
     case 'multiselect': {
       const values = splitList(text);
-      return values.every((v) => allowed.has(v)) ? { value: values } : { problem: `Choose ${label} from the list.` };
+      const options = allowed();
+      return values.every((v) => options.has(v)) ? { value: values } : { problem: `Choose ${label} from the list.` };
     }
-    case 'select':
-      return allowed.size === 0 || allowed.has(text) ? { value: text } : { problem: `Choose ${label} from the list.` };
+    case 'select': {
+      const options = allowed();
+      return options.size === 0 || options.has(text) ? { value: text } : { problem: `Choose ${label} from the list.` };
+    }
     case 'url':
       return HTTP_URL.test(text) ? { value: text } : { problem: `${label} must be a link starting with http:// or https://.` };
     case 'email':

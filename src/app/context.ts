@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { walkBlocks, type FieldBlock, type SurfaceView } from '../ui-ir/index.ts';
+import { walkBlocks, type Block, type FieldBlock, type SurfaceView } from '../ui-ir/index.ts';
 import { draftKind } from './fields.ts';
 
 /**
@@ -50,23 +50,60 @@ export function fieldContextSchema(field: FieldBlock): z.ZodType {
   }
 }
 
+/**
+ * Context schemas are cached: building a z.object makes zod compile a parser for it on first
+ * use, which cost more than the rest of an action round trip together. IR is immutable and
+ * transitions share unchanged parts, so a view object keeps its identity across revs (WeakMap,
+ * dies with the view); views rebuilt with the same inputs (every new conversation's character
+ * card) share one schema through a small LRU keyed by what the schema depends on.
+ */
+const SHARED_SCHEMAS = 256;
+
+function cachedSchema(
+  byView: WeakMap<SurfaceView, z.ZodType<Record<string, unknown>>>, shared: Map<string, z.ZodType<Record<string, unknown>>>,
+  view: SurfaceView, key: (b: Block) => string | undefined, build: (b: Block) => z.ZodType,
+): z.ZodType<Record<string, unknown>> {
+  const known = byView.get(view);
+  if (known) return known;
+  const blocks: Block[] = [];
+  walkBlocks(view.blocks, (b) => { if (key(b) !== undefined) blocks.push(b); });
+  // Names are data keys ([A-Za-z0-9_-]), so these separators cannot be forged by a name.
+  const fingerprint = blocks.map(key).join('|');
+  let schema = shared.get(fingerprint);
+  if (schema) shared.delete(fingerprint);
+  else {
+    const shape: Record<string, z.ZodType> = {};
+    for (const b of blocks) shape[(b as { name: string }).name] = build(b);
+    schema = z.object(shape) as unknown as z.ZodType<Record<string, unknown>>;
+    if (shared.size >= SHARED_SCHEMAS) shared.delete(shared.keys().next().value!);
+  }
+  shared.set(fingerprint, schema);
+  byView.set(view, schema);
+  return schema;
+}
+
+const formByView = new WeakMap<SurfaceView, z.ZodType<Record<string, unknown>>>();
+const formShared = new Map<string, z.ZodType<Record<string, unknown>>>();
+/** What fieldContextSchema reads of a field: its name, draft kind and maxLength. */
+const formKey = (b: Block): string | undefined =>
+  (b.kind === 'field' ? `${b.name}:${draftKind(b.control)}:${b.maxLength ?? ''}` : undefined);
+
 /** Unknown keys are dropped (never written anywhere); known keys are coerced as above. */
 export function formContextSchema(view: SurfaceView): z.ZodType<Record<string, unknown>> {
-  const shape: Record<string, z.ZodType> = {};
-  walkBlocks(view.blocks, (b) => {
-    if (b.kind === 'field') shape[b.name] = fieldContextSchema(b);
-  });
-  return z.object(shape) as unknown as z.ZodType<Record<string, unknown>>;
+  return cachedSchema(formByView, formShared, view, formKey, (b) => fieldContextSchema(b as FieldBlock));
 }
+
+const uploadByView = new WeakMap<SurfaceView, z.ZodType<Record<string, unknown>>>();
+const uploadShared = new Map<string, z.ZodType<Record<string, unknown>>>();
+const uploadName = z.string().max(2048).optional();
 
 /** upload.submit: the upload block's key carries a file name or link (hosts keep the bytes). */
 export function uploadContextSchema(view: SurfaceView): z.ZodType<Record<string, unknown>> {
-  const shape: Record<string, z.ZodType> = {};
-  walkBlocks(view.blocks, (b) => {
-    if (b.kind === 'upload') shape[b.name] = z.string().max(2048).optional();
-  });
-  return z.object(shape) as unknown as z.ZodType<Record<string, unknown>>;
+  return cachedSchema(uploadByView, uploadShared, view, (b) => (b.kind === 'upload' ? b.name : undefined), () => uploadName);
 }
+
+/** The context schema of actions that take no values (cancel buttons): unknown keys are dropped. */
+export const EMPTY_CONTEXT = z.object({}) as unknown as z.ZodType<Record<string, unknown>>;
 
 /** Keys the client actually sent (present and defined), in field order. */
 export function sentValues(fields: readonly FieldBlock[], context: Record<string, unknown>): Record<string, string | number | boolean> {

@@ -65,9 +65,19 @@ export function draftValueSchema(field: FieldSpec | FieldBlock): z.ZodType<DataV
   }
 }
 
-/** The inputs of a view (fields only; uploads are handled by upload.submit). */
-export function viewFields(view: SurfaceView): FieldBlock[] {
-  const fields: FieldBlock[] = [];
-  walkBlocks(view.blocks, (b: Block) => { if (b.kind === 'field') fields.push(b); });
+const fieldsOf = new WeakMap<SurfaceView, readonly FieldBlock[]>();
+
+/**
+ * The inputs of a view (fields only; uploads are handled by upload.submit). Remembered per view
+ * object (IR is immutable; a view keeps its identity across revs), frozen since it is shared.
+ */
+export function viewFields(view: SurfaceView): readonly FieldBlock[] {
+  let fields = fieldsOf.get(view);
+  if (fields === undefined) {
+    const found: FieldBlock[] = [];
+    walkBlocks(view.blocks, (b: Block) => { if (b.kind === 'field') found.push(b); });
+    fields = Object.freeze(found);
+    fieldsOf.set(view, fields);
+  }
   return fields;
 }

@@ -3,7 +3,7 @@ import {
   createReplaySource, draw, emptyConversation, resetSurfaceEpoch, type ConversationIr,
 } from '../ui-ir/index.ts';
 import type { ActionRequest, IngressPort } from './ingress-port.ts';
-import { irHash, type CreatedEntry, type LogEntry } from './log.ts';
+import { irHash, legacyIrHash, type CreatedEntry, type LogEntry } from './log.ts';
 import type { Trace } from './trace.ts';
 import { applyFailedTurn, applyTurn, type TurnContext } from './turn.ts';
 
@@ -45,7 +45,9 @@ export function foldLog(entries: readonly LogEntry[], ctx: FoldContext): FoldRes
       result.divergences.push(`${where}: ${(error as Error).message}`);
       return;
     }
-    if (entry.type !== 'created' && irHash(ir) !== entry.irHash) result.divergences.push(`${where}: IR hash differs`);
+    if (entry.type !== 'created' && irHash(ir) !== entry.irHash && legacyIrHash(ir) !== entry.irHash) {
+      result.divergences.push(`${where}: IR hash differs`);
+    }
   });
   result.ir = ir;
   return result;

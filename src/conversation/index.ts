@@ -7,7 +7,7 @@ export { ingressPort } from './ingress-port.ts';
 export type { IngressPort } from './ingress-port.ts';
 export { createJsonlStore, parseLog } from './jsonl-store.ts';
 export type { JsonlStoreOptions } from './jsonl-store.ts';
-export { irHash, LogEntrySchema } from './log.ts';
+export { irHash, legacyIrHash, LogEntrySchema } from './log.ts';
 export type { LogEntry } from './log.ts';
 export { createMemoryStore } from './memory-store.ts';
 export { createConversationService, DEFAULT_SERVICE_LIMITS } from './service.ts';

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { open, readFile, truncate } from 'node:fs/promises';
+import { open, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LogEntrySchema, type LogEntry } from './log.ts';
 import type { ConversationStore } from './store.ts';
@@ -13,14 +13,24 @@ export interface JsonlStoreOptions {
 
 const CID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Conversations whose log file stays open between appends (least recently used closed first). */
+const OPEN_FILES = 128;
+
 /**
  * One append-only JSON Lines file per conversation. A crash can leave at most a torn last line,
  * which was never acknowledged (append resolves after the write and fsync) and is ignored on read.
+ *
+ * Appends of a conversation run one at a time (a per-file chain), through a file handle kept
+ * open in append mode (O_APPEND: every write lands at the current end, also after a read cut a
+ * torn tail), so an acknowledged append costs a write and an fdatasync instead of open, write,
+ * fdatasync and close, each a trip through libuv's thread pool.
  */
 export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationStore & { readonly dir: string } {
   const dir = resolve(options.dir ?? '.data/conversations');
   const fsync = options.fsync ?? true;
   mkdirSync(dir, { recursive: true });
+  /** Per conversation: its append chain (tail, appends pending) and its open handle (once created). */
+  const files = new Map<string, { tail: Promise<unknown>; pending: number; handle?: Promise<FileHandle> }>();
 
   const fileOf = (cid: string): string => {
     // cids come from URLs: the charset check keeps them inside `dir`.
@@ -33,11 +43,19 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     try { await handle.sync(); } catch { /* some filesystems refuse directory fsync */ } finally { await handle.close(); }
   }
 
-  return {
-    dir,
-    async append(cid, entry) {
-      const line = `${JSON.stringify(LogEntrySchema.parse(entry))}\n`;
-      const handle = await open(fileOf(cid), entry.type === 'created' ? 'wx' : 'a');
+  /** Closes the least recently used idle files beyond OPEN_FILES (a file with appends pending stays). */
+  function trim(): void {
+    for (const [cid, file] of files) {
+      if (files.size <= OPEN_FILES) return;
+      if (file.pending > 0) continue;
+      files.delete(cid);
+      void file.handle?.then((h) => h.close()).catch(() => {});
+    }
+  }
+
+  async function write(cid: string, file: { handle?: Promise<FileHandle> }, entry: LogEntry, line: string): Promise<void> {
+    if (entry.type === 'created') {
+      const handle = await open(fileOf(cid), 'wx');
       try {
         await handle.appendFile(line, 'utf8');
         if (fsync) await handle.datasync();
@@ -45,10 +63,43 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
         await handle.close();
       }
       // A new file is durable only once its directory entry is.
-      if (entry.type === 'created' && fsync) await syncDir();
+      if (fsync) await syncDir();
+      return;
+    }
+    file.handle ??= open(fileOf(cid), 'a');
+    let handle: FileHandle;
+    try {
+      handle = await file.handle;
+    } catch (error) {
+      delete file.handle; // e.g. ENOENT: nothing to keep
+      throw error;
+    }
+    await handle.appendFile(line, 'utf8');
+    if (fsync) await handle.datasync();
+  }
+
+  return {
+    dir,
+    append(cid, entry) {
+      let line: string;
+      try {
+        line = `${JSON.stringify(LogEntrySchema.parse(entry))}\n`;
+        fileOf(cid);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const file = files.get(cid) ?? { tail: Promise.resolve(), pending: 0 };
+      files.delete(cid); // re-inserted last: the map is in least-recently-used order
+      files.set(cid, file);
+      file.pending += 1;
+      const done = file.tail.then(() => write(cid, file, entry, line)).finally(() => { file.pending -= 1; });
+      file.tail = done.catch(() => {});
+      trim();
+      return done;
     },
     async read(cid) {
       if (!CID.test(cid)) return undefined;
+      await files.get(cid)?.tail; // never cut a line that is being written
       let text: string;
       try {
         text = await readFile(fileOf(cid), 'utf8');
@@ -61,7 +112,14 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       if (validBytes < Buffer.byteLength(text, 'utf8')) await truncate(fileOf(cid), validBytes);
       return entries;
     },
-    async close() {},
+    async close() {
+      const open = [...files.values()];
+      files.clear();
+      await Promise.all(open.map(async (file) => {
+        await file.tail;
+        if (file.handle) await (await file.handle.catch(() => undefined))?.close();
+      }));
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { z } from 'zod';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { TraceSchema } from './trace.ts';
@@ -84,7 +84,51 @@ export type TurnEntry = z.infer<typeof TurnEntry>;
 export type ActionEntry = z.infer<typeof ActionEntry>;
 export type ResetEntry = z.infer<typeof ResetEntry>;
 
-/** SHA-256 of the IR's JSON. Transitions build objects in a fixed key order, so this is stable. */
+const partHashes = new WeakMap<object, string>();
+
+/** SHA-256 of one part's JSON, remembered per object (IR is immutable; unchanged parts are shared). */
+function partHash(part: unknown): string {
+  if (part === null || typeof part !== 'object') return hash('sha256', JSON.stringify(part) ?? 'undefined', 'base64url');
+  let known = partHashes.get(part);
+  if (known === undefined) {
+    known = hash('sha256', JSON.stringify(part), 'base64url');
+    partHashes.set(part, known);
+  }
+  return known;
+}
+
+/** A surface: its view (large, and shared across revs) by its own hash, the rest as JSON. */
+function surfaceHash(surface: unknown): string {
+  if (surface === null || typeof surface !== 'object') return partHash(surface);
+  let known = partHashes.get(surface);
+  if (known === undefined) {
+    const { view, ...rest } = surface as { view?: unknown };
+    known = hash('sha256', `${partHash(view)}\n${JSON.stringify(rest)}`, 'base64url');
+    partHashes.set(surface, known);
+  }
+  return known;
+}
+
+const list = (items: unknown, each: (item: unknown) => string): string =>
+  (Array.isArray(items) ? items.map(each).join(' ') : partHash(items));
+
+/**
+ * The IR's content hash, recorded with every entry so a fold proves it reproduced the IR.
+ * A small hash tree: SHA-256 over the top-level fields' JSON, the transcript's hash, each
+ * surface's hash (itself over its view's hash and the rest of its JSON) and each toast's hash.
+ * It covers the whole IR like a hash of its JSON (transitions build objects in a fixed key
+ * order, so the JSON is stable), but a part's hash is computed once per object: an action
+ * re-hashes the data of the surface it changed and its new toast, not every view, surface
+ * and the whole transcript again.
+ */
 export function irHash(ir: ConversationIr): string {
+  const { transcript, surfaces, toasts, ...rest } = ir;
+  // Newline-separated: JSON never contains a raw newline and part hashes are base64url.
+  const text = `surfacer-ir-hash:2\n${JSON.stringify(rest)}\n${partHash(transcript)}\n${list(surfaces, surfaceHash)}\n${list(toasts, partHash)}`;
+  return hash('sha256', text, 'base64url');
+}
+
+/** The first hash logs used (SHA-256 of the whole IR's JSON); fold still accepts it for older logs. */
+export function legacyIrHash(ir: ConversationIr): string {
   return createHash('sha256').update(JSON.stringify(ir)).digest('base64url');
 }

@@ -43,6 +43,21 @@ export function createSessions(options: { secret: string; secure: boolean; rando
   const cookieOptions = { httpOnly: true, sameSite: 'Lax', path: '/', secure } as const;
   const verified = new Map<string, string>();
 
+  // The Cookie header of a client repeats on every request: its parse is remembered too
+  // (headers of up to 512 characters, 1000 of them: at most ~0.5 MB).
+  const parsed = new Map<string, string | undefined>();
+  function cookie(c: Context, name: string): string | undefined {
+    const header = c.req.header('Cookie');
+    if (!header) return undefined;
+    if (header.length > 512) return getCookie(c, name);
+    const key = `${name}\n${header}`;
+    if (parsed.has(key)) return parsed.get(key);
+    const value = getCookie(c, name);
+    if (parsed.size >= 1000) parsed.delete(parsed.keys().next().value!);
+    parsed.set(key, value);
+    return value;
+  }
+
   /**
    * Reads a cookie written by hono's setSignedCookie (`value.base64(HMAC-SHA256)`), verified
    * with node:crypto synchronously, and remembers raw values already verified: hono's
@@ -50,7 +65,7 @@ export function createSessions(options: { secret: string; secure: boolean; rando
    * which was ~10 % of an action round trip.
    */
   function readSigned(c: Context, name: string): string | undefined {
-    const raw = getCookie(c, name);
+    const raw = cookie(c, name);
     if (raw === undefined) return undefined;
     const known = verified.get(raw);
     if (known !== undefined) return known;
@@ -106,7 +121,7 @@ export function createSessions(options: { secret: string; secure: boolean; rando
       await setSignedCookie(c, FLASH_COOKIE, value, secret, { ...cookieOptions, maxAge: 120 });
     },
     async takeFlash(c) {
-      if (getCookie(c, FLASH_COOKIE) === undefined) return undefined;
+      if (cookie(c, FLASH_COOKIE) === undefined) return undefined;
       const value = readSigned(c, FLASH_COOKIE);
       deleteCookie(c, FLASH_COOKIE, { path: '/', secure });
       if (value === undefined) return undefined;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Eta } from 'eta';
+import { Eta, type TemplateFunction } from 'eta';
 import type { Assets } from './assets.ts';
 
 /**
@@ -42,8 +42,21 @@ export function createViews(assets: Assets): Views {
     autoTrim: [false, 'nl'],
   });
   const assetPaths = { css: assets.css.path, htmx: assets.htmx.path, sse: assets.sse.path };
+  // eta.render(name) resolves the file path again on every call (a JSON key, path.join and
+  // path.relative); the path and the compiled function of each view are looked up once here.
+  // Includes inside a view still resolve against its `filepath`, as before.
+  const compiled = new Map<string, { fn: TemplateFunction; filepath: string }>();
+  const render = (name: string, data: object): string => {
+    const view = compiled.get(name);
+    if (view !== undefined) return eta.render(view.fn, data, { filepath: view.filepath });
+    const html = eta.render(name, data); // compiles the view and caches it under its path (or throws)
+    const filepath = eta.resolvePath(name);
+    const fn = eta.templatesSync.get(filepath);
+    if (fn !== undefined) compiled.set(name, { fn, filepath });
+    return html;
+  };
   return {
-    render: (name, data) => eta.render(name, data),
-    page: (name, layout, data) => eta.render(name, { ...data, layout: { ...layout, assets: assetPaths, htmxConfig: HTMX_CONFIG } }),
+    render,
+    page: (name, layout, data) => render(name, { ...data, layout: { ...layout, assets: assetPaths, htmxConfig: HTMX_CONFIG } }),
   };
 }

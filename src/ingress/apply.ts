@@ -1,5 +1,5 @@
 import { httpStatusOf, isErrorCode, makeError } from '../errors/index.ts';
-import { addToast, ConversationIr, type Draw, type ToastLevel } from '../ui-ir/index.ts';
+import { addToast, ConversationIr, isValidConversationIr, type Draw, type ToastLevel } from '../ui-ir/index.ts';
 import type { CheckedAction } from './check.ts';
 import { reject, type Rejection } from './result.ts';
 
@@ -12,7 +12,9 @@ export interface Applied {
 /**
  * Pure: runs the checked action's handler. A toast it returns is also recorded in the IR
  * (conversation toasts + the surface's `/ui/toast`), so both hosts show it from state. The
- * result is validated whole: a handler that returns an invalid IR changes nothing.
+ * result is validated whole: a handler that returns an invalid IR changes nothing. The check is
+ * `ConversationIr.safeParse` memoised by object identity (ui-ir isValidConversationIr), so only
+ * what the handler changed is parsed again; the full parse runs only to report a failure.
  */
 export function applyIngress(ir: ConversationIr, checked: CheckedAction, draw: Draw): Applied | Rejection {
   let result: ReturnType<CheckedAction['action']['handle']>;
@@ -28,8 +30,8 @@ export function applyIngress(ir: ConversationIr, checked: CheckedAction, draw: D
   const next = result.toast
     ? addToast(result.ir, { ...result.toast, surfaceId: checked.surface.id }, draw)
     : result.ir;
-  const valid = ConversationIr.safeParse(next);
-  if (!valid.success) {
+  const valid = isValidConversationIr(next) ? undefined : ConversationIr.safeParse(next);
+  if (valid !== undefined && !valid.success) {
     const issue = valid.error.issues[0];
     return {
       ok: false,

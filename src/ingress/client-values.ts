@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { walkBlocks, type FieldBlock, type Surface } from '../ui-ir/index.ts';
+import { walkBlocks, type FieldBlock, type Surface, type SurfaceView } from '../ui-ir/index.ts';
 
 /**
  * Zod pieces for action context schemas that accept what real clients send (a2ui-v0.8.md §5.2):
@@ -82,14 +82,22 @@ function fieldSchema(field: FieldBlock): z.ZodType {
   }
 }
 
+const byView = new WeakMap<SurfaceView, z.ZodType<Record<string, unknown>>>();
+
 /**
  * A context schema derived from a surface's field blocks, for "submit the form" actions.
- * Unknown keys are dropped; each field is coerced as above.
+ * Unknown keys are dropped; each field is coerced as above. Cached per view object (IR is
+ * immutable, so a view keeps its identity across revs): zod compiles a parser for every new
+ * z.object on first use, which costs far more than the parse itself.
  */
 export function fieldContextSchema(surface: Surface): z.ZodType<Record<string, unknown>> {
+  const known = byView.get(surface.view);
+  if (known) return known;
   const shape: Record<string, z.ZodType> = {};
   walkBlocks(surface.view.blocks, (block) => {
     if (block.kind === 'field') shape[block.name] = fieldSchema(block);
   });
-  return z.object(shape) as unknown as z.ZodType<Record<string, unknown>>;
+  const schema = z.object(shape) as unknown as z.ZodType<Record<string, unknown>>;
+  byView.set(surface.view, schema);
+  return schema;
 }

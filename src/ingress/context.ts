@@ -31,7 +31,8 @@ export function splitContext(
       return reject('A2UI_C2S_ENVELOPE_INVALID', `context key "${key}" is reserved for ingress`, pointerOf(key));
     }
     // Checked before the assignment below: `values["__proto__"] = v` would set the prototype.
-    const unsafe = isSafeDataKey(key) ? findUnsafeKey(value, pointerOf(key)) : pointerOf(key);
+    // (A string, what HTML forms send, has no keys to check.)
+    const unsafe = !isSafeDataKey(key) ? pointerOf(key) : typeof value === 'string' ? undefined : findUnsafeKey(value, pointerOf(key));
     if (unsafe !== undefined) {
       return reject('A2UI_C2S_ENVELOPE_INVALID', 'context keys must be data keys ([A-Za-z0-9_-], at most 64)', unsafe);
     }

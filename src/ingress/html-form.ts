@@ -24,21 +24,21 @@ function checkSizes(fields: Record<string, unknown>, limits: IngressLimits): Rej
   let bytes = 0;
   if (entries > limits.maxEntries) return tooLarge(`more than ${limits.maxEntries} fields`);
   for (const name of names) {
-    const pointer = `/${escapeToken(name)}`;
+    const pointer = (): string => `/${escapeToken(name)}`; // only built for a rejection
     const value = fields[name];
     const items: unknown[] = Array.isArray(value) ? value : [value];
     if (Array.isArray(value)) {
       entries += value.length;
-      if (entries > limits.maxEntries) return tooLarge(`more than ${limits.maxEntries} fields and values`, pointer);
+      if (entries > limits.maxEntries) return tooLarge(`more than ${limits.maxEntries} fields and values`, pointer());
     }
-    if (name.length > limits.maxStringLength) return tooLarge(`field name longer than ${limits.maxStringLength}`, pointer);
+    if (name.length > limits.maxStringLength) return tooLarge(`field name longer than ${limits.maxStringLength}`, pointer());
     bytes += utf8ByteLength(name);
     for (const item of items) {
-      if (typeof item !== 'string') return invalid('form values must be strings', pointer);
-      if (item.length > limits.maxStringLength) return tooLarge(`value longer than ${limits.maxStringLength} characters`, pointer);
+      if (typeof item !== 'string') return invalid('form values must be strings', pointer());
+      if (item.length > limits.maxStringLength) return tooLarge(`value longer than ${limits.maxStringLength} characters`, pointer());
       bytes += utf8ByteLength(item);
     }
-    if (bytes > limits.maxBodyBytes) return tooLarge(`form over ${limits.maxBodyBytes} bytes`, pointer);
+    if (bytes > limits.maxBodyBytes) return tooLarge(`form over ${limits.maxBodyBytes} bytes`, pointer());
   }
   return undefined;
 }

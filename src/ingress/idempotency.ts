@@ -19,22 +19,35 @@ export interface MemoryIdempotencyOptions {
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_IDEMPOTENCY_MAX_ENTRIES = 10_000;
 
+interface Entry<V> { readonly key: string; readonly value: V; readonly expiresAt: number }
+
 /**
- * Map in insertion order; with one TTL for all, insertion order is expiry order, so expired
- * entries are always at the front and eviction is amortised O(1).
+ * A Map for lookups plus a FIFO of entries in insertion order. With one TTL for all, insertion
+ * order is expiry order, so expired and surplus entries are always at the front and eviction is
+ * amortised O(1). (Evicting through `map.keys().next()` instead walks over the slots of deleted
+ * entries, which V8 keeps until the next rehash: a cost growing with the store's size.) A key set
+ * again gets a new entry at the back; its old one is skipped when it reaches the front.
  */
 export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOptions = {}): IdempotencyStore<V> & { readonly size: number } {
   const ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
   const maxEntries = options.maxEntries ?? DEFAULT_IDEMPOTENCY_MAX_ENTRIES;
   const clock = options.clock ?? Date.now;
   if (!(ttlMs > 0) || !Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError('invalid idempotency store bounds');
-  const entries = new Map<string, { value: V; expiresAt: number }>();
+  const entries = new Map<string, Entry<V>>();
+  let queue: Array<Entry<V> | undefined> = [];
+  let head = 0;
 
-  const sweep = (now: number): void => {
-    for (const [key, entry] of entries) {
-      if (entry.expiresAt > now) break;
-      entries.delete(key);
+  const dropFront = (): void => {
+    const entry = queue[head]!;
+    queue[head++] = undefined;
+    if (entries.get(entry.key) === entry) entries.delete(entry.key);
+    if (head >= 1024 && head * 2 >= queue.length) {
+      queue = queue.slice(head);
+      head = 0;
     }
+  };
+  const sweep = (now: number): void => {
+    while (head < queue.length && queue[head]!.expiresAt <= now) dropFront();
   };
   return {
     get size() { sweep(clock()); return entries.size; },
@@ -47,12 +60,10 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
     set(key, value) {
       const now = clock();
       sweep(now);
-      entries.delete(key);
-      entries.set(key, { value, expiresAt: now + ttlMs });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value as string;
-        entries.delete(oldest);
-      }
+      const entry = { key, value, expiresAt: now + ttlMs };
+      entries.set(key, entry);
+      queue.push(entry);
+      while (entries.size > maxEntries) dropFront();
     },
   };
 }

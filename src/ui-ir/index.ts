@@ -15,3 +15,4 @@ export {
   findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, viewHasInputs,
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
+export { isValidConversationIr } from './validate.ts';

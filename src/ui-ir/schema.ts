@@ -213,6 +213,15 @@ export const Toast = z.object({
 });
 export type Toast = z.infer<typeof Toast>;
 
+/** Bounds of the conversation's lists (exported for the memoised validator in validate.ts). */
+export const MAX_SURFACES = 32;
+export const MAX_TOASTS = 20;
+
+/** Surface ids are unique within a conversation. */
+export function surfaceIdsUnique(ir: { surfaces: readonly { id: string }[] }): boolean {
+  return new Set(ir.surfaces.map((s) => s.id)).size === ir.surfaces.length;
+}
+
 export const ConversationIr = z
   .object({
     version: z.literal(IR_VERSION),
@@ -221,9 +230,9 @@ export const ConversationIr = z
     seq: z.number().int().nonnegative(),
     transcript: z.array(TranscriptEntry),
     /** Ordered by opening; ids unique. Deleted surfaces stay (lifecycle `deleted`) so stale actions get 409. */
-    surfaces: z.array(Surface).max(32),
+    surfaces: z.array(Surface).max(MAX_SURFACES),
     /** Most recent last; bounded by the transitions. */
-    toasts: z.array(Toast).max(20),
+    toasts: z.array(Toast).max(MAX_TOASTS),
   })
-  .refine((ir) => new Set(ir.surfaces.map((s) => s.id)).size === ir.surfaces.length, 'surface ids must be unique');
+  .refine(surfaceIdsUnique, 'surface ids must be unique');
 export type ConversationIr = z.infer<typeof ConversationIr>;

@@ -2,7 +2,7 @@ import { makeError, type SurfacerError } from '../errors/index.ts';
 import { walkBlocks } from './ids.ts';
 import { formatPointer, getAt, removeAt, setAt, type Namespace } from './pointer.ts';
 import {
-  IR_VERSION, type ConversationIr, type DataMap, type DataValue, type Surface,
+  IR_VERSION, MAX_TOASTS, type ConversationIr, type DataMap, type DataValue, type Surface,
   type SurfaceView, type ToastLevel, type TranscriptEntry,
 } from './schema.ts';
 import type { Draw } from './source.ts';
@@ -12,8 +12,6 @@ import type { Draw } from './source.ts';
  * Preconditions that depend on the current state fail as values.
  */
 export type TransitionResult = { ok: true; ir: ConversationIr } | { ok: false; error: SurfacerError };
-
-const MAX_TOASTS = 20;
 
 export function emptyConversation(conversationId: string): ConversationIr {
   return { version: IR_VERSION, conversationId, seq: 0, transcript: [], surfaces: [], toasts: [] };

@@ -52,6 +52,18 @@ describe.each<[string, () => ConversationStore]>([
 });
 
 describe('JSONL store on disk', () => {
+  it('keeps every conversation in order when more are written than it keeps open', async () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir, fsync: false });
+    const cids = Array.from({ length: 200 }, (_, i) => `c${i}`);
+    await Promise.all(cids.map((cid) => store.append(cid, created(cid))));
+    // Interleaved, unawaited: each conversation's appends still land in call order.
+    await Promise.all([1, 2, 3].flatMap((n) => cids.map((cid) => store.append(cid, reset(n)))));
+    await store.close();
+    const reread = createJsonlStore({ dir });
+    for (const cid of [cids[0]!, cids[99]!, cids[199]!]) expect(await reread.read(cid)).toEqual([created(cid), reset(1), reset(2), reset(3)]);
+  });
+
   it('writes one JSON object per line and refuses to create a conversation twice', async () => {
     const dir = tempDir();
     const store = createJsonlStore({ dir });

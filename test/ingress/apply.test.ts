@@ -1,7 +1,10 @@
+import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { makeError } from '../../src/errors/index.ts';
 import { applyIngress, checkIngress, type ActionDefinition, type CheckedAction } from '../../src/ingress/index.ts';
-import { type ConversationIr } from '../../src/ui-ir/index.ts';
+import { ConversationIr } from '../../src/ui-ir/index.ts';
+import { applyTransitions, arbTransitionSequence } from '../support/arbitraries-ir.ts';
+import { arbEdit, edited } from '../support/ir-edits.ts';
 import { bothTransports, buildIr, createTestActions, deepFreeze, nextDraw, surfaceOf } from './fixtures.ts';
 
 function checked(ir: ConversationIr): CheckedAction {
@@ -51,4 +54,21 @@ describe('applyIngress', () => {
     const result = applyIngress(ir, c, nextDraw()());
     expect(!result.ok && [result.error.code, result.status]).toEqual(['IR_SCHEMA_INVALID', 500]);
   });
+
+  // applyIngress validates a handler's IR with the memoised check (ui-ir isValidConversationIr);
+  // it must accept exactly what the full ConversationIr parse accepts.
+  fcTest.prop([arbTransitionSequence, arbEdit, fc.boolean()], { numRuns: 200 })(
+    'accepts a handler result iff ConversationIr.safeParse does',
+    (ops, edit, valid) => {
+      const irs = applyTransitions(ops);
+      const before = irs.at(-2) ?? irs[0]!;
+      const after = valid ? irs.at(-1)! : (edited(irs.at(-1)!, edit) as ConversationIr);
+      const surface = before.surfaces[0] ?? irs.at(-1)!.surfaces[0]!;
+      const base = checked(buildIr());
+      const c: CheckedAction = { ...base, surface, action: { ...base.action, handle: () => ({ ok: true, ir: after }) } };
+      const result = applyIngress(before, c, nextDraw('prop')());
+      expect(result.ok).toBe(ConversationIr.safeParse(after).success);
+      if (!result.ok) expect(result.error.code).toBe('IR_SCHEMA_INVALID');
+    },
+  );
 });

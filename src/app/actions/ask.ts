@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { ActionDefinition } from '../../ingress/actions.ts';
 import {
   appendTranscript, closeSurface, commitSurface, type DataValue, type FieldBlock,
 } from '../../ui-ir/index.ts';
 import { normaliseForCommit } from '../commit.ts';
-import { formContextSchema, sentValues } from '../context.ts';
+import { EMPTY_CONTEXT, formContextSchema, sentValues } from '../context.ts';
 import { viewFields } from '../fields.ts';
 import { inputInvalid } from './common.ts';
 
@@ -41,7 +40,7 @@ export const askSubmitAction: ActionDefinition = {
 export const askCancelAction: ActionDefinition = {
   name: 'ask.cancel',
   description: 'Dismiss a clarifier without answering.',
-  contextSchema: () => z.object({}),
+  contextSchema: () => EMPTY_CONTEXT,
   handle(ir, surface, _context, draw) {
     const closed = closeSurface(ir, surface.id, draw);
     return closed.ok ? { ok: true, ir: closed.ir, toast: { level: 'info', text: 'Dismissed' } } : closed;

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { ActionDefinition } from '../../ingress/actions.ts';
 import { closeSurface, commitSurface, patchSurfaceData, type DataOp } from '../../ui-ir/index.ts';
 import { draftFromCommitted, normaliseForCommit } from '../commit.ts';
-import { formContextSchema, sentValues } from '../context.ts';
+import { EMPTY_CONTEXT, formContextSchema, sentValues } from '../context.ts';
 import { viewFields } from '../fields.ts';
 import { UPLOAD_KEY } from '../views.ts';
 import { inputInvalid } from './common.ts';
@@ -34,7 +33,7 @@ export const formSubmitAction: ActionDefinition = {
 export const formCancelAction: ActionDefinition = {
   name: 'form.cancel',
   description: 'Discard unsaved changes (restore the saved values), or close the panel if nothing was saved.',
-  contextSchema: () => z.object({}),
+  contextSchema: () => EMPTY_CONTEXT,
   handle(ir, surface, _context, draw) {
     if (Object.keys(surface.data.committed).length === 0) {
       const closed = closeSurface(ir, surface.id, draw);

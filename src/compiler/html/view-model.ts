@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   getAt, walkBlocks, type ActionSpec, type Block, type ConversationIr, type FieldBlock, type Surface,
 } from '../../ui-ir/index.ts';
@@ -79,24 +79,50 @@ export function basePathOf(ir: ConversationIr, options: HtmlCompileOptions): str
 
 /** The per-render idempotency key: same surface state → same key, so a double submit is one. */
 export function idempotencyKey(conversationId: string, surface: Pick<Surface, 'id' | 'epoch' | 'rev' | 'nonce'>): string {
-  return createHash('sha256')
-    .update(`surfacer-idem:v1:${conversationId}:${surface.id}:${surface.epoch}:${surface.rev}:${surface.nonce}`)
-    .digest('base64url')
-    .slice(0, 32);
+  return hash('sha256', `surfacer-idem:v1:${conversationId}:${surface.id}:${surface.epoch}:${surface.rev}:${surface.nonce}`, 'base64url').slice(0, 32);
 }
 
 const TOAST_LEVELS = new Set(['info', 'success', 'warning', 'error']);
+
+/**
+ * What a surface's view model takes from its view alone (everything but the data and the
+ * counters), computed once per (view or block object, surface id): the IR is immutable and
+ * shares unchanged views across revs, so a re-render after an action rebuilds only the values,
+ * not the ids, labels, attributes and button order. Cached objects that end up in a view model
+ * are frozen, so no caller can change what the next render sees.
+ */
+const statics = new WeakMap<object, Map<string, unknown>>();
+
+function perSurface<T>(owner: object, surfaceId: string, build: () => T): T {
+  let bySurface = statics.get(owner);
+  if (bySurface === undefined) statics.set(owner, bySurface = new Map());
+  let value = bySurface.get(surfaceId) as T | undefined;
+  if (value === undefined) bySurface.set(surfaceId, value = build());
+  return value;
+}
+
+const freeze = <T extends object>(value: T): Readonly<T> => Object.freeze(value);
+
+interface ViewStatics { hasInputs: boolean; multipart: boolean; actions: readonly ActionVm[] }
+
+function viewStatics(surface: Surface): ViewStatics {
+  return perSurface(surface.view, surface.id, () => {
+    let hasInputs = false;
+    let multipart = false;
+    walkBlocks(surface.view.blocks, (b) => {
+      if (b.kind === 'field' || b.kind === 'upload') hasInputs = true;
+      if (b.kind === 'upload') multipart = true;
+    });
+    const elementId = `surface-${surface.id}`;
+    return freeze({ hasInputs, multipart, actions: freeze(orderActions(surface.view.actions).map((a) => freeze(actionViewModel(elementId, a)))) });
+  });
+}
 
 export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: HtmlCompileOptions = {}): SurfaceVm {
   const base = basePathOf(ir, options);
   const elementId = `surface-${surface.id}`;
   const csrf = options.csrfToken === undefined ? [] : [{ name: '_csrf', value: options.csrfToken }];
-  let hasInputs = false;
-  let multipart = false;
-  walkBlocks(surface.view.blocks, (b) => {
-    if (b.kind === 'field' || b.kind === 'upload') hasInputs = true;
-    if (b.kind === 'upload') multipart = true;
-  });
+  const { hasInputs, multipart, actions } = viewStatics(surface);
   const closed = surface.lifecycle === 'deleted';
   const expired = surface.lifecycle === 'expired';
   const toastValue = getAt(surface.data.ui, ['toast']);
@@ -105,8 +131,8 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
     title: surface.view.title, template: surface.view.template, lifecycle: surface.lifecycle,
     epoch: surface.epoch, rev: surface.rev, closed, expired,
     regenerate: { action: `${base}/surfaces/${surface.id}/regenerate`, hidden: csrf },
-    blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, [i])),
-    actions: closed || expired ? [] : orderActions(surface.view.actions).map((a) => actionViewModel(elementId, a)),
+    blocks: closed ? [] : surface.view.blocks.map((b) => blockViewModel(surface, b)),
+    actions: closed || expired ? [] : [...actions],
   };
   if (toastValue && typeof toastValue === 'object' && !Array.isArray(toastValue)) {
     const { level, text } = toastValue as Record<string, unknown>;
@@ -145,21 +171,40 @@ function actionViewModel(elementId: string, action: ActionSpec): ActionVm {
   return { id: `${elementId}-action-${action.name.replace(/[^a-z0-9_-]/g, '_')}`, name: action.name, label: action.label, role: action.role, primary: action.primary, noValidate: action.role === 'cancel' };
 }
 
-function blockViewModel(surface: Surface, block: Block, path: number[]): BlockVm {
+/** A value block's source, parsed once: `/committed/a/b` → namespace and keys. */
+interface ValueStatics { label: string; path: string; namespace: string; keys: string[] }
+
+function blockViewModel(surface: Surface, block: Block): BlockVm {
   switch (block.kind) {
     case 'field': return fieldViewModel(surface, block);
+    case 'value': {
+      const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
+        const [ns, ...rest] = block.path.slice(1).split('/');
+        return freeze({ label: block.label, path: block.path, namespace: ns!, keys: freeze(rest) as string[] });
+      });
+      const source = namespace === 'committed' ? surface.data.committed : surface.data.ui;
+      const value = formatDisplayValue(getAt(source, keys) as never);
+      return { kind: 'value', label, value, empty: value === '', path };
+    }
+    case 'group': {
+      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks: block.blocks.map((b) => blockViewModel(surface, b)) };
+      if (block.title !== undefined) vm.title = block.title;
+      return vm;
+    }
+    default:
+      // Everything else is a function of the block (and the surface id) alone.
+      return perSurface(block, surface.id, () => freeze(staticBlockViewModel(surface, block)));
+  }
+}
+
+function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' }>): BlockVm {
+  switch (block.kind) {
     case 'heading': return { kind: 'heading', tag: `h${Math.min(6, block.level + 2)}`, text: block.text };
     case 'text': return { kind: 'text', text: block.text, tone: block.tone };
     case 'divider': return { kind: 'divider' };
     case 'image': {
       const url = safeUrl(block.url);
       return url === undefined ? { kind: 'image', alt: block.alt } : { kind: 'image', url, alt: block.alt };
-    }
-    case 'value': {
-      const [namespace, ...keys] = block.path.slice(1).split('/');
-      const source = namespace === 'committed' ? surface.data.committed : surface.data.ui;
-      const value = formatDisplayValue(getAt(source, keys) as never);
-      return { kind: 'value', label: block.label, value, empty: value === '', path: block.path };
     }
     case 'upload': {
       const id = `${fieldIdPrefix(surface)}-${block.name}`;
@@ -169,11 +214,6 @@ function blockViewModel(surface: Surface, block: Block, path: number[]): BlockVm
         describedBy: [block.purpose ? `${id}-purpose` : '', block.fallback ? `${id}-fallback` : ''].filter(Boolean).join(' '),
       };
     }
-    case 'group': {
-      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks: block.blocks.map((b, i) => blockViewModel(surface, b, [...path, i])) };
-      if (block.title !== undefined) vm.title = block.title;
-      return vm;
-    }
   }
 }
 
@@ -182,36 +222,41 @@ function fieldIdPrefix(surface: Surface): string {
 }
 
 function fieldViewModel(surface: Surface, field: FieldBlock): FieldVm {
+  // Not frozen (a frozen source makes the spread below take V8's slow path); never handed out.
+  const base = perSurface(field, surface.id, () => staticFieldViewModel(surface, field));
+  const value = getAt(surface.data.draft, [field.name]) as Parameters<typeof formatFieldValue>[1];
+  const vm: FieldVm = { ...base, value: formatFieldValue(field, value), checked: isChecked(value), options: base.options };
+  if (base.options.length > 0) {
+    const selected = selectedValues(value);
+    vm.options = base.options.map((o) => ({ ...o, selected: selected.has(o.value) }));
+  }
+  return vm;
+}
+
+/**
+ * A field's view model without its value (`value`, `checked` and the options' `selected` are per
+ * render). Every key is present, in one order (undefined when unused: templates test
+ * `!== undefined` or truthiness), so all fields share one object shape and the per-render copy
+ * in fieldViewModel stays a fast monomorphic spread.
+ */
+function staticFieldViewModel(surface: Surface, field: FieldBlock): FieldVm {
   const id = `${fieldIdPrefix(surface)}-${field.name}`;
   const { shape, type } = controlOf(field.control);
-  const value = getAt(surface.data.draft, [field.name]) as Parameters<typeof formatFieldValue>[1];
-  const selected = selectedValues(value);
-  const vm: FieldVm = {
-    kind: 'field', id, name: field.name, label: field.label, shape,
-    value: formatFieldValue(field, value), checked: isChecked(value), required: field.required,
-    options: (field.options ?? []).map((o, i) => ({ id: `${id}-${i}`, value: o.value, label: o.label, selected: selected.has(o.value) })),
+  const helpId = field.help !== undefined && field.help !== '' ? `${id}-help` : undefined;
+  const hint = field.control === 'slider' && field.min !== undefined && field.max !== undefined ? `From ${field.min} to ${field.max}.`
+    : field.control === 'tags' && helpId === undefined ? 'Separate entries with commas.' : undefined;
+  const hintId = hint === undefined ? undefined : `${id}-hint`;
+  const described = [helpId, hintId].filter((x) => x !== undefined).join(' ');
+  return {
+    kind: 'field', id, name: field.name, label: field.label, shape, type,
+    value: '', checked: false, required: field.required,
+    placeholder: field.placeholder,
+    help: helpId === undefined ? undefined : field.help, helpId, hint, hintId,
+    describedBy: described === '' ? undefined : described,
+    options: freeze((field.options ?? []).map((o, i) => freeze({ id: `${id}-${i}`, value: o.value, label: o.label, selected: false }))) as OptionVm[],
+    min: field.min, max: field.max,
+    step: field.step ?? (field.control === 'number' ? 'any' : undefined),
+    maxLength: field.maxLength,
+    autocomplete: field.control === 'secret' ? 'off' : field.control === 'email' ? 'email' : undefined,
   };
-  if (type !== undefined) vm.type = type;
-  if (field.placeholder !== undefined) vm.placeholder = field.placeholder;
-  if (field.min !== undefined) vm.min = field.min;
-  if (field.max !== undefined) vm.max = field.max;
-  if (field.step !== undefined) vm.step = field.step;
-  else if (field.control === 'number') vm.step = 'any';
-  if (field.maxLength !== undefined) vm.maxLength = field.maxLength;
-  if (field.control === 'secret') vm.autocomplete = 'off';
-  if (field.control === 'email') vm.autocomplete = 'email';
-  const described: string[] = [];
-  if (field.help !== undefined && field.help !== '') {
-    vm.help = field.help;
-    vm.helpId = `${id}-help`;
-    described.push(vm.helpId);
-  }
-  if (field.control === 'tags' && vm.help === undefined) vm.hint = 'Separate entries with commas.';
-  if (field.control === 'slider' && field.min !== undefined && field.max !== undefined) vm.hint = `From ${field.min} to ${field.max}.`;
-  if (vm.hint !== undefined) {
-    vm.hintId = `${id}-hint`;
-    described.push(vm.hintId);
-  }
-  if (described.length > 0) vm.describedBy = described.join(' ');
-  return vm;
 }

@@ -1,0 +1,67 @@
+import { test as fcTest } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import {
+  createMemoryStore, foldLog, ingressPort, irHash, legacyIrHash, type FoldContext,
+} from '../../src/conversation/index.ts';
+import { createIngress } from '../../src/ingress/index.ts';
+import type { ConversationIr } from '../../src/ui-ir/index.ts';
+import { applyTransitions, arbTransitionSequence } from '../support/arbitraries-ir.ts';
+import { fakeRunDirectives } from './fixtures/demo-app.ts';
+import { formAction, makeService } from './fixtures/service.ts';
+
+/**
+ * irHash hashes each part once per object (the IR is immutable and shares unchanged parts), so
+ * these check that the memo never stands in for content: equal content gives equal hashes
+ * whatever the object identities, and a change anywhere changes the hash.
+ */
+describe('irHash', () => {
+  fcTest.prop([arbTransitionSequence], { numRuns: 150 })('depends on content only, and sees every change', (ops) => {
+    const irs = applyTransitions(ops);
+    for (const ir of irs) expect(irHash(structuredClone(ir))).toBe(irHash(ir));
+    // Each transition changed something, so consecutive hashes differ, as the JSON does.
+    for (let i = 1; i < irs.length; i++) {
+      const same = JSON.stringify(irs[i]) === JSON.stringify(irs[i - 1]);
+      expect(irHash(irs[i]!) === irHash(irs[i - 1]!)).toBe(same);
+    }
+  });
+
+  it('changes when any part changes, views and transcript included', () => {
+    const [, ir] = applyTransitions([{ t: 'open', id: 'main', view: { template: 'ask', title: 'T', blocks: [], actions: [] } },
+      { t: 'toast', level: 'info', text: 'hi' }]).slice(-2) as [ConversationIr, ConversationIr];
+    const s = ir.surfaces[0]!;
+    const variants: ConversationIr[] = [
+      { ...ir, seq: ir.seq + 1 },
+      { ...ir, transcript: [{ id: 't9', role: 'user', text: 'x', at: s.updatedAt }] },
+      { ...ir, surfaces: [{ ...s, view: { ...s.view, title: 'U' } }] },
+      { ...ir, surfaces: [{ ...s, data: { ...s.data, draft: { a: 'b' } } }] },
+      { ...ir, surfaces: [{ ...s, rev: s.rev + 1 }] },
+      { ...ir, toasts: [{ ...ir.toasts[0]!, text: 'other' }] },
+      { ...ir, toasts: [] },
+    ];
+    const hashes = new Set([irHash(ir), ...variants.map(irHash)]);
+    expect(hashes.size).toBe(variants.length + 1);
+  });
+
+  it('fold accepts logs written with the first (whole-JSON) hash', async () => {
+    const store = createMemoryStore();
+    const { service, app } = makeService(store);
+    const c = await service.create('o');
+    const turn = await service.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error('turn failed');
+    const saved = await service.applyAction(c.id, formAction(turn.next, 'main', { name: 'Aria' }));
+    if (!saved.ok) throw new Error('action failed');
+    const entries = (await store.read(c.id))!;
+    const ctx: FoldContext = {
+      turn: { runDirectives: fakeRunDirectives, registry: app.directives, mode: 'best-effort' },
+      ingress: ingressPort(createIngress({ actions: app.actions, decodeSurfaceId: () => undefined, source: { now: () => '', nonce: () => '' } })),
+      actions: app.actions,
+    };
+    // The IR after each entry, and the log as the first version wrote it (SHA-256 of the IR's JSON).
+    const irs: ConversationIr[] = [];
+    for (let i = 2; i <= entries.length; i++) irs.push(foldLog(entries.slice(0, i), ctx).ir);
+    const legacy = entries.map((e, i) => (e.type === 'created' ? e : { ...e, irHash: legacyIrHash(irs[i - 1]!) }));
+    expect(legacy.map((e) => e.type !== 'created' && e.irHash)).not.toEqual(entries.map((e) => e.type !== 'created' && e.irHash));
+    expect(foldLog(legacy, ctx).divergences).toEqual([]);
+    expect(foldLog(entries, ctx).divergences).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+import { fc, test as fcTest } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { CHARACTER_CARD, templateView } from '../../src/app/index.ts';
+import {
+  addToast, commitSurface, ConversationIr, createSeededSource, draw, emptyConversation, isValidConversationIr, MAX_SURFACES,
+  MAX_TOASTS, openSurface, type ConversationIr as Ir, type Surface,
+} from '../../src/ui-ir/index.ts';
+import { deepFreeze } from '../support/arbitraries-directives.ts';
+import { applyTransitions, arbTransitionSequence } from '../support/arbitraries-ir.ts';
+import { arbEdit, arbValue, edited } from '../support/ir-edits.ts';
+
+/**
+ * isValidConversationIr is ConversationIr.safeParse memoised by object identity (plus a fast
+ * path for plain data maps). These properties check that it agrees with the full parse: on IRs
+ * built by generated transitions (each IR sharing most of its objects with the one before, as
+ * the action path sees them), and on those IRs with one part replaced, copy-on-write, by a
+ * value that may or may not be valid.
+ */
+const full = (ir: unknown): boolean => ConversationIr.safeParse(ir).success;
+
+describe('isValidConversationIr', () => {
+  fcTest.prop([arbTransitionSequence, fc.array(arbEdit, { maxLength: 6 })], { numRuns: 300 })(
+    'agrees with ConversationIr.safeParse on generated transitions and on edits of them',
+    (ops, edits) => {
+      const irs = applyTransitions(ops).map((ir) => deepFreeze(ir));
+      for (const ir of irs) expect(isValidConversationIr(ir)).toBe(full(ir));
+      const last = irs.at(-1)!;
+      for (const edit of edits) {
+        const candidate = edited(last, edit);
+        expect(isValidConversationIr(candidate)).toBe(full(candidate));
+        // Asking twice (now partly memoised) gives the same answer.
+        expect(isValidConversationIr(candidate)).toBe(full(candidate));
+      }
+    },
+  );
+
+  fcTest.prop([arbValue], { numRuns: 500 })('agrees on arbitrary data maps (including the fast path)', (value) => {
+    const ir = opened();
+    const s = ir.surfaces[0]!;
+    for (const data of [
+      { ...s.data, draft: value }, { ...s.data, committed: { name: value } }, { ...s.data, ui: { toast: { id: 'n1', text: value } } },
+    ]) {
+      const candidate = { ...ir, surfaces: [{ ...s, data }] };
+      expect(isValidConversationIr(candidate)).toBe(full(candidate));
+    }
+  });
+
+  it('keeps the list bounds and the unique-id rule', () => {
+    const ir = opened();
+    const s = ir.surfaces[0]!;
+    const many = (n: number): Surface[] => Array.from({ length: n }, (_, i) => ({ ...s, id: `s${i}` }));
+    expect(isValidConversationIr({ ...ir, surfaces: many(MAX_SURFACES) })).toBe(true);
+    expect(isValidConversationIr({ ...ir, surfaces: many(MAX_SURFACES + 1) })).toBe(false);
+    expect(isValidConversationIr({ ...ir, surfaces: [s, { ...s }] })).toBe(false);
+    let toasted = ir;
+    for (let i = 0; i < MAX_TOASTS + 1; i++) toasted = addToast(toasted, { level: 'info', text: `t${i}` }, { now: s.updatedAt });
+    expect(toasted.toasts).toHaveLength(MAX_TOASTS);
+    expect(isValidConversationIr(toasted)).toBe(true);
+    const tooMany = { ...toasted, toasts: [...toasted.toasts, { ...toasted.toasts[0]!, id: 'n99' }] };
+    expect([isValidConversationIr(tooMany), full(tooMany)]).toEqual([false, false]);
+  });
+
+  it('re-checks only what changed, and a changed part is checked, not trusted', () => {
+    const ir = opened();
+    expect(isValidConversationIr(ir)).toBe(true);
+    const committed = commitSurface(ir, 'main', { draft: { name: 'B' }, committed: { name: 'B' } }, { now: '2026-01-01T00:00:09.000Z' });
+    expect(committed.ok && isValidConversationIr(committed.ir)).toBe(true);
+    if (!committed.ok) return;
+    const s = committed.ir.surfaces[0]!;
+    const bad = { ...committed.ir, surfaces: [{ ...s, data: { ...s.data, draft: { ...s.data.draft, name: Number.NaN } } }] };
+    expect(isValidConversationIr(bad)).toBe(false);
+    expect(isValidConversationIr({ ...committed.ir, seq: -1 })).toBe(false);
+  });
+});
+
+function opened(): Ir {
+  const source = createSeededSource('validate');
+  return openSurface(emptyConversation('v'), { id: 'main', view: templateView(CHARACTER_CARD), draft: { name: 'A' } }, draw(source));
+}
