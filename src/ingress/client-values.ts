@@ -52,9 +52,17 @@ export function clientBoolean(options: { required?: boolean } = {}) {
 }
 
 /** One of `values`; "" or missing is absent. */
+/**
+ * One of `values`: a string (HTML select), a one-element list (what an A2UI MultipleChoice with
+ * maxAllowedSelections 1 writes), or `""`, `[]` or `{}` (an empty selection) meaning none.
+ */
 export function clientChoice(values: readonly string[], options: { required?: boolean } = {}) {
   const schema = z.string().refine((s) => values.includes(s), 'not one of the options');
-  return z.preprocess((v) => (v === '' ? undefined : v), options.required ? schema : schema.optional());
+  return z.preprocess((v) => {
+    if (v === '' || isEmptyMap(v) || (Array.isArray(v) && v.length === 0)) return undefined;
+    if (Array.isArray(v) && v.length === 1) return v[0];
+    return v;
+  }, options.required ? schema : schema.optional());
 }
 
 /** Several of `values`: an array, one string (HTML with one box ticked), `{}` or missing (none). */

@@ -47,6 +47,14 @@ describe('coercion of what real clients send', () => {
     bad(clientChoice(['red'], { required: true }), '');
   });
 
+  it('single choice as an A2UI MultipleChoice sends it: ["x"] → "x"; [] and {} → absent', () => {
+    const c = clientChoice(['red', 'green']);
+    expect([ok(c, ['green']), ok(c, []), ok(c, {})]).toEqual(['green', undefined, undefined]);
+    bad(c, ['red', 'green']);
+    bad(c, ['blue']);
+    bad(clientChoice(['red'], { required: true }), {});
+  });
+
   it('multiple choice: string[], one string (HTML), {} (empty A2UI selection), absent → []', () => {
     const m = clientChoices(['a', 'b']);
     expect([ok(m, ['a', 'b']), ok(m, 'a'), ok(m, {}), ok(m, undefined), ok(m, '')]).toEqual([['a', 'b'], ['a'], [], [], []]);

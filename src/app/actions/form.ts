@@ -1,5 +1,5 @@
 import type { ActionDefinition } from '../../ingress/actions.ts';
-import { closeSurface, commitSurface, patchSurfaceData, type DataOp } from '../../ui-ir/index.ts';
+import { closeSurface, commitSurface, patchSurfaceData, resetSurfaceEpoch, type DataOp } from '../../ui-ir/index.ts';
 import { draftFromCommitted, normaliseForCommit } from '../commit.ts';
 import { EMPTY_CONTEXT, formContextSchema, sentValues } from '../context.ts';
 import { viewFields } from '../fields.ts';
@@ -29,6 +29,9 @@ export const formSubmitAction: ActionDefinition = {
  * form.cancel. Decision: "discard changes". With something saved, the draft is restored from
  * committed and the panel stays; with nothing saved yet there is nothing to return to, so the
  * panel closes.
+ * Restoring also starts a new epoch: what the user typed lives only in the client (A2UI clients
+ * keep it in their own data model), so the server's draft may equal the restored one and no
+ * diff would reach the client. A new epoch re-initialises every client from the saved state.
  */
 export const formCancelAction: ActionDefinition = {
   name: 'form.cancel',
@@ -46,6 +49,8 @@ export const formCancelAction: ActionDefinition = {
     }
     const ops: DataOp[] = Object.entries(draft).map(([key, value]) => ({ op: 'replace', namespace: 'draft', keys: [key], value }));
     const restored = patchSurfaceData(ir, surface.id, ops, draw);
-    return restored.ok ? { ok: true, ir: restored.ir, toast: { level: 'info', text: 'Changes discarded' } } : restored;
+    if (!restored.ok) return restored;
+    const fresh = resetSurfaceEpoch(restored.ir, surface.id, draw);
+    return fresh.ok ? { ok: true, ir: fresh.ir, toast: { level: 'info', text: 'Changes discarded' } } : fresh;
   },
 };
