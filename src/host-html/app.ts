@@ -75,6 +75,8 @@ export function createApp(deps: HostDeps): HostApp {
         title: extra.title, appName: deps.app.name,
         planner: { label: service.planner.label, offline: service.planner.name === 'offline' },
         ...(extra.withTrace && pc ? { traceUrl: `${pc.base}/trace` } : {}),
+        // The A2UI view of the same conversation exists only when that host is mounted.
+        ...(extra.withTrace && pc && deps.extend ? { a2uiUrl: `/a2ui${pc.base}` } : {}),
         ...(Object.keys(headers).length > 0 ? { hxHeaders: JSON.stringify(headers) } : {}),
       };
     },

@@ -26,6 +26,7 @@ export interface LayoutData {
   appName: string;
   planner: { label: string; offline: boolean };
   traceUrl?: string;
+  a2uiUrl?: string;
   hxHeaders?: string;
 }
 

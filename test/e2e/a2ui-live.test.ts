@@ -32,6 +32,14 @@ async function ir(cid: string) {
 const checkpoint = (cid: string): string => s.handle.a2ui.hub.checkpoint(cid).id;
 
 describe('one conversation, live in both hosts', () => {
+  it('the htmx page links to the A2UI view of the same conversation, which its owner may open', async () => {
+    const client = s.client();
+    const c = await newConversation(s, client);
+    const page = await (await client.get(c.base)).text();
+    expect(page).toContain(`<a href="${c.a2ui}">A2UI view</a>`);
+    expect((await client.get(c.a2ui)).status).toBe(200);
+  });
+
   it('A2UI userAction → committed, seen by the A2UI stream and the htmx SSE; htmx submit → seen by A2UI', async () => {
     const client = s.client();
     const c = await newConversation(s, client, 'create a character card');
