@@ -41,8 +41,9 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   if (secret === undefined || secret.length < 16) {
     options.logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
   }
+  const store = createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) });
   const conversations = createConversationStack({
-    app, planner, store: createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }),
+    app, planner, store,
     entropy: createSystemSource(), logger: options.logger,
     mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
   });
@@ -63,7 +64,12 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   // (c.env.outgoing) directly, so hand them through.
   const fetch = (request: Request, env?: unknown): Response | Promise<Response> => host.hono.fetch(request, env as never);
   const server = await startServer({ fetch, closeStreams }, { port: options.port, hostname: options.hostname });
-  return { ...server, plannerLabel: planner.label, conversations, a2ui };
+  // After the last connection: wait for appends still in flight, then close the log files.
+  const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
+    await server.close(...args);
+    await store.close();
+  };
+  return { ...server, close, plannerLabel: planner.label, conversations, a2ui };
 }
 
 function choosePlanner(app: AppDefinition, options: ServeOptions): Planner {
