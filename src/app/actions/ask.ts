@@ -1,11 +1,7 @@
 import type { ActionDefinition } from '../../ingress/actions.ts';
-import {
-  appendTranscript, closeSurface, commitSurface, type DataValue, type FieldBlock,
-} from '../../ui-ir/index.ts';
-import { normaliseForCommit } from '../commit.ts';
-import { EMPTY_CONTEXT, formContextSchema, sentValues } from '../context.ts';
-import { viewFields } from '../fields.ts';
-import { inputInvalid } from './common.ts';
+import { appendTranscript, closeSurface, type DataValue, type FieldBlock } from '../../ui-ir/index.ts';
+import { EMPTY_CONTEXT, formContextSchema } from '../context.ts';
+import { commitSubmission } from './common.ts';
 
 function show(value: DataValue | undefined, field: FieldBlock): string {
   if (value === undefined) return '—';
@@ -24,15 +20,11 @@ export const askSubmitAction: ActionDefinition = {
   description: 'Answer a clarifier: commit the answers, add them to the transcript, close the panel.',
   contextSchema: (surface) => formContextSchema(surface.view),
   handle(ir, surface, context, draw) {
-    const fields = viewFields(surface.view);
-    const sent = sentValues(fields, context);
-    const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
-    if (!result.ok) return inputInvalid(result.problems);
-    const committed = commitSurface(ir, surface.id, { draft: sent, committed: result.committed }, draw);
-    if (!committed.ok) return committed;
-    const lines = fields.map((f) => `${f.label}: ${show(result.committed[f.name], f)}`);
+    const submitted = commitSubmission(ir, surface, context, draw);
+    if (!submitted.ok) return submitted;
+    const lines = submitted.fields.map((f) => `${f.label}: ${show(submitted.committed[f.name], f)}`);
     const text = `${surface.view.title}\n${lines.join('\n')}`.slice(0, 20_000);
-    const closed = closeSurface(appendTranscript(committed.ir, { role: 'user', text }, draw), surface.id, draw);
+    const closed = closeSurface(appendTranscript(submitted.ir, { role: 'user', text }, draw), surface.id, draw);
     return closed.ok ? { ok: true, ir: closed.ir, toast: { level: 'success', text: 'Thanks, answers sent' } } : closed;
   },
 };

@@ -1,6 +1,10 @@
 import { makeError } from '../../errors/index.ts';
-import type { TransitionResult } from '../../ui-ir/index.ts';
-import type { FieldProblem } from '../commit.ts';
+import {
+  commitSurface, type ConversationIr, type DataMap, type Draw, type FieldBlock, type Surface, type TransitionResult,
+} from '../../ui-ir/index.ts';
+import { normaliseForCommit, type FieldProblem } from '../commit.ts';
+import { sentValues } from '../context.ts';
+import { viewFields } from '../fields.ts';
 
 export type Failure = Extract<TransitionResult, { ok: false }>;
 
@@ -13,4 +17,19 @@ export function inputInvalid(problems: readonly FieldProblem[]): Failure {
       pointer: `/${problems[0]?.name ?? ''}`, message,
     }),
   };
+}
+
+/**
+ * What every submit shares: the draft becomes the values as sent, committed their normalised
+ * form; a value the fields refuse leaves everything unchanged.
+ */
+export function commitSubmission(
+  ir: ConversationIr, surface: Surface, context: Record<string, unknown>, draw: Draw,
+): { ok: true; ir: ConversationIr; fields: readonly FieldBlock[]; committed: DataMap } | Failure {
+  const fields = viewFields(surface.view);
+  const sent = sentValues(fields, context);
+  const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
+  if (!result.ok) return inputInvalid(result.problems);
+  const committed = commitSurface(ir, surface.id, { draft: sent, committed: result.committed }, draw);
+  return committed.ok ? { ok: true, ir: committed.ir, fields, committed: result.committed } : committed;
 }

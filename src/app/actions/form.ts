@@ -1,10 +1,10 @@
 import type { ActionDefinition } from '../../ingress/actions.ts';
-import { closeSurface, commitSurface, patchSurfaceData, resetSurfaceEpoch, type DataOp } from '../../ui-ir/index.ts';
-import { draftFromCommitted, normaliseForCommit } from '../commit.ts';
-import { EMPTY_CONTEXT, formContextSchema, sentValues } from '../context.ts';
+import { closeSurface, patchSurfaceData, resetSurfaceEpoch, type DataOp } from '../../ui-ir/index.ts';
+import { draftFromCommitted } from '../commit.ts';
+import { EMPTY_CONTEXT, formContextSchema } from '../context.ts';
 import { viewFields } from '../fields.ts';
 import { UPLOAD_KEY } from '../views.ts';
-import { inputInvalid } from './common.ts';
+import { commitSubmission } from './common.ts';
 
 /**
  * form.submit: the draft becomes the values as sent; committed becomes their normalised form
@@ -16,12 +16,8 @@ export const formSubmitAction: ActionDefinition = {
   description: 'Save the form: validate, store the draft as sent and the normalised values as committed.',
   contextSchema: (surface) => formContextSchema(surface.view),
   handle(ir, surface, context, draw) {
-    const fields = viewFields(surface.view);
-    const sent = sentValues(fields, context);
-    const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
-    if (!result.ok) return inputInvalid(result.problems);
-    const committed = commitSurface(ir, surface.id, { draft: sent, committed: result.committed }, draw);
-    return committed.ok ? { ok: true, ir: committed.ir, toast: { level: 'success', text: 'Saved' } } : committed;
+    const submitted = commitSubmission(ir, surface, context, draw);
+    return submitted.ok ? { ok: true, ir: submitted.ir, toast: { level: 'success', text: 'Saved' } } : submitted;
   },
 };
 
