@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setSignedCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 
 /**
  * Cookie sessions: a random id in a signed, HttpOnly, SameSite=Lax cookie. Nothing is stored
@@ -59,24 +59,32 @@ export function createSessions(options: { secret: string; secure: boolean; rando
   }
 
   /**
-   * Reads a cookie written by hono's setSignedCookie (`value.base64(HMAC-SHA256)`), verified
-   * with node:crypto synchronously, and remembers raw values already verified: hono's
-   * getSignedCookie imports a WebCrypto key and verifies asynchronously on every request,
-   * which was ~10 % of an action round trip.
+   * Cookies are `value.base64(HMAC-SHA256(name NUL value))`. The name is signed too, so one
+   * cookie's value can never pass as another's: a flash message must not be a session id.
+   * Verified synchronously with node:crypto, and raw values already verified are remembered
+   * (hono's getSignedCookie verifies through WebCrypto on every request, ~10 % of an action).
    */
+  const signatureOf = (name: string, value: string): string =>
+    createHmac('sha256', secret).update(`${name}\u0000${value}`).digest('base64');
+
+  function setSigned(c: Context, name: string, value: string, maxAge: number): void {
+    setCookie(c, name, `${value}.${signatureOf(name, value)}`, { ...cookieOptions, maxAge });
+  }
+
   function readSigned(c: Context, name: string): string | undefined {
     const raw = cookie(c, name);
     if (raw === undefined) return undefined;
-    const known = verified.get(raw);
+    const key = `${name}\n${raw}`;
+    const known = verified.get(key);
     if (known !== undefined) return known;
     const dot = raw.lastIndexOf('.');
     if (dot < 0) return undefined;
     const value = raw.slice(0, dot);
     const signature = Buffer.from(raw.slice(dot + 1));
-    const expected = Buffer.from(createHmac('sha256', secret).update(value).digest('base64'));
+    const expected = Buffer.from(signatureOf(name, value));
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return undefined;
     if (verified.size >= VERIFIED_CACHE) verified.delete(verified.keys().next().value!);
-    verified.set(raw, value);
+    verified.set(key, value);
     return value;
   }
 
@@ -106,7 +114,7 @@ export function createSessions(options: { secret: string; secure: boolean; rando
       const existing = await read(c);
       if (existing) return existing;
       const session = sessionOf(options.randomToken(32));
-      await setSignedCookie(c, SESSION_COOKIE, session.id, secret, { ...cookieOptions, maxAge: MONTH_S });
+      setSigned(c, SESSION_COOKIE, session.id, MONTH_S);
       c.set('session' as never, session as never);
       return session;
     },
@@ -118,7 +126,7 @@ export function createSessions(options: { secret: string; secure: boolean; rando
     },
     async setFlash(c, flash) {
       const value = Buffer.from(JSON.stringify({ ...flash, text: flash.text.slice(0, 500) })).toString('base64url');
-      await setSignedCookie(c, FLASH_COOKIE, value, secret, { ...cookieOptions, maxAge: 120 });
+      setSigned(c, FLASH_COOKIE, value, 120);
     },
     async takeFlash(c) {
       if (cookie(c, FLASH_COOKIE) === undefined) return undefined;

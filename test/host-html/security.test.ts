@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './support/harness.ts';
+import { CHARACTER_VALUES, startHarness, type Harness } from './support/harness.ts';
 import { formFields, openConversation, pageOf, parse, sendMessage, submitForm } from './support/page.ts';
 
 describe('HTML host security', () => {
@@ -15,6 +15,25 @@ describe('HTML host security', () => {
     expect(cookie).toMatch(/Path=\//);
     // hono signed cookies: value.signature
     expect(decodeURIComponent(cookie.split(';')[0]!.split('=').slice(1).join('='))).toMatch(/^[A-Za-z0-9_-]{32,}\.[A-Za-z0-9+/=]+$/);
+  });
+
+  it('a flash cookie never passes as a session: the signature covers the cookie name', async () => {
+    const client = h.client();
+    const c = await openConversation(client);
+    await sendMessage(client, c, 'create a character card');
+    const fields = { ...formFields(await pageOf(client, c), 'main'), ...CHARACTER_VALUES.fixture };
+    const saved = await submitForm(client, c, fields, 'form.submit', 'browser');
+    expect(saved.status).toBe(303);
+    const flash = saved.headers.getSetCookie().find((line) => line.startsWith('surfacer_flash='));
+    expect(flash).toBeDefined();
+    const flashValue = flash!.split(';')[0]!.slice('surfacer_flash='.length);
+    // Present the (validly signed) flash value as the session cookie.
+    const forged = await fetch(`${h.url}/`, { headers: { cookie: `surfacer_sid=${flashValue}` }, redirect: 'manual' });
+    expect(forged.status).toBe(303);
+    // Refused as a session: the server starts a new one instead of adopting the forged id.
+    expect(forged.headers.getSetCookie().some((line) => line.startsWith('surfacer_sid='))).toBe(true);
+    const page = await fetch(new URL(forged.headers.get('location')!, h.url), { headers: { cookie: `surfacer_sid=${flashValue}` }, redirect: 'manual' });
+    expect(page.status).toBe(404);
   });
 
   it('another session gets 404 for a conversation it does not own, exactly like a missing one', async () => {
