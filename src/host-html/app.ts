@@ -9,6 +9,7 @@ import type { SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
 import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
+import { clientAddress, createRateLimiter } from './rate-limit.ts';
 import type { Host, HostContext, HostEnv } from './host.ts';
 import { clientKind, htmxError, jsonError, statusFor } from './responses.ts';
 import { registerActionRoutes } from './routes/actions.ts';
@@ -128,7 +129,11 @@ export function createApp(deps: HostDeps): HostApp {
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
 
+  const creations = createRateLimiter({ perMinute: limits.conversationCreatesPerMinute, burst: limits.conversationCreatesPerMinute });
   app.get('/', async (c) => {
+    if (!creations.take(clientAddress(c))) {
+      return plainError(c, makeAnyError('HTTP_TOO_MANY_CONVERSATIONS', `over ${limits.conversationCreatesPerMinute} new conversations a minute from this address`));
+    }
     const session = await sessions.ensure(c);
     const count = conversationsPerSession.get(session.owner) ?? 0;
     if (count >= limits.maxConversationsPerSession) {

@@ -9,6 +9,11 @@ export interface HostLimits {
   maxMessageLength: number;
   /** Conversations one session may create (GET /) while this process runs. */
   maxConversationsPerSession: number;
+  /**
+   * Conversations one client address may create per minute (GET / persists one, and needs no
+   * cookie, so another site could trigger it with an image tag). Bursts up to the same number.
+   */
+  conversationCreatesPerMinute: number;
   /** SSE comment ping interval, so proxies keep the stream open. */
   sseHeartbeatMs: number;
   /** Bounds handed to the ingress form parser. */
@@ -19,6 +24,7 @@ export const DEFAULT_HOST_LIMITS: HostLimits = {
   maxBodyBytes: 1024 * 1024,
   maxMessageLength: 4000,
   maxConversationsPerSession: 200,
+  conversationCreatesPerMinute: 120,
   sseHeartbeatMs: 15_000,
 };
 
