@@ -16,6 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Cli
   compile: { summary: 'compile --target ir|a2ui|html [--strict] [--seed S] [FILE|-]', load: () => import('./commands/compile.ts') },
   validate: { summary: 'validate [--incremental] [FILE|-]', load: () => import('./commands/validate.ts') },
   sim: { summary: 'sim [FILE|-]', load: () => import('./commands/sim.ts') },
+  replay: { summary: 'replay [--json] LOG', load: () => import('./commands/replay.ts') },
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
