@@ -136,10 +136,12 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     async (c) => {
       const cid = await allowed(c);
       if (cid === undefined) return c.notFound();
-      // A custom header (or Authorization) cannot be sent cross-site without a CORS preflight,
-      // which we never grant; hono/csrf would let a JSON POST without Origin through.
-      if (c.req.header(A2UI_CLIENT_HEADER) === undefined && c.req.header('authorization') === undefined) {
-        return c.json(makeError('HTTP_ORIGIN_FORBIDDEN', `missing ${A2UI_CLIENT_HEADER} or Authorization header`), 403);
+      // A custom header (or Authorization: Bearer) cannot be sent cross-site without a CORS
+      // preflight, which we never grant; hono/csrf would let a JSON POST without Origin through.
+      // Other Authorization schemes (Basic, Negotiate, …) are no proof: a browser adds them on
+      // its own behind an auth proxy.
+      if (c.req.header(A2UI_CLIENT_HEADER) === undefined && !/^Bearer\s/i.test(c.req.header('authorization') ?? '')) {
+        return c.json(makeError('HTTP_ORIGIN_FORBIDDEN', `missing ${A2UI_CLIENT_HEADER} or Authorization: Bearer header`), 403);
       }
       const raw = await c.req.text();
       const idempotencyKey = c.req.header('idempotency-key');

@@ -222,6 +222,11 @@ describe('who may connect', () => {
     // Cookie alone cannot POST (CSRF: a custom header or Authorization is required) …
     const cookieOnly = await owner.request(`${c.a2ui}/events`, { method: 'POST', headers: { 'content-type': 'text/plain' }, json: undefined });
     expect(cookieOnly.status).toBe(403);
+    // … nor with Basic credentials a browser adds by itself behind an auth proxy.
+    const cookieBasic = await fetch(`${s.url}${c.a2ui}/events`, {
+      method: 'POST', headers: { cookie: owner.cookieHeader(), Authorization: 'Basic dXNlcjpwdw==', 'content-type': 'application/json' }, body,
+    });
+    expect(cookieBasic.status).toBe(403);
     // … with the client header it can; a stranger with the header still sees nothing.
     const withHeader = await fetch(`${s.url}${c.a2ui}/events`, {
       method: 'POST', headers: { cookie: owner.cookieHeader(), 'X-Surfacer-Client': 'a2ui', 'content-type': 'application/json' }, body,

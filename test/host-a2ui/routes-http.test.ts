@@ -295,6 +295,23 @@ describe('POST /a2ui/c/:cid/events', () => {
     expect(s.posts).toHaveLength(1);
   });
 
+  it('accepts only the Bearer scheme as the custom-header proof (a browser adds Basic on its own)', async () => {
+    const s = await start();
+    for (const authorization of ['Basic dXNlcjpwdw==', 'Negotiate abc', 'Bearer', 'Bearerx t']) {
+      const res = await fetch(`${s.url}/a2ui/c/c9/events`, { method: 'POST', headers: { Authorization: authorization }, body });
+      expect(res.status, authorization).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('HTTP_ORIGIN_FORBIDDEN');
+    }
+    expect(s.posts).toHaveLength(0);
+    const lower = await fetch(`${s.url}/a2ui/c/c9/events`, { method: 'POST', headers: { Authorization: 'bEaReR t' }, body });
+    expect(lower.status).toBe(202);
+    const withClient = await fetch(`${s.url}/a2ui/c/c9/events`, {
+      method: 'POST', headers: { Authorization: 'Basic dXNlcjpwdw==', 'X-Surfacer-Client': 'a2ui' }, body,
+    });
+    expect(withClient.status).toBe(202);
+    expect(s.posts).toHaveLength(2);
+  });
+
   it('refuses an oversized body with the canonical 413 error', async () => {
     const s = await start({ maxEventBytes: 1024 });
     const res = await fetch(`${s.url}/a2ui/c/c9/events`, {

@@ -66,6 +66,8 @@ interface Attempt {
   priorTypes?: ReadonlyMap<string, string> | undefined;
   /** The update holds only part of the component set: the guardrails check the full tree depth. */
   partial: boolean;
+  /** An older A2UI surface id this batch replaces (epoch change): every recovery deletes it too. */
+  retire?: string | undefined;
 }
 
 /** Removes soft_fail findings the validator can point at (orphan components); true if anything changed. */
@@ -104,14 +106,28 @@ function serialise(messages: readonly A2uiMessage[]): { lines: string[]; bytes: 
   return { lines, bytes: lines.map(byteLength) };
 }
 
-export function fallbackBatch(surface: Surface, errors: SurfacerError[], warnings: SurfacerError[]): A2uiSurfaceBatch {
+/** deleteSurface of the replaced surface id, when there is one (it leads every recovery batch). */
+function retireMessages(retire: string | undefined, a2uiSurfaceId: string): A2uiMessage[] {
+  return retire === undefined || retire === a2uiSurfaceId ? [] : [deleteMessage(retire)];
+}
+
+export function fallbackBatch(surface: Surface, errors: SurfacerError[], warnings: SurfacerError[], retire?: string): A2uiSurfaceBatch {
   const a2uiSurfaceId = encodeA2uiSurfaceId(surface.id, surface.epoch);
-  const messages = fallbackMessages(surface.id, a2uiSurfaceId);
+  const messages = [...retireMessages(retire, a2uiSurfaceId), ...fallbackMessages(surface.id, a2uiSurfaceId)];
   const { lines, bytes } = serialise(messages);
   return batchOf({ surface, kind: 'fallback', messages }, a2uiSurfaceId, lines, bytes, errors, warnings, 'surface_fail');
 }
 
-type Outcome = { batch: A2uiSurfaceBatch; strictErrors: SurfacerError[] };
+/** Nothing of the surface fits or may be sent: only the deleteSurface of the replaced id, if any. */
+function emptyBatch(batch: A2uiSurfaceBatch, retire: string | undefined): A2uiSurfaceBatch {
+  const messages = retireMessages(retire, batch.a2uiSurfaceId);
+  const { lines, bytes } = serialise(messages);
+  const stats = { ...batch.stats, messages: messages.length, bytes: bytes.reduce((a, b) => a + b, 0), components: 0, dataEntries: 0 };
+  return { ...batch, messages, lines, stats };
+}
+
+/** `retire`: the A2UI surface id this outcome replaces, kept for the response-level fallback. */
+type Outcome = { batch: A2uiSurfaceBatch; strictErrors: SurfacerError[]; retire?: string | undefined };
 
 /** The semantic validator over the whole outgoing batch. */
 function validateBatch(messages: readonly A2uiMessage[], attempt: Attempt, ctx: Ctx): Violation[] {
@@ -157,9 +173,10 @@ function finalise(attempt: Attempt, ctx: Ctx): Outcome {
   for (const e of errors) if (RANK[policyOf(e)] > RANK[decision]) decision = policyOf(e);
   const all = [...errors, ...dropped];
   if (decision === 'epoch_reset') {
-    return { batch: batchOf({ ...attempt, messages: [] }, a2uiSurfaceId, [], [], all, warnings, 'epoch_reset'), strictErrors: [] };
+    const empty = batchOf({ ...attempt, messages: [] }, a2uiSurfaceId, [], [], all, warnings, 'epoch_reset');
+    return { batch: emptyBatch(empty, attempt.retire), strictErrors: [] };
   }
-  return { batch: fallbackBatch(attempt.surface, all, warnings), strictErrors: [] };
+  return { batch: fallbackBatch(attempt.surface, all, warnings, attempt.retire), strictErrors: [] };
 }
 
 function partsOrFail(surface: Surface, ctx: Ctx): SurfaceParts | SurfacerError {
@@ -170,17 +187,21 @@ function partsOrFail(surface: Surface, ctx: Ctx): SurfaceParts | SurfacerError {
   }
 }
 
-function failed(surface: Surface, error: SurfacerError, ctx: Ctx): Outcome {
+function failed(surface: Surface, error: SurfacerError, ctx: Ctx, retire?: string): Outcome {
   return ctx.options.strict
-    ? { batch: fallbackBatch(surface, [error], []), strictErrors: [error] }
-    : { batch: fallbackBatch(surface, [error], []), strictErrors: [] };
+    ? { batch: fallbackBatch(surface, [error], [], retire), strictErrors: [error] }
+    : { batch: fallbackBatch(surface, [error], [], retire), strictErrors: [] };
 }
 
-function initOutcome(surface: Surface, ctx: Ctx, before: A2uiMessage[] = []): Outcome {
+/**
+ * `before`: messages that lead the init (deleteSurface of what the client holds); `retire`: an
+ * older A2UI surface id (epoch change) that must also go if the init itself fails.
+ */
+function initOutcome(surface: Surface, ctx: Ctx, before: A2uiMessage[] = [], retire?: string): Outcome {
   const parts = partsOrFail(surface, ctx);
-  if (!('components' in parts)) return failed(surface, parts, ctx);
+  if (!('components' in parts)) return { ...failed(surface, parts, ctx, retire), retire };
   const messages = [...before, ...initMessages(parts, ctx.styles)];
-  return finalise({ surface, kind: 'init', messages, parts, incremental: false, partial: false }, ctx);
+  return { ...finalise({ surface, kind: 'init', messages, parts, incremental: false, partial: false, retire }, ctx), retire };
 }
 
 function deleteOutcome(surface: Surface, a2uiSurfaceId: string): Outcome {
@@ -191,7 +212,7 @@ function deleteOutcome(surface: Surface, a2uiSurfaceId: string): Outcome {
 
 function updateOutcome(prev: Surface, next: Surface, ctx: Ctx): Outcome | undefined {
   const oldId = encodeA2uiSurfaceId(prev.id, prev.epoch);
-  if (prev.epoch !== next.epoch) return initOutcome(next, ctx, [deleteMessage(oldId)]);
+  if (prev.epoch !== next.epoch) return initOutcome(next, ctx, [deleteMessage(oldId)], oldId);
   if ((ctx.options.reinit ?? []).includes(next.id)) return initOutcome(next, ctx, [deleteMessage(oldId)]);
   const known = new Set(prev.tombstones);
   if (next.tombstones.some((t) => !known.has(t))) return initOutcome(next, ctx, [deleteMessage(oldId)]);
@@ -229,10 +250,10 @@ function fitResponse(outcomes: Outcome[], surfaces: Surface[], ctx: Ctx): Outcom
       const tooMany = messages + o.batch.stats.messages > ctx.limits.maxMessagesPerResponse;
       const error = makeError(tooMany ? 'A2UI_S2C_TOO_MANY_MESSAGES' : 'A2UI_S2C_RESPONSE_TOO_LARGE',
         `surface ${o.batch.a2uiSurfaceId} does not fit in the response (${messages + o.batch.stats.messages} messages, ${bytes + o.batch.stats.bytes} bytes)`);
-      const fallback = fallbackBatch(surfaces[i]!, [error, ...o.batch.errors], o.batch.warnings);
+      const fallback = fallbackBatch(surfaces[i]!, [error, ...o.batch.errors], o.batch.warnings, o.retire);
       out = ctx.options.strict
         ? { batch: o.batch, strictErrors: [error] }
-        : { batch: fits(fallback, messages, bytes, ctx.limits) ? fallback : { ...fallback, messages: [], lines: [], stats: { ...fallback.stats, messages: 0, bytes: 0 } }, strictErrors: [] };
+        : { batch: fits(fallback, messages, bytes, ctx.limits) ? fallback : emptyBatch(fallback, o.retire), strictErrors: [] };
     }
     messages += out.batch.stats.messages;
     bytes += out.batch.stats.bytes;

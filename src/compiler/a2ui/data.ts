@@ -1,6 +1,6 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import { getAt, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
-import { escapeMarkdown, guardA2uiString } from './text.ts';
+import { escapeMarkdown, guardA2uiString, plainText } from './text.ts';
 
 /**
  * The client data model of one surface, as the compiler wants WC to hold it: nested maps with
@@ -8,7 +8,7 @@ import { escapeMarkdown, guardA2uiString } from './text.ts';
  *
  *   /draft      IR draft; keys bound to a field hold the type that field's component needs
  *   /committed  IR committed
- *   /ui         IR ui (the toast mirror lives at /ui/toast)
+ *   /ui         IR ui (the toast mirror lives at /ui/toast; its text, bound to a Text, Markdown-escaped)
  *   /view       display strings derived by the compiler (value blocks), Markdown-escaped
  *
  * v0.8 has no arrays (§7.2): an IR array is a map-encoded list, keys "0", "1", … ascending, no
@@ -192,8 +192,21 @@ export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]):
   model.draft = draft;
   model.committed = encodeMap(surface.data.committed);
   model.ui = encodeMap(surface.data.ui);
+  markdownEscapeToast(model.ui, surface.data.ui);
   model.view = view;
   return model;
+}
+
+/**
+ * /ui/toast/text is bound to a Text (display only, never sent back by a client): it gets the
+ * Markdown escaping of literal Text, like /view. /draft stays unescaped: inputs bind to it and
+ * their values come back through ingress.
+ */
+function markdownEscapeToast(ui: A2Map, irUi: Surface['data']['ui']): void {
+  const toast = irUi.toast;
+  const encoded = ui.toast;
+  if (toast === null || typeof toast !== 'object' || Array.isArray(toast) || typeof toast.text !== 'string' || !isA2Map(encoded)) return;
+  encoded.text = plainText(toast.text);
 }
 
 export function viewKey(indexPath: readonly number[]): string {

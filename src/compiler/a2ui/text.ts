@@ -81,7 +81,8 @@ export function unguardA2uiValue(value: unknown): unknown {
 /**
  * Official renderers render `Text` as Markdown (§3.3); user-visible strings are plain text
  * (design.md §5.1). Backslash-escapes every CommonMark-significant character so `*x*` shows
- * the stars. Only for `Text` content; input labels and data are not Markdown.
+ * the stars. Only for what a `Text` shows (literals, and the display-only data it binds:
+ * /view, /ui/toast/text); input labels and /draft are not Markdown.
  */
 const INLINE_SYNTAX = /[\\`*_[\]<>#~|!&]/;
 const LINE_START_SYNTAX = /^[ \t]*(?:[-+=]|\d{1,9}[.)])/m;

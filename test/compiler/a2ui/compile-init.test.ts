@@ -4,6 +4,7 @@ import {
   unguardA2uiValue, validateA2uiMessages,
 } from '../../../src/compiler/index.ts';
 import { componentId } from '../../../src/compiler/a2ui/ids.ts';
+import { escapeMarkdown } from '../../../src/compiler/a2ui/text.ts';
 import { addToast, closeSurface, type Block } from '../../../src/ui-ir/index.ts';
 import { componentsOf, find, kinds, ok, only, open, view } from './fixtures.ts';
 import { pathPlusLiteral, stringsEqualToIds } from './invariants.ts';
@@ -118,8 +119,31 @@ describe('compileSurfaceToA2ui: full init', () => {
     expect(find(msgs, 'main.toast.Text').props).toEqual({ text: { path: '/ui/toast/text' }, usageHint: 'caption' });
     const processor = newProcessor();
     feed(processor, msgs);
-    expect(dataModelOf(processor, 'main--e0')).toMatchObject({ ui: { toast: { id: 'n1', level: 'success', text: 'Saved!' } } });
+    // Markdown-escaped like a literal Text ('!' is significant).
+    expect(dataModelOf(processor, 'main--e0')).toMatchObject({ ui: { toast: { id: 'n1', level: 'success', text: 'Saved\\!' } } });
     expect(() => find(m, 'main.toast.Text')).toThrow();
+  });
+
+  it('Markdown-escapes data bound to a Text (toast, value blocks) but never /draft, which inputs send back', () => {
+    const md = '**bold** [x](http://e) ![i](http://e/i.png)';
+    const escaped = escapeMarkdown(md);
+    expect(escaped).toBe('\\*\\*bold\\*\\* \\[x\\](http://e) \\!\\[i\\](http://e/i.png)');
+    const { ir: opened, draw } = open('main', view([
+      { kind: 'field', name: 'name', label: 'Name', control: 'text', required: false },
+      { kind: 'value', label: 'Shown', path: '/draft/name' },
+    ]), { name: md });
+    const withToast = addToast(opened, { level: 'info', text: md, surfaceId: 'main' }, draw());
+    const msgs = only(compileSurfaceToA2ui(withToast.surfaces[0]!)).messages;
+    const processor = newProcessor();
+    feed(processor, msgs);
+    expect(dataModelOf(processor, 'main--e0')).toMatchObject({
+      ui: { toast: { text: escaped } }, view: { b1: escaped }, draft: { name: md },
+    });
+    // Both Text components read only display paths; the TextField alone binds /draft.
+    expect(find(msgs, 'main.toast.Text').props.text).toEqual({ path: '/ui/toast/text' });
+    const textPaths = componentsOf(msgs).flatMap((c) => ('Text' in c.component ? [JSON.stringify(c.component.Text)] : []))
+      .map((t) => (JSON.parse(t) as { text: { path?: string } }).text.path).filter((p) => p !== undefined);
+    expect(textPaths.sort()).toEqual(['/ui/toast/text', '/view/b1']);
   });
 
   it('puts styles (font, primaryColor only) on beginRendering and drops an invalid colour', () => {

@@ -114,6 +114,36 @@ describe('compileA2uiUpdate: the smallest correct update', () => {
     expect([...processor.getSurfaces().keys()]).toEqual(['main--e1']);
   });
 
+  it('an epoch change whose new init fails still deletes the old A2UI surface (fallback, response too large)', () => {
+    const { ir, draw } = open();
+    const next = must(resetSurfaceEpoch(ir, 'main', draw()));
+    const runs: [string, Parameters<typeof compileA2uiUpdate>[2], number][] = [
+      ['surface fallback', { limits: { maxComponentsPerSurface: 3 } }, 4],
+      ['response too large', { limits: { maxBytesPerResponse: 200 } }, 1],
+    ];
+    for (const [label, options, count] of runs) {
+      const batch = only(compileA2uiUpdate(ir, next, options));
+      expect(batch.kind, label).toBe('fallback');
+      expect(batch.a2uiSurfaceId).toBe('main--e1');
+      expect(batch.messages, label).toHaveLength(count);
+      expect(batch.stats.messages).toBe(count);
+      expect(batch.lines).toEqual(batch.messages.map((m) => JSON.stringify(m)));
+      expect(batch.messages[0], label).toEqual({ deleteSurface: { surfaceId: 'main--e0' } });
+      expect(validateA2uiMessages(batch.messages), label).toEqual([]);
+      const processor = newProcessor();
+      feed(processor, ok(compileConversationToA2ui(ir)).flatMap((b) => b.messages), `${label} init`);
+      feed(processor, batch.messages, label);
+      expect([...processor.getSurfaces().keys()], label).toEqual(count === 1 ? [] : ['main--e1']);
+    }
+  });
+
+  it('a toast added by an update reaches the data model Markdown-escaped', () => {
+    const { ir, draw } = open();
+    const next = addToast(ir, { level: 'info', text: '**bold** [x](http://e)', surfaceId: 'main' }, draw());
+    const { processor } = roundTrip(ir, next);
+    expect(dataModelOf(processor, 'main--e0')).toMatchObject({ ui: { toast: { text: '\\*\\*bold\\*\\* \\[x\\](http://e)' } } });
+  });
+
   it('lifecycle deleted → deleteSurface; a reopened surface starts a new epoch', () => {
     const { ir, draw } = open();
     const closed = must(closeSurface(ir, 'main', draw()));
