@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { open, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { open as openFile, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LogEntrySchema, type LogEntry } from './log.ts';
 import type { ConversationStore } from './store.ts';
@@ -9,6 +9,18 @@ export interface JsonlStoreOptions {
   dir?: string;
   /** fsync after every append (default true). Off only for benchmarks and throwaway runs. */
   fsync?: boolean;
+  /** Test seam: how files are opened (default node:fs/promises `open`), e.g. to inject failing writes. */
+  fs?: { open?: (path: string, flags: string) => Promise<FileHandle> };
+}
+
+interface OpenFile {
+  /** The append chain: appends of one conversation run one at a time. */
+  tail: Promise<unknown>;
+  pending: number;
+  /** The handle kept open in append mode (once an append needed it). */
+  handle?: Promise<FileHandle>;
+  /** Size to cut the file back to before the next append or read (a failed append's rollback failed). */
+  truncateTo?: number;
 }
 
 const CID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -24,13 +36,20 @@ const OPEN_FILES = 128;
  * open in append mode (O_APPEND: every write lands at the current end, also after a read cut a
  * torn tail), so an acknowledged append costs a write and an fdatasync instead of open, write,
  * fdatasync and close, each a trip through libuv's thread pool.
+ *
+ * A failed append leaves no trace: the file's size is taken before the write, and on any write
+ * or sync error the file is cut back to it before the error is passed on (a failed `created`
+ * removes the file). Otherwise a partial line would glue onto the next append (a corrupt middle
+ * line, the conversation unreadable) and a written-but-unsynced entry, reported as failed, would
+ * be replayed later. If the cut itself fails, it is retried before the next append or read.
  */
 export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationStore & { readonly dir: string } {
   const dir = resolve(options.dir ?? '.data/conversations');
   const fsync = options.fsync ?? true;
+  const open = options.fs?.open ?? ((path: string, flags: string) => openFile(path, flags));
   mkdirSync(dir, { recursive: true });
   /** Per conversation: its append chain (tail, appends pending) and its open handle (once created). */
-  const files = new Map<string, { tail: Promise<unknown>; pending: number; handle?: Promise<FileHandle> }>();
+  const files = new Map<string, OpenFile>();
 
   const fileOf = (cid: string): string => {
     // cids come from URLs: the charset check keeps them inside `dir`.
@@ -43,29 +62,52 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     try { await handle.sync(); } catch { /* some filesystems refuse directory fsync */ } finally { await handle.close(); }
   }
 
-  /** Closes the least recently used idle files beyond OPEN_FILES (a file with appends pending stays). */
+  /** Closes the least recently used idle files beyond OPEN_FILES (a file with appends or a cut pending stays). */
   function trim(): void {
     for (const [cid, file] of files) {
       if (files.size <= OPEN_FILES) return;
-      if (file.pending > 0) continue;
+      if (file.pending > 0 || file.truncateTo !== undefined) continue;
       files.delete(cid);
       void file.handle?.then((h) => h.close()).catch(() => {});
     }
   }
 
-  async function write(cid: string, file: { handle?: Promise<FileHandle> }, entry: LogEntry, line: string): Promise<void> {
+  /** Cuts a file back to `size` (best effort durable); on failure remembers to retry before the next append or read. */
+  async function rollback(file: OpenFile, handle: FileHandle, size: number): Promise<void> {
+    try {
+      await handle.truncate(size);
+      if (fsync) await handle.datasync().catch(() => {});
+    } catch {
+      file.truncateTo = size;
+      delete file.handle; // the handle may be broken: reopen for the next append
+      await handle.close().catch(() => {});
+    }
+  }
+
+  /** A cut that failed earlier: done before anything else touches the file (throws if it fails again). */
+  async function settle(cid: string, file: OpenFile | undefined): Promise<void> {
+    if (file?.truncateTo === undefined) return;
+    await truncate(fileOf(cid), file.truncateTo);
+    delete file.truncateTo;
+  }
+
+  async function write(cid: string, file: OpenFile, entry: LogEntry, line: string): Promise<void> {
     if (entry.type === 'created') {
       const handle = await open(fileOf(cid), 'wx');
       try {
         await handle.appendFile(line, 'utf8');
         if (fsync) await handle.datasync();
-      } finally {
-        await handle.close();
+      } catch (error) {
+        await handle.close().catch(() => {});
+        await unlink(fileOf(cid)).catch(() => {}); // not created: no half-made conversation stays
+        throw error;
       }
+      await handle.close();
       // A new file is durable only once its directory entry is.
       if (fsync) await syncDir();
       return;
     }
+    await settle(cid, file);
     file.handle ??= open(fileOf(cid), 'a');
     let handle: FileHandle;
     try {
@@ -74,8 +116,14 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       delete file.handle; // e.g. ENOENT: nothing to keep
       throw error;
     }
-    await handle.appendFile(line, 'utf8');
-    if (fsync) await handle.datasync();
+    const { size } = await handle.stat();
+    try {
+      await handle.appendFile(line, 'utf8');
+      if (fsync) await handle.datasync();
+    } catch (error) {
+      await rollback(file, handle, size);
+      throw error;
+    }
   }
 
   return {
@@ -99,7 +147,9 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     },
     async read(cid) {
       if (!CID.test(cid)) return undefined;
-      await files.get(cid)?.tail; // never cut a line that is being written
+      const file = files.get(cid);
+      await file?.tail; // never cut a line that is being written
+      await settle(cid, file);
       let text: string;
       try {
         text = await readFile(fileOf(cid), 'utf8');

@@ -1,19 +1,33 @@
+import { compileConversationToHtml } from '../compiler/html/index.ts';
 import type { Failure } from '../conversation/types.ts';
 import type { SurfacerError } from '../errors/index.ts';
 import { findLiveSurface, type ConversationIr } from '../ui-ir/index.ts';
-import { regenerateHtml, type AlertData, type PageContext } from './fragments.ts';
-import type { Host, HostContext } from './host.ts';
-import { clientKind, htmxError, issueLines, jsonError, statusFor } from './responses.ts';
+import { alertHtml, composerData, regenerateHtml, transcriptViewModel, type AlertData, type PageContext } from './fragments.ts';
+import type { FormFields, Host, HostContext } from './host.ts';
+import { asStatus, clientKind, htmxError, issueLines, jsonError, statusFor } from './responses.ts';
 
 const STALE = 'A2UI_C2S_SURFACE_STALE';
 
+export interface FailureOptions {
+  surfaceId?: string;
+  ir: ConversationIr;
+  /**
+   * A rejected surface form (POST /c/{cid}/actions): a plain browser post then gets the page
+   * itself, with the failure status, its typed values back in the form (a redirect would rebuild
+   * the form from the stored draft, which the rejected action never changed: bad input never
+   * loses data) and the message in the surface's alert slot. `version` is that of `ir`.
+   */
+  rejected?: { fields: FormFields; version: number };
+}
+
 /**
  * A failure inside an owned conversation: htmx gets a fragment in the surface's alert slot (or
- * #alerts), JSON clients the canonical object, a plain form post a flash and 303 back. A stale
- * surface comes with a regenerate button.
+ * #alerts), JSON clients the canonical object, a plain form post a flash and 303 back (or, for
+ * a rejected surface form, the page with what was typed). A stale surface comes with a
+ * regenerate button.
  */
 export async function respondFailure(
-  host: Host, c: HostContext, failure: Pick<Failure, 'error' | 'status' | 'issues'>, options: { surfaceId?: string; ir: ConversationIr },
+  host: Host, c: HostContext, failure: Pick<Failure, 'error' | 'status' | 'issues'>, options: FailureOptions,
 ): Promise<Response> {
   const { error } = failure;
   const status = statusFor(error, failure.status);
@@ -21,6 +35,9 @@ export async function respondFailure(
   if (kind === 'json') return jsonError(c, error, status, failure.issues);
   const pc = c.get('pc');
   const live = options.surfaceId !== undefined && findLiveSurface(options.ir, options.surfaceId) !== undefined;
+  if (kind === 'html' && options.rejected !== undefined) {
+    return rejectedPage(host, c, alertFor(pc, error, failure.issues, options), status, { ...options, rejected: options.rejected }, live);
+  }
   if (kind === 'html') {
     await host.sessions.setFlash(c, {
       level: error.severity === 'warning' ? 'warning' : 'error', text: error.message, code: error.code,
@@ -45,4 +62,31 @@ export function alertFor(
     else alert.reload = pc.base;
   }
   return alert;
+}
+
+/**
+ * The conversation page as GET /c/{cid} renders it, but with the rejected surface showing the
+ * submitted values and the alert (in #alerts when the surface is gone). Nothing is stored.
+ */
+function rejectedPage(
+  host: Host, c: HostContext, alert: AlertData, status: number,
+  options: FailureOptions & { rejected: NonNullable<FailureOptions['rejected']> }, live: boolean,
+): Response {
+  const pc = c.get('pc');
+  const { ir, surfaceId, rejected } = options;
+  const surfacesHtml = compileConversationToHtml(ir, {
+    csrfToken: pc.csrf, basePath: pc.base,
+    ...(live ? { rejected: { surfaceId: surfaceId!, fields: rejected.fields, alertHtml: alertHtml(pc, alert) } } : {}),
+  }).html;
+  const pageId = host.randomToken(12);
+  c.header('Cache-Control', 'no-store');
+  return c.html(host.views.page('page', host.layout(c, { title: host.deps.app.name, pageId, withTrace: true }), {
+    transcript: transcriptViewModel(ir.transcript),
+    surfacesHtml,
+    composer: composerData(pc),
+    flash: live ? undefined : alert,
+    statusText: '',
+    // The version of `ir`: the events stream refreshes (and so resets the form) only on later changes.
+    eventsUrl: `${pc.base}/events?page=${pageId}&v=${rejected.version}`,
+  }), asStatus(status) as never);
 }

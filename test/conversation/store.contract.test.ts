@@ -1,8 +1,9 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createJsonlStore, createMemoryStore, parseLog, type ConversationStore, type LogEntry } from '../../src/conversation/index.ts';
+import { createJsonlStore, createMemoryStore, parseLog, type ConversationStore, type JsonlStoreOptions, type LogEntry } from '../../src/conversation/index.ts';
 
 const dirs: string[] = [];
 afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
@@ -93,5 +94,86 @@ describe('JSONL store on disk', () => {
     writeFileSync(join(dir, 'c1.jsonl'), `${JSON.stringify(created('c1'))}\n{"nope":1}\n${JSON.stringify(reset(1))}\n`);
     await expect(createJsonlStore({ dir }).read('c1')).rejects.toThrow(/line 2 is corrupt/);
     expect(parseLog('').entries).toEqual([]);
+  });
+});
+
+/**
+ * An `fs` seam whose handles fail on demand: `fail.write` writes half the data and then throws
+ * ENOSPC (a write that stopped partway), `fail.sync` lets the write through and throws EIO on
+ * fdatasync, `fail.truncate` refuses the rollback. Each flag is spent by the failure it causes.
+ */
+function faultyFs(): { fs: NonNullable<JsonlStoreOptions['fs']>; fail: { write: boolean; sync: boolean; truncate: boolean } } {
+  const fail = { write: false, sync: false, truncate: false };
+  const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected`), { code });
+  const wrap = (handle: FileHandle): FileHandle => new Proxy(handle, {
+    get(target, prop) {
+      if (prop === 'appendFile' && fail.write) {
+        return async (data: string) => {
+          fail.write = false;
+          await target.write(data.slice(0, Math.floor(data.length / 2)));
+          throw errno('ENOSPC');
+        };
+      }
+      if (prop === 'datasync' && fail.sync) return async () => { fail.sync = false; throw errno('EIO'); };
+      if (prop === 'truncate' && fail.truncate) return async () => { fail.truncate = false; throw errno('EIO'); };
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { fail, fs: { open: async (path, flags) => wrap(await open(path, flags)) } };
+}
+
+describe('JSONL store: a failed append leaves no trace', () => {
+  it('cuts a write that failed partway, appends after it and reads every acknowledged entry after a restart', async () => {
+    const dir = tempDir();
+    const { fs, fail } = faultyFs();
+    const store = createJsonlStore({ dir, fs });
+    await store.append('c1', created('c1'));
+    await store.append('c1', reset(1));
+    const before = readFileSync(join(dir, 'c1.jsonl'), 'utf8');
+    fail.write = true;
+    await expect(store.append('c1', reset(2))).rejects.toThrow(/ENOSPC/);
+    expect(readFileSync(join(dir, 'c1.jsonl'), 'utf8')).toBe(before);
+    await store.append('c1', reset(3));
+    await store.close();
+    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(1), reset(3)]);
+  });
+
+  it('cuts an entry whose write succeeded but whose fsync failed (reported failed, never replayed)', async () => {
+    const dir = tempDir();
+    const { fs, fail } = faultyFs();
+    const store = createJsonlStore({ dir, fs });
+    await store.append('c1', created('c1'));
+    const before = readFileSync(join(dir, 'c1.jsonl'), 'utf8');
+    fail.sync = true;
+    await expect(store.append('c1', reset(1))).rejects.toThrow(/EIO/);
+    expect(readFileSync(join(dir, 'c1.jsonl'), 'utf8')).toBe(before);
+    expect(await store.read('c1')).toEqual([created('c1')]);
+    await store.append('c1', reset(2));
+    await store.close();
+    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(2)]);
+  });
+
+  it('retries a failed cut before the next append', async () => {
+    const dir = tempDir();
+    const { fs, fail } = faultyFs();
+    const store = createJsonlStore({ dir, fs });
+    await store.append('c1', created('c1'));
+    Object.assign(fail, { write: true, truncate: true });
+    await expect(store.append('c1', reset(1))).rejects.toThrow(/ENOSPC/);
+    await store.append('c1', reset(2));
+    await store.close();
+    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(2)]);
+  });
+
+  it('removes a conversation whose first entry failed, so it can be created again', async () => {
+    const dir = tempDir();
+    const { fs, fail } = faultyFs();
+    const store = createJsonlStore({ dir, fs });
+    fail.write = true;
+    await expect(store.append('c1', created('c1'))).rejects.toThrow(/ENOSPC/);
+    expect(await store.read('c1')).toBeUndefined();
+    await store.append('c1', created('c1'));
+    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1')]);
   });
 });

@@ -121,20 +121,78 @@ describe.each<Wiring>(['fixture', 'demo'])('HTML host flow (%s wiring)', (wiring
     expect(savedValue(parse(await again.text()), 'main', 'name')).toBe('Brin');
   });
 
-  it('a stale plain form post goes back with the message and a regenerate button', async () => {
+  // The field each wiring's card has besides `name`, free text, to see typed values survive.
+  const TYPED: Record<Wiring, { key: string; value: string }> = {
+    fixture: { key: 'bio', value: 'A bard who <sings> & "dances".' },
+    demo: { key: 'personality', value: 'Curious, a bit <shy> & "quiet".' },
+  };
+
+  it('without JavaScript, a rejected submit answers with the page and keeps what was typed', async () => {
+    const client = h.client();
+    const c = await openConversation(client);
+    await sendMessage(client, c, 'create a character card', 'browser');
+    const page = await pageOf(client, c);
+    const typed = TYPED[wiring];
+    // The fixture's card also has a checkbox: a checked one is posted, and must come back checked.
+    const extra: Record<string, string> = wiring === 'fixture' ? { public: 'true' } : {};
+    const fields = { ...formFields(page, 'main'), ...CHARACTER_VALUES[wiring], ...extra, name: '', [typed.key]: typed.value };
+    const rejected = await submitForm(client, c, fields, 'form.submit', 'browser');
+    // 422 (the demo's validation) or 403 (the fixture's precondition): either way the page, no redirect.
+    expect([403, 422]).toContain(rejected.status);
+    expect(rejected.headers.get('location')).toBeNull();
+    expect(rejected.headers.get('cache-control')).toBe('no-store');
+    const $r = parse(await rejected.text());
+    expect($r('#surface-main-alert .alert--error').text()).toMatch(/name/i);
+    expect($r('#alerts .alert').length).toBe(0);
+    // What was typed is in the form again, ready to fix and resend.
+    const again = formFields($r, 'main');
+    expect(again[typed.key]).toBe(typed.value);
+    expect(again['name']).toBe('');
+    if (wiring === 'fixture') expect(again['public']).toBe('true');
+    expect(again['_rev']).toBe(fields['_rev']);
+    expect(again['_csrf']).toBe(c.csrf);
+    // The message form and the rest of the page are there too.
+    expect($r('#message-form textarea[name="text"]').length).toBe(1);
+    // Nothing was stored: a reload shows the draft as it was.
+    expect(formFields(await pageOf(client, c), 'main')[typed.key]).toBe(formFields(page, 'main')[typed.key]);
+    // Fixed and sent again from the returned page: saved.
+    const fixed = await submitForm(client, c, { ...again, name: 'Aria' }, 'form.submit', 'browser');
+    expect(fixed.status).toBe(303);
+    expect(savedValue(await pageOf(client, c), 'main', 'name')).toBe('Aria');
+  });
+
+  it('a stale plain form post answers 409 with the typed values, the message and a regenerate button', async () => {
     const client = h.client();
     const c = await openConversation(client);
     await sendMessage(client, c, 'create a character card');
     const stale = { ...formFields(await pageOf(client, c), 'main'), ...CHARACTER_VALUES[wiring] };
     expect((await submitForm(client, c, stale, 'form.submit', 'browser')).status).toBe(303);
-    const conflict = await submitForm(client, c, { ...stale, _idem: 'other' }, 'form.submit', 'browser');
-    expect(conflict.status).toBe(303);
-    const $page = await pageOf(client, c);
-    expect($page('#alerts .alert__text').text()).toBe('UI is out of date. Please regenerate.');
-    const regen = $page('#alerts form.regenerate');
+    const typed = TYPED[wiring];
+    const conflict = await submitForm(client, c, { ...stale, _idem: 'other', name: 'Brin', [typed.key]: typed.value }, 'form.submit', 'browser');
+    expect(conflict.status).toBe(409);
+    const $page = parse(await conflict.text());
+    expect($page('#surface-main-alert .alert__text').text()).toBe('UI is out of date. Please regenerate.');
+    const values = formFields($page, 'main');
+    expect(values['name']).toBe('Brin');
+    expect(values[typed.key]).toBe(typed.value);
+    const regen = $page('#surface-main-alert form.regenerate');
     expect(regen.length).toBe(1);
     const reset = await client.post(regen.attr('action')!, { _csrf: c.csrf }, { as: 'browser' });
     expect(reset.status).toBe(303);
     expect((await pageOf(client, c))('section#surface-main').attr('data-epoch')).toBe(String(Number(stale['_epoch']) + 1));
+  });
+
+  it('htmx and JSON rejections are unchanged (a fragment, the canonical object)', async () => {
+    const client = h.client();
+    const c = await openConversation(client);
+    await sendMessage(client, c, 'create a character card');
+    const fields = { ...formFields(await pageOf(client, c), 'main'), ...CHARACTER_VALUES[wiring], name: '' };
+    const htmx = await submitForm(client, c, fields);
+    expect([403, 422]).toContain(htmx.status);
+    expect(htmx.headers.get('HX-Retarget')).toBe('#surface-main-alert');
+    expect(parse(await htmx.text())('#message-form').length).toBe(0);
+    const json = await submitForm(client, c, fields, 'form.submit', 'json');
+    expect(json.status).toBe(htmx.status);
+    expect(JSON.stringify(await json.json())).toMatch(/"code":.*name/i);
   });
 });

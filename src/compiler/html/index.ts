@@ -4,7 +4,7 @@ import { surfaceViewModel, type HtmlCompileOptions } from './view-model.ts';
 
 export { formatDisplayValue, formatFieldValue, safeUrl } from './controls.ts';
 export { idempotencyKey, surfaceViewModel } from './view-model.ts';
-export type { BlockVm, FieldVm, HtmlCompileOptions, SurfaceVm } from './view-model.ts';
+export type { BlockVm, FieldVm, HtmlCompileOptions, RejectedSubmit, SurfaceVm } from './view-model.ts';
 
 export interface HtmlSurfaceFragment {
   id: string;

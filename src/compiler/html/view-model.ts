@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import {
-  getAt, walkBlocks, type ActionSpec, type Block, type ConversationIr, type FieldBlock, type Surface,
+  getAt, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock, type Surface,
 } from '../../ui-ir/index.ts';
 import { controlOf, formatDisplayValue, formatFieldValue, isChecked, safeUrl, selectedValues, type ControlShape } from './controls.ts';
 
@@ -10,6 +10,20 @@ export interface HtmlCompileOptions {
   csrfToken?: string;
   /** URL prefix of the conversation's routes; default `/c/<conversationId>`. */
   basePath?: string;
+  /**
+   * A form post the host rejected, shown again (plain browser forms: the page is rebuilt
+   * without a redirect): that surface's fields show the submitted values instead of its
+   * draft, which the rejected action never changed, and its alert slot holds `alertHtml`
+   * (trusted, already escaped). Nothing of it is stored.
+   */
+  rejected?: RejectedSubmit;
+}
+
+export interface RejectedSubmit {
+  surfaceId: string;
+  /** The posted form fields, name → value(s); names that are no field of the surface are ignored. */
+  fields: Readonly<Record<string, string | string[]>>;
+  alertHtml?: string;
 }
 
 export interface OptionVm { id: string; value: string; label: string; selected: boolean }
@@ -55,6 +69,8 @@ export interface SurfaceVm {
   elementId: string;
   titleId: string;
   alertId: string;
+  /** Trusted HTML for the alert slot (a rejected submit's message), else empty. */
+  alertHtml?: string;
   title: string;
   template: string;
   lifecycle: string;
@@ -126,14 +142,16 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
   const closed = surface.lifecycle === 'deleted';
   const expired = surface.lifecycle === 'expired';
   const toastValue = getAt(surface.data.ui, ['toast']);
+  const rejected = options.rejected?.surfaceId === surface.id ? options.rejected : undefined;
   const vm: SurfaceVm = {
     id: surface.id, elementId, titleId: `${elementId}-title`, alertId: `${elementId}-alert`,
     title: surface.view.title, template: surface.view.template, lifecycle: surface.lifecycle,
     epoch: surface.epoch, rev: surface.rev, closed, expired,
     regenerate: { action: `${base}/surfaces/${surface.id}/regenerate`, hidden: csrf },
-    blocks: closed ? [] : surface.view.blocks.map((b) => blockViewModel(surface, b)),
+    blocks: closed ? [] : surface.view.blocks.map((b) => blockViewModel(surface, b, rejected?.fields)),
     actions: closed || expired ? [] : [...actions],
   };
+  if (rejected?.alertHtml !== undefined) vm.alertHtml = rejected.alertHtml;
   if (toastValue && typeof toastValue === 'object' && !Array.isArray(toastValue)) {
     const { level, text } = toastValue as Record<string, unknown>;
     if (typeof text === 'string' && text !== '') {
@@ -174,9 +192,12 @@ function actionViewModel(elementId: string, action: ActionSpec): ActionVm {
 /** A value block's source, parsed once: `/committed/a/b` → namespace and keys. */
 interface ValueStatics { label: string; path: string; namespace: string; keys: string[] }
 
-function blockViewModel(surface: Surface, block: Block): BlockVm {
+/** `submitted`: the fields of a rejected post, shown instead of the draft (see HtmlCompileOptions.rejected). */
+type Submitted = RejectedSubmit['fields'];
+
+function blockViewModel(surface: Surface, block: Block, submitted?: Submitted): BlockVm {
   switch (block.kind) {
-    case 'field': return fieldViewModel(surface, block);
+    case 'field': return fieldViewModel(surface, block, submitted);
     case 'value': {
       const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
         const [ns, ...rest] = block.path.slice(1).split('/');
@@ -187,7 +208,7 @@ function blockViewModel(surface: Surface, block: Block): BlockVm {
       return { kind: 'value', label, value, empty: value === '', path };
     }
     case 'group': {
-      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks: block.blocks.map((b) => blockViewModel(surface, b)) };
+      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks: block.blocks.map((b) => blockViewModel(surface, b, submitted)) };
       if (block.title !== undefined) vm.title = block.title;
       return vm;
     }
@@ -221,16 +242,31 @@ function fieldIdPrefix(surface: Surface): string {
   return `f-${surface.id}`;
 }
 
-function fieldViewModel(surface: Surface, field: FieldBlock): FieldVm {
+function fieldViewModel(surface: Surface, field: FieldBlock, submitted?: Submitted): FieldVm {
   // Not frozen (a frozen source makes the spread below take V8's slow path); never handed out.
   const base = perSurface(field, surface.id, () => staticFieldViewModel(surface, field));
-  const value = getAt(surface.data.draft, [field.name]) as Parameters<typeof formatFieldValue>[1];
+  const value = submitted === undefined
+    ? getAt(surface.data.draft, [field.name]) as Parameters<typeof formatFieldValue>[1]
+    : submittedValue(surface, field, submitted);
   const vm: FieldVm = { ...base, value: formatFieldValue(field, value), checked: isChecked(value), options: base.options };
   if (base.options.length > 0) {
     const selected = selectedValues(value);
     vm.options = base.options.map((o) => ({ ...o, selected: selected.has(o.value) }));
   }
   return vm;
+}
+
+/**
+ * What a browser posted for a field: its value(s); an unchecked checkbox or a multiselect with
+ * nothing chosen is absent from a post, so absent means off / none for those. Any other field
+ * the post lacks keeps its draft value.
+ */
+function submittedValue(surface: Surface, field: FieldBlock, submitted: Submitted): DataValue | undefined {
+  const value = Object.hasOwn(submitted, field.name) ? submitted[field.name] : undefined;
+  if (value !== undefined) return field.control === 'multiselect' && typeof value === 'string' ? [value] : value;
+  if (field.control === 'checkbox') return false;
+  if (field.control === 'multiselect') return [];
+  return getAt(surface.data.draft, [field.name]) as DataValue | undefined;
 }
 
 /**

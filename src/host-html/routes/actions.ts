@@ -21,13 +21,17 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
     const parsed = parseHtmlFormAction(fields, { limits: host.limits.ingress });
     const named = single(fields, '_surface');
     const surfaceId = named !== undefined && SurfaceId.safeParse(named).success ? named : undefined;
-    if (!parsed.ok) return respondFailure(host, c, parsed, { ir: conversation.ir, ...(surfaceId ? { surfaceId } : {}) });
+    if (!parsed.ok) {
+      return respondFailure(host, c, parsed, {
+        ir: conversation.ir, ...(surfaceId ? { surfaceId } : {}), rejected: { fields, version: conversation.version },
+      });
+    }
     const pageId = c.get('pageId');
     const result = await host.service.applyAction(conversation.id, parsed.request, pageId === undefined ? {} : { origin: pageId });
     const sid = parsed.request.surfaceId;
     if (!result.ok) {
-      const current = (await host.service.get(conversation.id))?.ir ?? conversation.ir;
-      return respondFailure(host, c, result, { ir: current, surfaceId: sid });
+      const current = (await host.service.get(conversation.id)) ?? conversation;
+      return respondFailure(host, c, result, { ir: current.ir, surfaceId: sid, rejected: { fields, version: current.version } });
     }
     if (result.kind !== 'applied') {
       return respondFailure(host, c, { error: makeAnyError('HTTP_BAD_REQUEST', `unexpected ${result.kind} outcome`) }, { ir: result.next });
