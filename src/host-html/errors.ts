@@ -2,9 +2,10 @@ import { compileConversationToHtml } from '../compiler/html/index.ts';
 import type { Failure } from '../conversation/types.ts';
 import type { SurfacerError } from '../errors/index.ts';
 import { findLiveSurface, type ConversationIr } from '../ui-ir/index.ts';
-import { alertHtml, composerData, regenerateHtml, transcriptViewModel, type AlertData, type PageContext } from './fragments.ts';
+import { alertHtml, regenerateHtml, type AlertData, type PageContext } from './fragments.ts';
 import type { FormFields, Host, HostContext } from './host.ts';
 import { asStatus, clientKind, htmxError, issueLines, jsonError, statusFor } from './responses.ts';
+import { conversationPage } from './routes/page.ts';
 
 const STALE = 'A2UI_C2S_SURFACE_STALE';
 
@@ -78,15 +79,6 @@ function rejectedPage(
     csrfToken: pc.csrf, basePath: pc.base,
     ...(live ? { rejected: { surfaceId: surfaceId!, fields: rejected.fields, alertHtml: alertHtml(pc, alert) } } : {}),
   }).html;
-  const pageId = host.randomToken(12);
-  c.header('Cache-Control', 'no-store');
-  return c.html(host.views.page('page', host.layout(c, { title: host.deps.app.name, pageId, withTrace: true }), {
-    transcript: transcriptViewModel(ir.transcript),
-    surfacesHtml,
-    composer: composerData(pc),
-    flash: live ? undefined : alert,
-    statusText: '',
-    // The version of `ir`: the events stream refreshes (and so resets the form) only on later changes.
-    eventsUrl: `${pc.base}/events?page=${pageId}&v=${rejected.version}`,
-  }), asStatus(status) as never);
+  // The version of `ir`: the events stream refreshes (and so resets the form) only on later changes.
+  return conversationPage(host, c, { ir, version: rejected.version, surfacesHtml, flash: live ? undefined : alert }, asStatus(status));
 }

@@ -2,7 +2,7 @@ import { parseHtmlFormAction } from '../../ingress/index.ts';
 import { findSurface, SurfaceId } from '../../ui-ir/index.ts';
 import { makeAnyError } from '../../conversation/index.ts';
 import { respondFailure } from '../errors.ts';
-import { changesHtml, statusHtml, surfaceHtml } from '../fragments.ts';
+import { changesHtml, surfaceHtml } from '../fragments.ts';
 import { single } from '../form.ts';
 import type { Host, HostHono } from '../host.ts';
 import { clientKind } from '../responses.ts';

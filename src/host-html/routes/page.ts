@@ -1,6 +1,30 @@
+import type { ConversationIr } from '../../ui-ir/index.ts';
 import { composerData, regenerateHtml, surfacesHtml, transcriptViewModel, type AlertData } from '../fragments.ts';
-import type { Host, HostHono } from '../host.ts';
+import type { Host, HostContext, HostHono } from '../host.ts';
 import { clientKind } from '../responses.ts';
+
+/**
+ * The whole conversation page for `ir`. `version` is the conversation version `ir` belongs to:
+ * the page's events stream refreshes only on later changes.
+ */
+export function conversationPage(
+  host: Host, c: HostContext,
+  page: { ir: ConversationIr; version: number; surfacesHtml: string; flash: AlertData | undefined; autofocus?: boolean },
+  status?: number,
+): Response {
+  const pc = c.get('pc');
+  const pageId = host.randomToken(12);
+  c.header('Cache-Control', 'no-store');
+  const html = host.views.page('page', host.layout(c, { title: host.deps.app.name, pageId, withTrace: true }), {
+    transcript: transcriptViewModel(page.ir.transcript),
+    surfacesHtml: page.surfacesHtml,
+    composer: composerData(pc, { autofocus: page.autofocus ?? false }),
+    flash: page.flash,
+    statusText: '',
+    eventsUrl: `${pc.base}/events?page=${pageId}&v=${page.version}`,
+  });
+  return status === undefined ? c.html(html) : c.html(html, status as never);
+}
 
 /** GET /c/{cid} (the page) and GET /c/{cid}/trace (JSON or a readable page). */
 export function registerPageRoutes(app: HostHono, host: Host): void {
@@ -14,16 +38,10 @@ export function registerPageRoutes(app: HostHono, host: Host): void {
       const regenerate = flash.surfaceId === undefined ? undefined : regenerateHtml(pc, conversation.ir, flash.surfaceId);
       if (regenerate !== undefined) alert.regenerateHtml = regenerate;
     }
-    const pageId = host.randomToken(12);
-    c.header('Cache-Control', 'no-store');
-    return c.html(host.views.page('page', host.layout(c, { title: host.deps.app.name, pageId, withTrace: true }), {
-      transcript: transcriptViewModel(conversation.ir.transcript),
-      surfacesHtml: surfacesHtml(pc, conversation.ir),
-      composer: composerData(pc, { autofocus: true }),
-      flash: alert,
-      statusText: '',
-      eventsUrl: `${pc.base}/events?page=${pageId}&v=${conversation.version}`,
-    }));
+    return conversationPage(host, c, {
+      ir: conversation.ir, version: conversation.version, surfacesHtml: surfacesHtml(pc, conversation.ir),
+      flash: alert, autofocus: true,
+    });
   });
 
   app.get('/c/:cid/trace', async (c) => {
