@@ -2,26 +2,17 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/compile.ts';
-import type { CliIo } from '../../src/cli/main.ts';
 import { A2uiMessageSchema } from '@a2ui/web_core/v0_8';
 import { validateA2uiMessages } from '../../src/compiler/index.ts';
 import { ConversationIr } from '../../src/ui-ir/index.ts';
+import { memoryIo } from '../support/cli-io.ts';
 
 const root = new URL('../../', import.meta.url);
 
-function fakeIo(stdin = ''): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => { out += c.toString(); });
-  stderr.on('data', (c: Buffer) => { err += c.toString(); });
-  return { stdin: Readable.from([stdin]), stdout, stderr, env: {}, out: () => out, err: () => err };
-}
+const fakeIo = (stdin = ''): ReturnType<typeof memoryIo> => memoryIo({ stdin });
 
 const input = [
   { assistant_text: 'Here is a card.', directives: [{ type: 'ui.show_form', payload: { template: 'character_card', values: { name: 'Aria' } } }] },

@@ -3,31 +3,23 @@ import { hash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
 import { run, type ReplayReport } from '../../src/cli/commands/replay.ts';
-import { main, type CliIo } from '../../src/cli/main.ts';
+import { main } from '../../src/cli/main.ts';
 import { a2uiBatchesToJsonl, compileConversationToA2ui } from '../../src/compiler/index.ts';
 import { compileConversationToHtml } from '../../src/compiler/html/index.ts';
 import { createJsonlStore, irHash, type LogEntry } from '../../src/conversation/index.ts';
 import { createConversationStack } from '../../src/host-html/wiring.ts';
 import { createSeededSource, findLiveSurface, type ConversationIr } from '../../src/ui-ir/index.ts';
 import { formAction } from '../conversation/fixtures/service.ts';
+import { memoryIo } from '../support/cli-io.ts';
 
 const root = new URL('../../', import.meta.url);
 const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
-function fakeIo(): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => { out += c.toString(); });
-  stderr.on('data', (c: Buffer) => { err += c.toString(); });
-  return { stdin: Readable.from(['']), stdout, stderr, env: {}, out: () => out, err: () => err };
-}
+const fakeIo = (): ReturnType<typeof memoryIo> => memoryIo();
 
 async function replay(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = fakeIo();

@@ -1,9 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/serve.ts';
+import { memoryIo } from '../support/cli-io.ts';
 import { HttpClient } from '../support/http-client.ts';
 import { openConversation } from './support/page.ts';
 
@@ -11,13 +11,8 @@ const dirs: string[] = [];
 afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
 
 function io(env: NodeJS.ProcessEnv = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => { out += String(chunk); });
-  stderr.on('data', (chunk) => { err += String(chunk); });
-  return { io: { stdin: new PassThrough(), stdout, stderr, env }, out: () => out, err: () => err };
+  const memory = memoryIo({ env });
+  return { io: memory, out: memory.out, err: memory.err };
 }
 
 describe('surfacer serve', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { run } from '../../../src/cli/commands/validate.ts';
+import { memoryIo } from '../../support/cli-io.ts';
 
 export const EXAMPLES_DIR = path.resolve(process.cwd(), '../shared/a2ui-examples');
 
@@ -19,14 +19,9 @@ export function loadExamples(): Example[] {
 
 /** Runs `surfacer validate` in process with the stream on stdin. */
 export async function validateCli(args: string[], stdinText: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => { out += String(c); });
-  stderr.on('data', (c) => { err += String(c); });
-  const code = await run(args, { stdin: Readable.from([stdinText]), stdout, stderr, env: {} });
-  return { code, stdout: out, stderr: err };
+  const io = memoryIo({ stdin: stdinText });
+  const code = await run(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 /** The codes at the start of each output line. */
