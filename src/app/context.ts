@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FALSE_TEXT, isEmptyMap, NUMBER_TEXT, TRUE_TEXT } from '../ingress/index.ts';
 import { walkBlocks, type Block, type FieldBlock, type SurfaceView } from '../ui-ir/index.ts';
 import { draftKind } from './fields.ts';
 
@@ -10,24 +11,18 @@ import { draftKind } from './fields.ts';
  * user gets a sentence, not a 403.
  */
 
-const TRUE = new Set(['true', 'on', '1', 'yes']);
-const FALSE = new Set(['false', 'off', '0', 'no', '']);
-const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 const checkbox = z.preprocess((v) => {
   if (v === undefined || v === null) return false; // an unchecked HTML checkbox is not sent at all
-  if (typeof v === 'string' && TRUE.has(v.trim().toLowerCase())) return true;
-  if (typeof v === 'string' && FALSE.has(v.trim().toLowerCase())) return false;
+  if (typeof v === 'string' && TRUE_TEXT.has(v.trim().toLowerCase())) return true;
+  if (typeof v === 'string' && FALSE_TEXT.has(v.trim().toLowerCase())) return false;
   return v;
 }, z.boolean());
 
 const numberLike = z.preprocess((v) => {
-  if (typeof v === 'string' && NUMERIC.test(v.trim())) return Number(v.trim());
+  if (typeof v === 'string' && NUMBER_TEXT.test(v.trim())) return Number(v.trim());
   return v;
 }, z.union([z.number().finite(), z.string().max(100)]).optional());
-
-const isEmptyMap = (v: unknown): boolean =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /**
  * Text. Choice controls on A2UI clients send their selections as a list (or `{}` when none is

@@ -1,6 +1,4 @@
 export type { AppDefinition } from './app-definition.ts';
-export { makeAnyError, statusOf } from './errors.ts';
-export type { AnyErrorCode } from './errors.ts';
 export { foldLog, idempotencyScope } from './fold.ts';
 export type { FoldContext, FoldResult } from './fold.ts';
 export { ingressPort } from './ingress-port.ts';

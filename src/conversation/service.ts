@@ -1,11 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
+import { makeError, SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
 import type { Planner, PlannerOutput } from '../planner/types.ts';
 import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
-import { makeAnyError } from './errors.ts';
 import { foldLog, idempotencyScope, type FoldContext } from './fold.ts';
 import type { ConversationAccess, IngressRequest } from '../ingress/index.ts';
 import type { IngressOutcome, IngressPort } from './ingress-port.ts';
@@ -150,7 +149,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     return promise;
   }
 
-  const notFound = (cid: string): Failure => ({ ok: false, error: makeAnyError('HTTP_NOT_FOUND', `no conversation ${cid}`) });
+  const notFound = (cid: string): Failure => ({ ok: false, error: makeError('HTTP_NOT_FOUND', `no conversation ${cid}`) });
 
   /** Appends first, then changes memory and notifies: nothing unrecorded is ever acknowledged. */
   async function commit(cid: string, state: State, entry: LogEntry, next: ConversationIr, cause: ChangeCause): Promise<Failure | undefined> {
@@ -158,7 +157,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       await deps.store.append(cid, entry);
     } catch (error) {
       logger.error('conversation log append failed', { cid, error: String(error) });
-      return { ok: false, error: makeAnyError('CONVERSATION_LOG_FAILED', String(error)) };
+      return { ok: false, error: makeError('CONVERSATION_LOG_FAILED', String(error)) };
     }
     const prev = state.ir;
     state.ir = next;
@@ -175,7 +174,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
 
   function serialised<T>(cid: string, task: () => Promise<T | Failure>): Promise<T | Failure> {
     if (queue.depth(cid) >= limits.maxQueuePerConversation) {
-      return Promise.resolve({ ok: false, error: makeAnyError('CONVERSATION_BUSY', `${queue.depth(cid)} requests queued`) });
+      return Promise.resolve({ ok: false, error: makeError('CONVERSATION_BUSY', `${queue.depth(cid)} requests queued`) });
     }
     return queue.run(cid, task);
   }
@@ -192,10 +191,10 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       const llmMs = performance.now() - started;
       if (controller.signal.aborted && controller.signal.reason !== TIMEOUT) return { kind: 'cancelled', llmMs };
       const timedOut = controller.signal.reason === TIMEOUT;
-      if (timedOut) return { kind: 'failed', llmMs, error: makeAnyError('PLANNER_TIMEOUT', `no answer within ${limits.turnTimeoutMs} ms`) };
+      if (timedOut) return { kind: 'failed', llmMs, error: makeError('PLANNER_TIMEOUT', `no answer within ${limits.turnTimeoutMs} ms`) };
       // Planners that fail with a canonical error (src/llm PlannerError.error) keep its code.
       const own = SurfacerErrorSchema.safeParse((error as { error?: unknown } | null)?.error);
-      return { kind: 'failed', llmMs, error: own.success ? own.data : makeAnyError('PLANNER_FAILED', String(error)) };
+      return { kind: 'failed', llmMs, error: own.success ? own.data : makeError('PLANNER_FAILED', String(error)) };
     }
   }
 
@@ -222,7 +221,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         const state = await load(cid);
         if (!state) return notFound(cid);
         if (text.length > limits.maxTextLength) {
-          return { ok: false, error: makeAnyError('HTTP_PAYLOAD_TOO_LARGE', `message longer than ${limits.maxTextLength}`) };
+          return { ok: false, error: makeError('HTTP_PAYLOAD_TOO_LARGE', `message longer than ${limits.maxTextLength}`) };
         }
         const controller = new AbortController();
         const onAbort = (): void => controller.abort(CANCELLED);
@@ -253,7 +252,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
           const compileMs = performance.now() - t2;
           const outcome = planned.kind === 'ok' ? 'applied' : planned.kind === 'failed' ? 'planner_failed' : 'cancelled';
           const error = planned.kind === 'failed' ? planned.error
-            : planned.kind === 'cancelled' ? makeAnyError('PLANNER_CANCELLED', 'cancelled by the user') : undefined;
+            : planned.kind === 'cancelled' ? makeError('PLANNER_CANCELLED', 'cancelled by the user') : undefined;
           const trace = buildTrace({
             requestId: `r${token(9)}`, cid, turnIndex: state.turnCount, startedAt, finishedAt: iso(), mode, outcome,
             planner, output: planned.kind === 'ok' ? planned.output : undefined, run, surfaces, error,
@@ -325,7 +324,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         } catch (error) {
           if (logFailure) return logFailure;
           logger.error('ingress failed', { cid, error: String(error) });
-          return { ok: false, error: makeAnyError('INTERNAL_ERROR', String(error)), status: 500 };
+          return { ok: false, error: makeError('INTERNAL_ERROR', String(error)), status: 500 };
         }
         if (outcome.kind === 'rejected') {
           return {

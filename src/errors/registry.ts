@@ -44,7 +44,7 @@ export function makeError(
   return error;
 }
 
-/** The one place an error code becomes an HTTP status. */
-export function httpStatusOf(code: ErrorCode): number {
-  return (ERROR_REGISTRY[code] as ErrorSpec).httpStatus ?? 500;
+/** The one place an error code becomes an HTTP status; a code outside the registry is a 500. */
+export function httpStatusOf(code: string): number {
+  return isErrorCode(code) ? (ERROR_REGISTRY[code] as ErrorSpec).httpStatus ?? 500 : 500;
 }

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { decodeA2uiSurfaceId, unguardA2uiValue, type A2uiCompileOptions } from '../compiler/index.ts';
-import { silentLogger, statusOf, type ConversationService, type Logger } from '../conversation/index.ts';
-import type { SurfacerError } from '../errors/index.ts';
+import { silentLogger, type ConversationService, type Logger } from '../conversation/index.ts';
+import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import { parseA2uiClientEvent, type IngressLimits, type IngressRequest } from '../ingress/index.ts';
 import { findSurface, type ConversationIr } from '../ui-ir/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
@@ -85,7 +85,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     });
     if (!parsed.ok) return failure(parsed.error, parsed.status, parsed.issues);
     const result = await service.applyAction(cid, unguard(parsed.request), { origin: A2UI_ORIGIN });
-    if (!result.ok) return failure(result.error, result.status ?? statusOf(result.error.code), result.issues);
+    if (!result.ok) return failure(result.error, result.status ?? httpStatusOf(result.error.code), result.issues);
     if (result.kind === 'recover') {
       let reset: 'done' | 'skipped' | 'failed' = 'skipped';
       // A replayed report already triggered its reset; a renderer that keeps failing is capped.

@@ -4,8 +4,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
-import { makeAnyError, silentLogger } from '../conversation/index.ts';
-import type { SurfacerError } from '../errors/index.ts';
+import { silentLogger } from '../conversation/index.ts';
+import { makeError, type SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
 import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
@@ -110,12 +110,12 @@ export function createApp(deps: HostDeps): HostApp {
 
   app.onError((err, c) => {
     if (err instanceof HTTPException && err.status === 403) {
-      return plainError(c as HostContext, makeAnyError('HTTP_ORIGIN_FORBIDDEN', 'Origin / Sec-Fetch-Site check failed'));
+      return plainError(c as HostContext, makeError('HTTP_ORIGIN_FORBIDDEN', 'Origin / Sec-Fetch-Site check failed'));
     }
     logger.error('request failed', { path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
-    return plainError(c as HostContext, makeAnyError('INTERNAL_ERROR', 'unhandled error'));
+    return plainError(c as HostContext, makeError('INTERNAL_ERROR', 'unhandled error'));
   });
-  app.notFound((c) => plainError(c as HostContext, makeAnyError('HTTP_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => plainError(c as HostContext, makeError('HTTP_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
 
   // Origin / Sec-Fetch-Site check for form posts. It skips JSON and other non-simple content
   // types and requests without Origin, so every state change also needs the session's CSRF token.
@@ -132,12 +132,12 @@ export function createApp(deps: HostDeps): HostApp {
   const creations = createRateLimiter({ perMinute: limits.conversationCreatesPerMinute, burst: limits.conversationCreatesPerMinute });
   app.get('/', async (c) => {
     if (!creations.take(clientAddress(c))) {
-      return plainError(c, makeAnyError('HTTP_TOO_MANY_CONVERSATIONS', `over ${limits.conversationCreatesPerMinute} new conversations a minute from this address`));
+      return plainError(c, makeError('HTTP_TOO_MANY_CONVERSATIONS', `over ${limits.conversationCreatesPerMinute} new conversations a minute from this address`));
     }
     const session = await sessions.ensure(c);
     const count = conversationsPerSession.get(session.owner) ?? 0;
     if (count >= limits.maxConversationsPerSession) {
-      return plainError(c, makeAnyError('HTTP_TOO_MANY_CONVERSATIONS', `${count} conversations`));
+      return plainError(c, makeError('HTTP_TOO_MANY_CONVERSATIONS', `${count} conversations`));
     }
     const conversation = await service.create(session.owner);
     // In-memory and bounded: a restart or eviction resets the count, which is acceptable for a soft limit.
@@ -147,7 +147,7 @@ export function createApp(deps: HostDeps): HostApp {
     return c.redirect(`/c/${conversation.id}`, 303);
   });
 
-  const tooLarge = (c: HostContext): Response => plainError(c, makeAnyError('HTTP_PAYLOAD_TOO_LARGE', `body over ${limits.maxBodyBytes} bytes`));
+  const tooLarge = (c: HostContext): Response => plainError(c, makeError('HTTP_PAYLOAD_TOO_LARGE', `body over ${limits.maxBodyBytes} bytes`));
   const streamLimit = bodyLimit({ maxSize: limits.maxBodyBytes, onError: (c) => tooLarge(c as HostContext) });
   // With a Content-Length (Node's parser never reads past it) a header check suffices; only
   // chunked bodies need hono's counting stream wrapper, which is costly per request.
@@ -167,15 +167,15 @@ export function createApp(deps: HostDeps): HostApp {
     const mutating = c.req.method !== 'GET' && c.req.method !== 'HEAD';
     if (mutating) {
       const fields = await readFields(c);
-      if (fields === undefined) return plainError(c, makeAnyError('HTTP_BAD_REQUEST', 'unsupported or malformed body'), 415);
+      if (fields === undefined) return plainError(c, makeError('HTTP_BAD_REQUEST', 'unsupported or malformed body'), 415);
       const token = c.req.header('X-CSRF-Token') ?? (typeof fields['_csrf'] === 'string' ? fields['_csrf'] : undefined);
       delete fields['_csrf'];
-      if (!session || !sessions.verifyCsrf(session, token)) return plainError(c, makeAnyError('HTTP_CSRF_INVALID', 'missing or wrong CSRF token'));
+      if (!session || !sessions.verifyCsrf(session, token)) return plainError(c, makeError('HTTP_CSRF_INVALID', 'missing or wrong CSRF token'));
       c.set('fields', fields);
     }
     const conversation = cid !== undefined && CID.test(cid) ? await service.get(cid) : undefined;
     if (!session || !conversation || conversation.ownerSessionId !== session.owner) {
-      return plainError(c, makeAnyError('HTTP_NOT_FOUND', 'no such conversation for this session'));
+      return plainError(c, makeError('HTTP_NOT_FOUND', 'no such conversation for this session'));
     }
     const page = c.req.header('X-Surfacer-Page');
     c.set('session', session);

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
-import type { SurfacerError } from '../errors/index.ts';
-import { statusOf } from '../conversation/index.ts';
+import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import { alertHtml, type AlertData, type PageContext } from './fragments.ts';
 
 /** Who is asking: htmx (fragments), a JSON client (canonical objects) or a plain browser form. */
@@ -14,7 +13,7 @@ export function clientKind(c: Context): ClientKind {
 }
 
 export function statusFor(error: SurfacerError, status?: number): number {
-  return status ?? statusOf(error.code);
+  return status ?? httpStatusOf(error.code);
 }
 
 export type HttpStatus = 200 | 202 | 204 | 303 | 400 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504;

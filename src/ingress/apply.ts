@@ -1,4 +1,4 @@
-import { httpStatusOf, isErrorCode, makeError } from '../errors/index.ts';
+import { httpStatusOf, makeError } from '../errors/index.ts';
 import { addToast, ConversationIr, isValidConversationIr, type Draw, type ToastLevel } from '../ui-ir/index.ts';
 import type { CheckedAction } from './check.ts';
 import { reject, type Rejection } from './result.ts';
@@ -25,7 +25,7 @@ export function applyIngress(ir: ConversationIr, checked: CheckedAction, draw: D
   }
   if (!result.ok) {
     const { error } = result;
-    return { ok: false, error, status: isErrorCode(error.code) ? httpStatusOf(error.code) : 500 };
+    return { ok: false, error, status: httpStatusOf(error.code) };
   }
   const next = result.toast
     ? addToast(result.ir, { ...result.toast, surfaceId: checked.surface.id }, draw)

@@ -7,11 +7,13 @@ import { walkBlocks, type FieldBlock, type Surface, type SurfaceView } from '../
  * MultipleChoice sends `{}`, an unwritten path is simply absent.
  */
 
-const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const TRUE_TEXT = new Set(['true', 'on', '1', 'yes']);
-const FALSE_TEXT = new Set(['false', 'off', '0', 'no', '']);
+/** What clients send for numbers, and for a ticked or unticked box. */
+export const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+export const TRUE_TEXT: ReadonlySet<string> = new Set(['true', 'on', '1', 'yes']);
+export const FALSE_TEXT: ReadonlySet<string> = new Set(['false', 'off', '0', 'no', '']);
 
-const isEmptyMap = (v: unknown): boolean =>
+/** `{}`: what an A2UI client sends for an empty selection (a Map serialises as an empty object). */
+export const isEmptyMap = (v: unknown): boolean =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /** Text: numbers and booleans become their text; missing means empty (kept as ""). */
@@ -51,7 +53,6 @@ export function clientBoolean(options: { required?: boolean } = {}) {
   }, schema);
 }
 
-/** One of `values`; "" or missing is absent. */
 /**
  * One of `values`: a string (HTML select), a one-element list (what an A2UI MultipleChoice with
  * maxAllowedSelections 1 writes), or `""`, `[]` or `{}` (an empty selection) meaning none.

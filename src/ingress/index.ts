@@ -41,4 +41,7 @@ export type { IngressLimits } from './limits.ts';
 export { HTML_FIELDS, RESERVED_CONTEXT_KEYS, SAFE_ID_PATTERN } from './request.ts';
 export type { ActionRequest, ClientErrorRequest, IngressRequest, SurfaceIdDecoder } from './request.ts';
 export type { FieldIssue, Rejection } from './result.ts';
-export { clientBoolean, clientChoice, clientChoices, clientNumber, clientText, fieldContextSchema } from './client-values.ts';
+export {
+  clientBoolean, clientChoice, clientChoices, clientNumber, clientText, FALSE_TEXT, fieldContextSchema, isEmptyMap, NUMBER_TEXT,
+  TRUE_TEXT,
+} from './client-values.ts';

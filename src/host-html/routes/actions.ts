@@ -1,6 +1,6 @@
 import { parseHtmlFormAction } from '../../ingress/index.ts';
 import { findSurface, SurfaceId } from '../../ui-ir/index.ts';
-import { makeAnyError } from '../../conversation/index.ts';
+import { makeError } from '../../errors/index.ts';
 import { respondFailure } from '../errors.ts';
 import { changesHtml, surfaceHtml } from '../fragments.ts';
 import { single } from '../form.ts';
@@ -34,7 +34,7 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
       return respondFailure(host, c, result, { ir: current.ir, surfaceId: sid, rejected: { fields, version: current.version } });
     }
     if (result.kind !== 'applied') {
-      return respondFailure(host, c, { error: makeAnyError('HTTP_BAD_REQUEST', `unexpected ${result.kind} outcome`) }, { ir: result.next });
+      return respondFailure(host, c, { error: makeError('HTTP_BAD_REQUEST', `unexpected ${result.kind} outcome`) }, { ir: result.next });
     }
     const kind = clientKind(c);
     const message = result.replayed ? 'Already done: this form was submitted before.' : result.toast?.text ?? 'Done.';
@@ -56,7 +56,7 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
     const pc = c.get('pc');
     const sid = c.req.param('sid');
     if (!SurfaceId.safeParse(sid).success) {
-      return respondFailure(host, c, { error: makeAnyError('IR_SURFACE_NOT_FOUND', 'invalid surface id') }, { ir: conversation.ir });
+      return respondFailure(host, c, { error: makeError('IR_SURFACE_NOT_FOUND', 'invalid surface id') }, { ir: conversation.ir });
     }
     const pageId = c.get('pageId');
     const result = await host.service.resetSurfaceEpoch(conversation.id, sid, { reason: 'regenerate', ...(pageId ? { origin: pageId } : {}) });

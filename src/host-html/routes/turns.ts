@@ -1,4 +1,4 @@
-import { makeAnyError } from '../../conversation/index.ts';
+import { makeError } from '../../errors/index.ts';
 import type { TranscriptEntry } from '../../ui-ir/index.ts';
 import { respondFailure } from '../errors.ts';
 import { changesHtml, messageFormHtml } from '../fragments.ts';
@@ -13,10 +13,10 @@ export function registerTurnRoutes(app: HostHono, host: Host): void {
     const pc = c.get('pc');
     const text = (single(c.get('fields'), 'text') ?? '').trim();
     if (text === '') {
-      return respondFailure(host, c, { error: makeAnyError('HTTP_BAD_REQUEST', 'empty message', { message: 'Please type a message.' }) }, { ir: conversation.ir });
+      return respondFailure(host, c, { error: makeError('HTTP_BAD_REQUEST', 'empty message', { message: 'Please type a message.' }) }, { ir: conversation.ir });
     }
     if (text.length > host.limits.maxMessageLength) {
-      return respondFailure(host, c, { error: makeAnyError('HTTP_PAYLOAD_TOO_LARGE', `message over ${host.limits.maxMessageLength} characters`) }, { ir: conversation.ir });
+      return respondFailure(host, c, { error: makeError('HTTP_PAYLOAD_TOO_LARGE', `message over ${host.limits.maxMessageLength} characters`) }, { ir: conversation.ir });
     }
     const pageId = c.get('pageId');
     const result = await host.service.runTurn(conversation.id, text, undefined, pageId === undefined ? {} : { origin: pageId });
