@@ -1,5 +1,5 @@
 import type { Block, DataMap, FieldBlock, SurfaceView } from '../ui-ir/index.ts';
-import { defaultDraft, defaultDraftValue, fieldBlock } from './fields.ts';
+import { defaultDraft, fieldBlock } from './fields.ts';
 import type { TemplateDefinition } from './templates.ts';
 
 /** The name of the upload block (and its `/draft` and `/committed` key). */
@@ -53,10 +53,6 @@ export function askView(spec: AskSpec): SurfaceView {
       ...(spec.cancel !== undefined ? [{ name: 'ask.cancel', label: spec.cancel, role: 'cancel' as const, primary: false }] : []),
     ],
   };
-}
-
-export function askDraft(fields: readonly FieldBlock[]): DataMap {
-  return Object.fromEntries(fields.map((f) => [f.name, defaultDraftValue(f)]));
 }
 
 export interface UploadSpec {

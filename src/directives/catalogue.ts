@@ -1,4 +1,5 @@
 import type { DirectiveDefinition, DirectiveRegistry } from './registry.ts';
+import { isPlainObject } from '../ui-ir/index.ts';
 import { payloadJsonSchema } from './json-schema.ts';
 
 /**
@@ -7,9 +8,7 @@ import { payloadJsonSchema } from './json-schema.ts';
  */
 type Json = Record<string, unknown>;
 
-function isJson(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+const isJson: (value: unknown) => value is Json = isPlainObject;
 
 /** A one-line type summary of a JSON Schema node; objects are expanded two levels deep. */
 export function summariseSchema(node: unknown, defs: Json = {}, depth = 0): string {

@@ -36,9 +36,7 @@ export function preview(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+export { isPlainObject } from '../ui-ir/index.ts';
 
 /** Own-property write that cannot reach a prototype, even for a key named `__proto__`. */
 export function setOwn(target: Record<string, unknown> | unknown[], key: string, value: unknown): void {

@@ -1,6 +1,6 @@
 export * as pointer from './pointer.ts';
 export {
-  canonicaliseDataPath, DATA_KEY_PATTERN, escapeToken, formatPointer, getAt, isSafeDataKey,
+  canonicaliseDataPath, DATA_KEY_PATTERN, escapeToken, formatPointer, getAt, isPlainObject, isSafeDataKey,
   NAMESPACES, parsePointer, unescapeToken,
 } from './pointer.ts';
 export type { DataPath, Namespace } from './pointer.ts';

@@ -115,11 +115,13 @@ export const ValueBlock = z.object({
   path: z.string().regex(/^\/(committed|ui)(\/[A-Za-z0-9_-]{1,64}){1,6}$/),
 });
 /** A file request. Hosts without a file control show `fallback` instead. */
+/** A file extension (`.png`) or a MIME type pattern (`image/*`). */
+export const UploadAccept = z.string().regex(/^(\.[A-Za-z0-9]{1,10}|[a-z]+\/[A-Za-z0-9.+*-]+)$/);
 export const UploadBlock = z.object({
   kind: z.literal('upload'),
   name: DataKey,
   label: ShortText,
-  accept: z.array(z.string().regex(/^(\.[A-Za-z0-9]{1,10}|[a-z]+\/[A-Za-z0-9.+*-]+)$/)).max(20),
+  accept: z.array(UploadAccept).max(20),
   purpose: z.string().max(300),
   fallback: z.string().max(500),
 });

@@ -1,6 +1,6 @@
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { walkBlocks } from './ids.ts';
-import { formatPointer, getAt, removeAt, setAt, type Namespace } from './pointer.ts';
+import { formatPointer, getAt, isPlainObject, removeAt, setAt, type Namespace } from './pointer.ts';
 import {
   IR_VERSION, MAX_TOASTS, type ConversationIr, type DataMap, type DataValue, type Surface,
   type SurfaceView, type ToastLevel, type TranscriptEntry,
@@ -55,9 +55,7 @@ function removedLeaves(namespace: Namespace, before: DataMap, after: DataMap, pr
   return out;
 }
 
-function isMap(v: unknown): v is DataMap {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+const isMap = isPlainObject as (v: unknown) => v is DataMap;
 
 function uniq(list: string[]): string[] {
   return [...new Set(list)];

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { DirectiveDefinition } from '../../directives/index.ts';
 import { DataKey, openSurface, type FieldBlock } from '../../ui-ir/index.ts';
-import { askDraft, askView } from '../views.ts';
+import { defaultDraft } from '../fields.ts';
+import { askView } from '../views.ts';
 import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';
 
 const AskField = z.object({
@@ -60,6 +61,6 @@ export const askDirective: DirectiveDefinition<AskPayload> = {
   apply(ir, payload, draw) {
     const fields = askFieldBlocks(payload.fields);
     const view = askView({ title: payload.title, prompt: payload.prompt, fields, submit: payload.submit, cancel: payload.cancel });
-    return { ok: true, ir: openSurface(ir, { id: payload.surface ?? DEFAULT_SURFACE, view, draft: askDraft(fields) }, draw) };
+    return { ok: true, ir: openSurface(ir, { id: payload.surface ?? DEFAULT_SURFACE, view, draft: defaultDraft(fields) }, draw) };
   },
 };

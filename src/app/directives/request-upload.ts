@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { DirectiveDefinition } from '../../directives/index.ts';
-import { openSurface } from '../../ui-ir/index.ts';
+import { openSurface, UploadAccept } from '../../ui-ir/index.ts';
 import { UPLOAD_KEY, uploadView } from '../views.ts';
 import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';
 
-const Accept = z.string().regex(/^(\.[A-Za-z0-9]{1,10}|[a-z]+\/[A-Za-z0-9.+*-]+)$/).describe('".png" or "image/*"');
+const Accept = UploadAccept.describe('".png" or "image/*"');
 
 export const RequestUploadPayloadSchema = z.object({
   accept: z.array(Accept).min(1).max(20),

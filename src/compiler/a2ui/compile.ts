@@ -188,9 +188,7 @@ function partsOrFail(surface: Surface, ctx: Ctx): SurfaceParts | SurfacerError {
 }
 
 function failed(surface: Surface, error: SurfacerError, ctx: Ctx, retire?: string): Outcome {
-  return ctx.options.strict
-    ? { batch: fallbackBatch(surface, [error], [], retire), strictErrors: [error] }
-    : { batch: fallbackBatch(surface, [error], [], retire), strictErrors: [] };
+  return { batch: fallbackBatch(surface, [error], [], retire), strictErrors: ctx.options.strict ? [error] : [] };
 }
 
 /**
