@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { open as openFile, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { LogEntrySchema, type LogEntry } from './log.ts';
+import { CONVERSATION_ID, LogEntrySchema, type LogEntry } from './log.ts';
 import type { ConversationStore } from './store.ts';
 
 export interface JsonlStoreOptions {
@@ -22,8 +22,6 @@ interface OpenFile {
   /** Size to cut the file back to before the next append or read (a failed append's rollback failed). */
   truncateTo?: number;
 }
-
-const CID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Conversations whose log file stays open between appends (least recently used closed first). */
 const OPEN_FILES = 128;
@@ -53,7 +51,7 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
 
   const fileOf = (cid: string): string => {
     // cids come from URLs: the charset check keeps them inside `dir`.
-    if (!CID.test(cid)) throw new Error(`invalid conversation id "${cid}"`);
+    if (!CONVERSATION_ID.test(cid)) throw new Error(`invalid conversation id "${cid}"`);
     return join(dir, `${cid}.jsonl`);
   };
 
@@ -146,7 +144,7 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       return done;
     },
     async read(cid) {
-      if (!CID.test(cid)) return undefined;
+      if (!CONVERSATION_ID.test(cid)) return undefined;
       const file = files.get(cid);
       await file?.tail; // never cut a line that is being written
       await settle(cid, file);

@@ -10,13 +10,16 @@ import { TraceSchema } from './trace.ts';
  */
 export const LOG_VERSION = 1 as const;
 
+/** A conversation id: what the stores, the log and both hosts accept. */
+export const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 const Draws = z.array(z.object({ kind: z.enum(['now', 'nonce']), value: z.string() }));
 const Hash = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
 export const CreatedEntry = z.object({
   type: z.literal('created'),
   v: z.literal(LOG_VERSION),
-  cid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  cid: z.string().regex(CONVERSATION_ID),
   ownerSessionId: z.string().min(1).max(200),
   a2uiToken: z.string().min(16).max(200),
   at: z.string(),

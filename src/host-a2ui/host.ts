@@ -1,9 +1,8 @@
 import type { Context, Hono } from 'hono';
 import { decodeA2uiSurfaceId, unguardA2uiValue, type A2uiCompileOptions } from '../compiler/index.ts';
-import { silentLogger, type ConversationService, type Logger } from '../conversation/index.ts';
+import { CONVERSATION_ID, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import { parseA2uiClientEvent, type IngressLimits, type IngressRequest } from '../ingress/index.ts';
-import { findSurface, type ConversationIr } from '../ui-ir/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
@@ -52,8 +51,6 @@ export interface A2uiHost {
 /** `origin` recorded on changes made through this host (htmx pages skip only their own ids). */
 export const A2UI_ORIGIN = 'a2ui';
 
-const CID = /^[A-Za-z0-9_-]{1,64}$/;
-
 export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   const { service } = options;
   const logger = options.logger ?? silentLogger;
@@ -68,7 +65,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   const resetsAllowed = createWindowLimiter(options.clientResetsPerMinute ?? 5, 60_000, now);
 
   async function authorize(c: Context, cid: string): Promise<boolean> {
-    if (!CID.test(cid)) return false;
+    if (!CONVERSATION_ID.test(cid)) return false;
     // Browsers cannot put headers on an EventSource: GETs may carry the token in the query.
     const token = bearerToken(c) ?? (c.req.method === 'GET' ? c.req.query('token') : undefined);
     if (token !== undefined && token !== '' && token.length <= 256 && await service.verifyA2uiToken(cid, token)) return true;
@@ -165,11 +162,6 @@ function unguard(request: IngressRequest): IngressRequest {
 
 function failure(error: SurfacerError, status: number, issues?: ReadonlyArray<{ pointer: string; message: string }>): { status: number; body: unknown } {
   return { status, body: issues && issues.length > 0 ? { ...error, issues } : error };
-}
-
-function surfaceSummary(ir: ConversationIr, surfaceId: string): object | null {
-  const s = findSurface(ir, surfaceId);
-  return s ? { id: s.id, epoch: s.epoch, rev: s.rev, lifecycle: s.lifecycle } : null;
 }
 
 /** At most `limit` events per key within any `windowMs` (bounded number of keys). */

@@ -4,13 +4,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
-import { silentLogger } from '../conversation/index.ts';
+import { CONVERSATION_ID, silentLogger } from '../conversation/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
 import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
 import { clientAddress, createRateLimiter } from './rate-limit.ts';
-import type { Host, HostContext, HostEnv } from './host.ts';
+import { PAGE_ID, type Host, type HostContext, type HostEnv } from './host.ts';
 import { clientKind, htmxError, jsonError, statusFor } from './responses.ts';
 import { registerActionRoutes } from './routes/actions.ts';
 import { registerEventRoutes } from './routes/events.ts';
@@ -28,8 +28,6 @@ export interface HostApp {
   readonly openStreams: number;
 }
 
-const CID = /^[A-Za-z0-9_-]{1,64}$/;
-const PAGE_ID = /^[A-Za-z0-9_-]{8,40}$/;
 
 /**
  * `new URL(url).origin`, remembered per scheme + plain authority (the URL up to its path): the
@@ -173,7 +171,7 @@ export function createApp(deps: HostDeps): HostApp {
       if (!session || !sessions.verifyCsrf(session, token)) return plainError(c, makeError('HTTP_CSRF_INVALID', 'missing or wrong CSRF token'));
       c.set('fields', fields);
     }
-    const conversation = cid !== undefined && CID.test(cid) ? await service.get(cid) : undefined;
+    const conversation = cid !== undefined && CONVERSATION_ID.test(cid) ? await service.get(cid) : undefined;
     if (!session || !conversation || conversation.ownerSessionId !== session.owner) {
       return plainError(c, makeError('HTTP_NOT_FOUND', 'no such conversation for this session'));
     }

@@ -6,6 +6,9 @@ import type { Session, Sessions } from './session.ts';
 import type { StreamRegistry } from './streams.ts';
 import type { LayoutData, Views } from './views.ts';
 
+/** A page id (`_page` / `page`): a client-chosen tag for the changes a page caused itself. */
+export const PAGE_ID = /^[A-Za-z0-9_-]{8,40}$/;
+
 export type FormFields = Record<string, string | string[]>;
 
 export interface HostVariables {

@@ -1,16 +1,12 @@
 import { parseHtmlFormAction } from '../../ingress/index.ts';
-import { findSurface, SurfaceId } from '../../ui-ir/index.ts';
+import { surfaceSummary } from '../../conversation/index.ts';
+import { SurfaceId } from '../../ui-ir/index.ts';
 import { makeError } from '../../errors/index.ts';
 import { respondFailure } from '../errors.ts';
 import { changesHtml, surfaceHtml } from '../fragments.ts';
 import { single } from '../form.ts';
 import type { Host, HostHono } from '../host.ts';
 import { clientKind } from '../responses.ts';
-
-function surfaceSummary(ir: Parameters<typeof findSurface>[0], id: string): object | null {
-  const s = findSurface(ir, id);
-  return s ? { id: s.id, epoch: s.epoch, rev: s.rev, lifecycle: s.lifecycle } : null;
-}
 
 /** POST /c/{cid}/actions (HTML ingress) and POST /c/{cid}/surfaces/{sid}/regenerate (epoch reset). */
 export function registerActionRoutes(app: HostHono, host: Host): void {

@@ -1,9 +1,7 @@
 import { streamSSE } from 'hono/streaming';
 import type { ConversationEvent } from '../../conversation/index.ts';
 import { changesHtml, refreshHtml } from '../fragments.ts';
-import type { Host, HostHono } from '../host.ts';
-
-const PAGE_ID = /^[A-Za-z0-9_-]{8,40}$/;
+import { PAGE_ID, type Host, type HostHono } from '../host.ts';
 
 /**
  * GET /c/{cid}/events: server-initiated updates as HTML fragments (htmx SSE extension, event

@@ -1,3 +1,4 @@
+import { summarizeSurface } from '../../conversation/index.ts';
 import { makeError } from '../../errors/index.ts';
 import type { TranscriptEntry } from '../../ui-ir/index.ts';
 import { respondFailure } from '../errors.ts';
@@ -27,7 +28,7 @@ export function registerTurnRoutes(app: HostHono, host: Host): void {
       return c.json({
         ok: true, outcome: result.outcome, ...(result.error ? { error: result.error } : {}),
         transcript: result.next.transcript.filter((e: TranscriptEntry) => !known.has(e.id)),
-        surfaces: result.next.surfaces.map((s) => ({ id: s.id, epoch: s.epoch, rev: s.rev, lifecycle: s.lifecycle })),
+        surfaces: result.next.surfaces.map(summarizeSurface),
         trace: result.trace,
       });
     }
