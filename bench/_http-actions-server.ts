@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createDemoApp } from '../src/app/index.ts';
@@ -15,14 +16,42 @@ import { createJsonlStore, createMemoryStore } from '../src/conversation/index.t
 import { createApp, createConversationStack, startServer } from '../src/host-html/index.ts';
 import { createSystemSource } from '../src/ui-ir/index.ts';
 
+function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    server.once('listening', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/** The size of the host's answer to an accepted character-card submit (the surface fragment + toast). */
+export const ACTION_ANSWER_BYTES = 5065;
+
+/**
+ * The floor under any answer to an action: what Hono alone costs to read a form post and send
+ * an HTML answer of the host's size with the host's security headers, checking nothing.
+ */
+function floorApp(): Hono {
+  const app = new Hono();
+  const answer = `<section>${'x'.repeat(ACTION_ANSWER_BYTES - 19)}</section>`;
+  app.use('*', secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], connectSrc: ["'self'"], imgSrc: ["'self'", 'https:', 'http:'],
+      formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"],
+    },
+    referrerPolicy: 'same-origin',
+  }));
+  app.post('/c/:cid/actions', async (c) => {
+    const fields = new URLSearchParams(await c.req.text());
+    return fields.has('_action') ? c.html(answer) : c.text('no action', 400);
+  });
+  return app;
+}
+
 async function main(): Promise<void> {
   const hello = new Hono();
   hello.get('/', (c) => c.text('Hello, world!'));
-  const baseline = await new Promise<number>((resolve) => {
-    const server = serve({ fetch: hello.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-    server.once('listening', () => resolve((server.address() as AddressInfo).port));
-  });
-  const ports: Record<string, number> = { baseline };
+  const baseline = await listen(hello.fetch);
+  const ports: Record<string, number> = { baseline, floor: await listen(floorApp().fetch) };
   for (const store of ['memory', 'jsonl'] as const) {
     const app = createDemoApp();
     const conversations = createConversationStack({
@@ -30,7 +59,7 @@ async function main(): Promise<void> {
       store: store === 'memory' ? createMemoryStore() : createJsonlStore({ dir: mkdtempSync(join(tmpdir(), 'surfacer-bench-')) }),
       limits: { maxQueuePerConversation: 1000 },
     });
-    const host = createApp({ app, conversations, sessionSecret: 'bench-secret-0123456789abcdef', limits: { maxConversationsPerSession: 10_000 } });
+    const host = createApp({ app, conversations, sessionSecret: 'bench-secret-0123456789abcdef', limits: { maxConversationsPerSession: 10_000, conversationCreatesPerMinute: 100_000 } });
     ports[store] = (await startServer(host, { port: 0 })).port;
   }
   process.send!({ ports });

@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { ACTION_ANSWER_BYTES } from './_http-actions-server.ts';
 
 /**
  * Action round trips per second through the HTML host (POST /c/{cid}/actions: session cookie,
@@ -140,6 +141,25 @@ export default async function bench(): Promise<{ name: string; lines: string[] }
     const lines = [
       `hello-world (Hono on @hono/node-server, ${CONNECTIONS} connections, ${DURATION_S}s): ${baseline.toFixed(0)} req/s, p99 ${hello.latency.p99} ms`,
     ];
+    // Two floors, same request shape as the actions below: Hono alone answering a form post
+    // with an HTML body of the host's size (no checks), and the host refusing it at the CSRF
+    // check (session, Origin, body read, token: everything an action passes before the ingress).
+    const memoryBase = `http://127.0.0.1:${servers.ports['memory']}`;
+    const { cookie, slots } = await prepare(memoryBase);
+    const shape = { ...slots[0]!.fields, _rev: String(slots[0]!.rev), _idem: 'floor' };
+    for (const [label, base, fields, status] of [
+      [`Hono alone: form post → ${ACTION_ANSWER_BYTES} B HTML answer, same security headers, no checks`, `http://127.0.0.1:${servers.ports['floor']}`, shape, 200],
+      ['host refusing the same post at its CSRF check (403)', memoryBase, { ...shape, _csrf: 'wrong' }, 403],
+    ] as const) {
+      const r = await runCannon({
+        url: `${base}/c/${slots[0]!.cid}/actions`, connections: CONNECTIONS, duration: DURATION_S, method: 'POST',
+        body: new URLSearchParams(fields).toString(),
+        headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded', 'hx-request': 'true' },
+      });
+      const unexpected = (status === 200 ? r.non2xx : r['2xx']) + r.errors;
+      lines.push(`${label}: ${r.requests.average.toFixed(0)} req/s = ${((100 * r.requests.average) / baseline).toFixed(1)}% of hello-world, p99 ${r.latency.p99} ms`
+        + (unexpected === 0 ? '' : ` — ${unexpected} UNEXPECTED ANSWERS (expected ${status})`));
+    }
     for (const [store, mode] of [['memory', 'htmx'], ['memory', 'json'], ['jsonl', 'htmx']] as const) {
       const base = `http://127.0.0.1:${servers.ports[store]}`;
       const r = await measureActions(base, mode);

@@ -1,16 +1,22 @@
-import type { ActionRegistry } from '../ingress/actions.ts';
+import { idempotencyScope, type ActionRegistry } from '../ingress/index.ts';
 import {
   createReplaySource, draw, emptyConversation, resetSurfaceEpoch, type ConversationIr,
 } from '../ui-ir/index.ts';
-import type { ActionRequest, IngressPort } from './ingress-port.ts';
+import { replayAction, type ActionRequest, type StoredOutcome } from './ingress-port.ts';
 import { irHash, legacyIrHash, type CreatedEntry, type LogEntry } from './log.ts';
 import type { Trace } from './trace.ts';
 import { applyFailedTurn, applyTurn, type TurnContext } from './turn.ts';
 
 export interface FoldContext {
   turn: TurnContext;
-  ingress: IngressPort;
   actions: ActionRegistry;
+}
+
+/** An accepted action's first outcome under its idempotency key (ingress idempotencyScope), and when it was logged. */
+export interface LoggedOutcome {
+  key: string;
+  outcome: StoredOutcome;
+  at: string;
 }
 
 export interface FoldResult {
@@ -18,8 +24,8 @@ export interface FoldResult {
   ir: ConversationIr;
   turnCount: number;
   traces: Trace[];
-  /** Scoped idempotency keys of accepted actions, oldest first (see idempotencyScope). */
-  idempotencyKeys: string[];
+  /** Accepted actions that carried an idempotency key, oldest first. */
+  outcomes: LoggedOutcome[];
   /** Entries whose re-application did not reproduce the recorded IR hash. Empty when healthy. */
   divergences: string[];
   /** Number of entries folded (the conversation's version). */
@@ -35,7 +41,7 @@ export function foldLog(entries: readonly LogEntry[], ctx: FoldContext): FoldRes
   if (first?.type !== 'created') throw new Error('a conversation log starts with a "created" entry');
   let ir = emptyConversation(first.cid);
   const result: FoldResult = {
-    meta: first, ir, turnCount: 0, traces: [], idempotencyKeys: [], divergences: [], version: entries.length,
+    meta: first, ir, turnCount: 0, traces: [], outcomes: [], divergences: [], version: entries.length,
   };
   rest.forEach((entry, i) => {
     const where = `entry ${i + 2} (${entry.type})`;
@@ -71,10 +77,11 @@ function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: F
     }
     case 'action': {
       const request = entry.request as unknown as ActionRequest;
-      const outcome = ctx.ingress.replay(ir, request, entry.draw, ctx.actions);
-      if (!outcome.ok) throw new Error(`action was rejected on replay: ${outcome.error.code}`);
-      if (request.idempotencyKey !== undefined) acc.idempotencyKeys.push(idempotencyScope(request));
-      return outcome.ir;
+      const replayed = replayAction(ir, request, entry.draw, ctx.actions);
+      if (!replayed.ok) throw new Error(`action was rejected on replay: ${replayed.error.code}`);
+      const key = idempotencyScope(acc.meta.cid, request);
+      if (key !== undefined) acc.outcomes.push({ key, outcome: replayed.outcome, at: entry.at });
+      return replayed.ir;
     }
     case 'reset': {
       const reset = resetSurfaceEpoch(ir, entry.surfaceId, draw(createReplaySource(entry.draws)));
@@ -82,12 +89,4 @@ function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: F
       return reset.ir;
     }
   }
-}
-
-/**
- * Same scope as src/ingress uses: an HTML render shares one `_idem` between its buttons, so the
- * key is per surface and action (a double click dedupes; another button is judged afresh).
- */
-export function idempotencyScope(request: Pick<ActionRequest, 'surfaceId' | 'action' | 'idempotencyKey'>): string {
-  return `${request.surfaceId}\n${request.action}\n${request.idempotencyKey ?? ''}`;
 }

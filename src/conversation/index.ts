@@ -1,7 +1,7 @@
 export type { AppDefinition } from './app-definition.ts';
-export { foldLog, idempotencyScope } from './fold.ts';
-export type { FoldContext, FoldResult } from './fold.ts';
-export { ingressPort } from './ingress-port.ts';
+export { foldLog } from './fold.ts';
+export type { FoldContext, FoldResult, LoggedOutcome } from './fold.ts';
+export { replayAction } from './ingress-port.ts';
 export type { IngressPort } from './ingress-port.ts';
 export { createJsonlStore, parseLog } from './jsonl-store.ts';
 export type { JsonlStoreOptions } from './jsonl-store.ts';

@@ -1,31 +1,27 @@
 import type { SurfacerError } from '../errors/index.ts';
 import {
-  applyIngress, checkIngress, type ActionRegistry, type ActionRequest, type Ingress,
+  appliedOutcome, applyIngress, checkIngress, type ActionRegistry, type ActionRequest, type Ingress, type StoredOutcome,
 } from '../ingress/index.ts';
 import type { ConversationIr, Draw } from '../ui-ir/index.ts';
 
-export type { ActionRequest, IngressRequest, IngressOutcome } from '../ingress/index.ts';
+export type { ActionRequest, IngressRequest, IngressOutcome, StoredOutcome } from '../ingress/index.ts';
 
 /**
- * The seam to src/ingress. Live requests go through the shared pipeline's `handle` (its own
- * idempotency store and queue, with our log append as its `commit`); fold(log) re-applies an
- * accepted request through `replay` with the draw that was recorded. Tests may inject doubles.
+ * The seam to src/ingress for live requests: `createIngress(...)`. The service calls `apply`
+ * inside its own per-conversation queue, with the conversation's log-backed idempotency store;
+ * hosts parse client input through the same instance, so one set of limits and one surface-id
+ * decoder apply everywhere. Tests may inject doubles.
  */
-export interface IngressPort {
-  handle: Ingress['handle'];
-  replay(ir: ConversationIr, request: ActionRequest, draw: Draw, actions: ActionRegistry):
-    { ok: true; ir: ConversationIr } | { ok: false; error: SurfacerError };
-}
+export type IngressPort = Pick<Ingress, 'apply' | 'parseHtml' | 'parseA2ui'>;
 
-/** The real pipeline: `createIngress(...)` for live requests, checkIngress + applyIngress for replay. */
-export function ingressPort(ingress: Pick<Ingress, 'handle'>): IngressPort {
-  return {
-    handle: (request, access) => ingress.handle(request, access),
-    replay(ir, request, draw, actions) {
-      const checked = checkIngress(request, ir, actions);
-      if (!checked.ok) return { ok: false, error: checked.error };
-      const applied = applyIngress(ir, checked, draw);
-      return applied.ok ? { ok: true, ir: applied.ir } : { ok: false, error: applied.error };
-    },
-  };
+/**
+ * fold(log): re-applies an accepted request with the draw that was recorded, through the same
+ * pure checks and handler as the live pipeline, and rebuilds the outcome it answered.
+ */
+export function replayAction(ir: ConversationIr, request: ActionRequest, draw: Draw, actions: ActionRegistry):
+  { ok: true; ir: ConversationIr; outcome: StoredOutcome } | { ok: false; error: SurfacerError } {
+  const checked = checkIngress(request, ir, actions);
+  if (!checked.ok) return { ok: false, error: checked.error };
+  const applied = applyIngress(ir, checked, draw);
+  return applied.ok ? { ok: true, ir: applied.ir, outcome: appliedOutcome(request, applied.ir, applied.toast) } : { ok: false, error: applied.error };
 }

@@ -5,11 +5,13 @@ import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
-import { foldLog, idempotencyScope, type FoldContext } from './fold.ts';
-import type { ConversationAccess, IngressRequest } from '../ingress/index.ts';
-import type { IngressOutcome, IngressPort } from './ingress-port.ts';
+import { foldLog, type FoldContext } from './fold.ts';
+import {
+  createKeyedQueue, createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_TTL_MS, type ConversationAccess, type IngressRequest,
+  type MemoryIdempotencyStore,
+} from '../ingress/index.ts';
+import type { IngressOutcome, IngressPort, StoredOutcome } from './ingress-port.ts';
 import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry } from './log.ts';
-import { createKeyedQueue } from './serial.ts';
 import type { ConversationStore } from './store.ts';
 import { buildTrace } from './trace-builder.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
@@ -26,15 +28,17 @@ export interface ServiceLimits {
   turnTimeoutMs: number;
   /** Turns/actions waiting per conversation before new ones are refused (CONVERSATION_BUSY). */
   maxQueuePerConversation: number;
-  /** Accepted idempotency keys remembered per conversation (oldest forgotten first). */
+  /** Idempotency keys remembered per conversation, with their first outcome (oldest forgotten first). */
   idempotencyKeys: number;
+  /** How long a key is remembered after its action was accepted (rebuilt from the log on load). */
+  idempotencyTtlMs: number;
   /** Idle conversations kept folded in memory. */
   maxCachedConversations: number;
   maxTextLength: number;
 }
 
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
-  turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, maxCachedConversations: 1000, maxTextLength: 4000,
+  turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS, maxCachedConversations: 1000, maxTextLength: 4000,
 };
 
 export interface ConversationServiceDeps {
@@ -45,7 +49,7 @@ export interface ConversationServiceDeps {
   entropy: EntropySource;
   /** The directives runner; default `runDirectivesAdapter` (src/directives runModelOutput). Tests may inject a fake. */
   runDirectives?: RunDirectives;
-  /** Adapter to src/ingress: `ingressPort(createIngress({...}))` (see ingress-port.ts). */
+  /** src/ingress: `createIngress({...})` (see ingress-port.ts). */
   ingress: IngressPort;
   mode?: DirectivesMode;
   limits?: Partial<ServiceLimits>;
@@ -61,12 +65,14 @@ export interface ConversationServiceDeps {
 export interface ConversationService {
   readonly planner: Planner;
   readonly app: AppDefinition;
+  /** The pipeline's parsers: hosts turn client input into requests for applyAction with these. */
+  readonly ingress: Pick<IngressPort, 'parseHtml' | 'parseA2ui'>;
   create(ownerSessionId: string): Promise<Conversation>;
   get(cid: string): Promise<Conversation | undefined>;
   runTurn(cid: string, text: string, signal?: AbortSignal, options?: { origin?: string }): Promise<TurnResult>;
   /** Aborts the running planner turn of `cid`; false when none runs. */
   cancelTurn(cid: string): boolean;
-  /** `request` comes from the ingress parsers (parseHtmlFormAction / parseA2uiClientEvent). */
+  /** `request` comes from `ingress.parseHtml` / `ingress.parseA2ui`. */
   applyAction(cid: string, request: IngressRequest, options?: { origin?: string }): Promise<ActionResult>;
   resetSurfaceEpoch(cid: string, surfaceId: string, options?: { origin?: string; reason?: string }): Promise<ResetResult>;
   subscribe(cid: string, listener: ConversationListener): () => void;
@@ -82,8 +88,8 @@ interface State {
   version: number;
   turnCount: number;
   traces: Trace[];
-  /** Scoped keys (fold.ts idempotencyScope) of accepted actions, oldest first. */
-  idempotency: Set<string>;
+  /** First outcomes by idempotency key: accepted actions (from the log too) and client error reports. */
+  idempotency: MemoryIdempotencyStore<StoredOutcome>;
   divergences: string[];
   running?: AbortController;
 }
@@ -105,7 +111,6 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   const listeners = new Map<string, Set<ConversationListener>>();
   const foldContext: FoldContext = {
     turn: { runDirectives: deps.runDirectives ?? runDirectivesAdapter, registry: deps.app.directives, mode },
-    ingress: deps.ingress,
     actions: deps.app.actions,
   };
 
@@ -137,10 +142,14 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       if (!entries || entries.length === 0) return undefined;
       const folded = foldLog(entries, foldContext);
       if (folded.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: folded.divergences });
+      const idempotency = createMemoryIdempotencyStore<StoredOutcome>({
+        ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock,
+      });
+      // Keys recorded in the log survive restarts, each for the rest of its TTL.
+      for (const { key, outcome, at } of folded.outcomes) idempotency.set(key, outcome, Date.parse(at));
       const state: State = {
         meta: folded.meta, ir: folded.ir, version: folded.version, turnCount: folded.turnCount, traces: folded.traces,
-        idempotency: new Set(folded.idempotencyKeys.slice(-limits.idempotencyKeys)),
-        divergences: folded.divergences,
+        idempotency, divergences: folded.divergences,
       };
       remember(cid, state);
       return state;
@@ -201,6 +210,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   return {
     planner,
     app: deps.app,
+    ingress: deps.ingress,
 
     async create(ownerSessionId) {
       const cid = `c${token(12)}`;
@@ -297,14 +307,6 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         const state = await load(cid);
         if (!state) return notFound(cid);
         const prev = state.ir;
-        const scope = request.kind === 'action' && request.idempotencyKey !== undefined ? idempotencyScope(request) : undefined;
-        // Keys recorded in the log survive restarts; the ingress's own store is in memory.
-        if (request.kind === 'action' && scope !== undefined && state.idempotency.has(scope)) {
-          return {
-            ok: true, kind: 'applied', status: 200, replayed: true, prev, next: prev,
-            surfaceId: request.surfaceId, action: request.action,
-          };
-        }
         let logFailure: Failure | undefined;
         const access: ConversationAccess = {
           id: cid,
@@ -317,10 +319,11 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
             logFailure = await commit(cid, state, entry, ir, { kind: 'action', surfaceId: record.request.surfaceId, ...origin(options) });
             if (logFailure) throw new Error(logFailure.error.technical_detail);
           },
+          idempotency: state.idempotency,
         };
         let outcome: IngressOutcome;
         try {
-          outcome = await deps.ingress.handle(request, access);
+          outcome = await deps.ingress.apply(request, access);
         } catch (error) {
           if (logFailure) return logFailure;
           logger.error('ingress failed', { cid, error: String(error) });
@@ -337,10 +340,6 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
             ok: true, kind: 'recover', status: 202, replayed: outcome.replayed, prev, next: state.ir,
             surfaceId: outcome.surfaceId, recovery: outcome.recovery, error: outcome.error,
           };
-        }
-        if (scope !== undefined && !outcome.replayed) {
-          state.idempotency.add(scope);
-          if (state.idempotency.size > limits.idempotencyKeys) state.idempotency.delete(state.idempotency.values().next().value!);
         }
         return {
           ok: true, kind: 'applied', status: 200, replayed: outcome.replayed, prev, next: state.ir,

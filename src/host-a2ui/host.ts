@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
-import { decodeA2uiSurfaceId, unguardA2uiValue, type A2uiCompileOptions } from '../compiler/index.ts';
+import { unguardA2uiValue, type A2uiCompileOptions } from '../compiler/index.ts';
 import { CONVERSATION_ID, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
-import { parseA2uiClientEvent, type IngressLimits, type IngressRequest } from '../ingress/index.ts';
+import type { IngressRequest } from '../ingress/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
@@ -21,8 +21,6 @@ export interface A2uiHostOptions {
    * HTML host's session, which createApp puts on `/a2ui/*` requests as `c.get('session')`.
    */
   sessionOwner?: (c: Context) => string | undefined | Promise<string | undefined>;
-  /** Same limits as the conversation stack's ingress (createConversationStack `ingressLimits`). */
-  ingressLimits?: Partial<IngressLimits>;
   hub?: A2uiHub;
   hubOptions?: HubOptions;
   compile?: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>;
@@ -76,10 +74,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   }
 
   async function postEvent(cid: string, raw: string, headers: { idempotencyKey?: string }): Promise<{ status: number; body: unknown }> {
-    const parsed = parseA2uiClientEvent(raw, {
-      decodeSurfaceId: decodeA2uiSurfaceId, idempotencyKey: headers.idempotencyKey,
-      ...(options.ingressLimits ? { limits: options.ingressLimits } : {}),
-    });
+    const parsed = service.ingress.parseA2ui(raw, headers.idempotencyKey === undefined ? {} : { idempotencyKey: headers.idempotencyKey });
     if (!parsed.ok) return failure(parsed.error, parsed.status, parsed.issues);
     const result = await service.applyAction(cid, unguard(parsed.request), { origin: A2UI_ORIGIN });
     if (!result.ok) return failure(result.error, result.status ?? httpStatusOf(result.error.code), result.issues);

@@ -1,6 +1,5 @@
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import type { ConversationService, Logger } from '../conversation/index.ts';
-import type { IngressLimits } from '../ingress/index.ts';
 
 export interface HostLimits {
   /** Largest request body (form posts, uploads included). */
@@ -16,8 +15,6 @@ export interface HostLimits {
   conversationCreatesPerMinute: number;
   /** SSE comment ping interval, so proxies keep the stream open. */
   sseHeartbeatMs: number;
-  /** Bounds handed to the ingress form parser. */
-  ingress?: Partial<IngressLimits>;
 }
 
 export const DEFAULT_HOST_LIMITS: HostLimits = {

@@ -2,7 +2,7 @@ import { decodeA2uiSurfaceId } from '../compiler/a2ui/ids.ts';
 import { htmlSurfaceStats } from '../compiler/html/index.ts';
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import {
-  createConversationService, ingressPort, type ConversationService, type ConversationStore, type DirectivesMode,
+  createConversationService, type ConversationService, type ConversationStore, type DirectivesMode,
   type Logger, type RunDirectives, type ServiceLimits,
 } from '../conversation/index.ts';
 import { createIngress, type IngressLimits } from '../ingress/index.ts';
@@ -35,7 +35,7 @@ export function createConversationStack(options: ConversationStackOptions): Conv
     ...(options.ingressLimits ? { limits: options.ingressLimits } : {}),
   });
   return createConversationService({
-    app: options.app, store: options.store, entropy: options.entropy, ingress: ingressPort(ingress),
+    app: options.app, store: options.store, entropy: options.entropy, ingress,
     surfaceStats: (ir) => htmlSurfaceStats(ir),
     ...(options.planner ? { planner: options.planner } : {}),
     ...(options.runDirectives ? { runDirectives: options.runDirectives } : {}),

@@ -7,6 +7,13 @@ export interface IdempotencyStore<V> {
   set(key: string, value: V): void | Promise<void>;
 }
 
+/** The in-memory store also takes when an outcome was first stored (rebuilding one from a log). */
+export interface MemoryIdempotencyStore<V> extends IdempotencyStore<V> {
+  /** `storedAt` (ms, default now) starts the entry's TTL; an already expired entry is not kept. */
+  set(key: string, value: V, storedAt?: number): void;
+  readonly size: number;
+}
+
 export interface MemoryIdempotencyOptions {
   /** How long an outcome is replayed. Default 24 h. */
   readonly ttlMs?: number;
@@ -23,12 +30,13 @@ interface Entry<V> { readonly key: string; readonly value: V; readonly expiresAt
 
 /**
  * A Map for lookups plus a FIFO of entries in insertion order. With one TTL for all, insertion
- * order is expiry order, so expired and surplus entries are always at the front and eviction is
- * amortised O(1). (Evicting through `map.keys().next()` instead walks over the slots of deleted
- * entries, which V8 keeps until the next rehash: a cost growing with the store's size.) A key set
- * again gets a new entry at the back; its old one is skipped when it reaches the front.
+ * order is expiry order (entries rebuilt from a log are set oldest first), so expired and surplus
+ * entries are at the front and eviction is amortised O(1). (Evicting through `map.keys().next()`
+ * instead walks over the slots of deleted entries, which V8 keeps until the next rehash: a cost
+ * growing with the store's size.) A key set again gets a new entry at the back; its old one is
+ * skipped when it reaches the front.
  */
-export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOptions = {}): IdempotencyStore<V> & { readonly size: number } {
+export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOptions = {}): MemoryIdempotencyStore<V> {
   const ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
   const maxEntries = options.maxEntries ?? DEFAULT_IDEMPOTENCY_MAX_ENTRIES;
   const clock = options.clock ?? Date.now;
@@ -57,10 +65,12 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
       const entry = entries.get(key);
       return entry && entry.expiresAt > now ? entry.value : undefined;
     },
-    set(key, value) {
+    set(key, value, storedAt) {
       const now = clock();
       sweep(now);
-      const entry = { key, value, expiresAt: now + ttlMs };
+      const expiresAt = (storedAt ?? now) + ttlMs;
+      if (!(expiresAt > now)) return;
+      const entry = { key, value, expiresAt };
       entries.set(key, entry);
       queue.push(entry);
       while (entries.size > maxEntries) dropFront();

@@ -5,6 +5,7 @@
  *   checkIngress / checkClientError (request, ir)                   (pure; 409, then 403)
  *   applyIngress (ir, checked, draw)                                (pure; the action's handler)
  *   createIngress(...).handle                                       (idempotency + per-conversation queue)
+ *   createIngress(...).apply                                        (the same, for callers that queue themselves)
  *
  * Decisions on design §6:
  * - A body over `maxBodyBytes` is A2UI_C2S_CONTEXT_TOO_LARGE (413), not ENVELOPE_INVALID (400):
@@ -30,12 +31,14 @@ export { checkClientError, checkIngress } from './check.ts';
 export type { CheckedAction, CheckedClientError } from './check.ts';
 export { applyIngress } from './apply.ts';
 export type { Applied } from './apply.ts';
-export { createIngress } from './ingress.ts';
+export { appliedOutcome, createIngress, idempotencyScope } from './ingress.ts';
+export { createKeyedQueue } from './queue.ts';
+export type { KeyedQueue } from './queue.ts';
 export type { CommitRecord, ConversationAccess, Ingress, IngressOptions, IngressOutcome, StoredOutcome } from './ingress.ts';
 export {
   createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_IDEMPOTENCY_TTL_MS,
 } from './idempotency.ts';
-export type { IdempotencyStore, MemoryIdempotencyOptions } from './idempotency.ts';
+export type { IdempotencyStore, MemoryIdempotencyOptions, MemoryIdempotencyStore } from './idempotency.ts';
 export { DEFAULT_INGRESS_LIMITS, resolveLimits } from './limits.ts';
 export type { IngressLimits } from './limits.ts';
 export { HTML_FIELDS, RESERVED_CONTEXT_KEYS, SAFE_ID_PATTERN } from './request.ts';

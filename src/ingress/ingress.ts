@@ -7,7 +7,7 @@ import { checkClientError, checkIngress } from './check.ts';
 import { parseHtmlFormAction, type HtmlFormFields } from './html-form.ts';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { resolveLimits, type IngressLimits } from './limits.ts';
-import { createKeyedQueue } from './queue.ts';
+import { createKeyedQueue, type KeyedQueue } from './queue.ts';
 import type { ActionRequest, ClientErrorRequest, IngressRequest, SurfaceIdDecoder } from './request.ts';
 import type { FieldIssue, Rejection } from './result.ts';
 
@@ -44,6 +44,11 @@ export interface ConversationAccess {
   read(): ConversationIr | Promise<ConversationIr>;
   /** Persists the new IR durably. If it throws, handle() rejects and nothing is remembered as done. */
   commit(ir: ConversationIr, record: CommitRecord): void | Promise<void>;
+  /**
+   * First outcomes of this conversation (e.g. rebuilt from its log, so they survive restarts).
+   * Default: the ingress's own store.
+   */
+  readonly idempotency?: IdempotencyStore<StoredOutcome>;
 }
 
 export interface IngressOptions {
@@ -52,8 +57,10 @@ export interface IngressOptions {
   /** Time and nonces for applied actions; drawn only once an action passed every check. */
   readonly source: EntropySource;
   readonly limits?: Partial<IngressLimits>;
-  /** Default: in-memory, 24 h TTL, 10,000 entries, system clock. */
+  /** For conversations whose access brings none. Default: in-memory, 24 h TTL, 10,000 entries, system clock. */
   readonly idempotency?: IdempotencyStore<StoredOutcome>;
+  /** Serialises `handle` per conversation. Default: a queue of its own. */
+  readonly queue?: KeyedQueue;
 }
 
 export interface Ingress {
@@ -65,6 +72,11 @@ export interface Ingress {
    * outcome for every client mistake; rejects only if read/commit/the store throw.
    */
   handle(request: IngressRequest, conversation: ConversationAccess): Promise<IngressOutcome>;
+  /**
+   * `handle` without its queue, for a caller that already runs one request at a time per
+   * conversation (the conversation service, whose turns share that order).
+   */
+  apply(request: IngressRequest, conversation: ConversationAccess): Promise<IngressOutcome>;
 }
 
 function rejected(r: Rejection): IngressOutcome {
@@ -78,16 +90,26 @@ function rejected(r: Rejection): IngressOutcome {
  * between its buttons, and a double click must dedupe while a different button must not
  * replay the first button's result.
  */
-function scopedKey(conversationId: string, request: IngressRequest): string | undefined {
+export function idempotencyScope(conversationId: string, request: IngressRequest): string | undefined {
   if (request.idempotencyKey === undefined) return undefined;
   const what = request.kind === 'action' ? `a:${request.action}` : 'error';
   return `${conversationId}\n${request.surfaceId}\n${what}\n${request.idempotencyKey}`;
 }
 
+/** What an accepted action answers, live and when rebuilt from a log. */
+export function appliedOutcome(
+  request: ActionRequest, ir: ConversationIr, toast: { level: ToastLevel; text: string } | undefined,
+): Extract<StoredOutcome, { kind: 'applied' }> {
+  return {
+    kind: 'applied', status: 200, replayed: false, surfaceId: request.surfaceId, action: request.action,
+    rev: findSurface(ir, request.surfaceId)?.rev, ...(toast ? { toast } : {}),
+  };
+}
+
 export function createIngress(options: IngressOptions): Ingress {
   const limits = resolveLimits(options.limits);
-  const store = options.idempotency ?? createMemoryIdempotencyStore<StoredOutcome>();
-  const queue = createKeyedQueue();
+  const sharedStore = options.idempotency ?? createMemoryIdempotencyStore<StoredOutcome>();
+  const queue = options.queue ?? createKeyedQueue();
 
   async function runAction(request: ActionRequest, conversation: ConversationAccess): Promise<IngressOutcome> {
     const ir = await conversation.read();
@@ -97,11 +119,7 @@ export function createIngress(options: IngressOptions): Ingress {
     const applied = applyIngress(ir, checked, draw);
     if (!applied.ok) return rejected(applied);
     await conversation.commit(applied.ir, applied.toast ? { request, draw, toast: applied.toast } : { request, draw });
-    const rev = findSurface(applied.ir, request.surfaceId)?.rev;
-    return {
-      kind: 'applied', status: 200, replayed: false, surfaceId: request.surfaceId, action: request.action, rev,
-      ...(applied.toast ? { toast: applied.toast } : {}),
-    };
+    return appliedOutcome(request, applied.ir, applied.toast);
   }
 
   async function runClientError(request: ClientErrorRequest, conversation: ConversationAccess): Promise<IngressOutcome> {
@@ -113,25 +131,27 @@ export function createIngress(options: IngressOptions): Ingress {
     };
   }
 
+  async function apply(request: IngressRequest, conversation: ConversationAccess): Promise<IngressOutcome> {
+    const key = idempotencyScope(conversation.id, request);
+    const store = conversation.idempotency ?? sharedStore;
+    if (key !== undefined) {
+      const first = await store.get(key);
+      if (first !== undefined) return { ...first, replayed: true };
+    }
+    const outcome = request.kind === 'action'
+      ? await runAction(request, conversation)
+      : await runClientError(request, conversation);
+    // Rejections applied nothing, so they are not remembered: a form re-sent with the
+    // same per-render key after fixing a field is judged afresh.
+    if (key !== undefined && outcome.kind !== 'rejected') await store.set(key, outcome);
+    return outcome;
+  }
+
   return {
     limits,
     parseA2ui: (body, extra = {}) => parseA2uiClientEvent(body, { ...extra, decodeSurfaceId: options.decodeSurfaceId, limits }),
     parseHtml: (fields) => parseHtmlFormAction(fields, { limits }),
-    handle(request, conversation) {
-      return queue.run(conversation.id, async () => {
-        const key = scopedKey(conversation.id, request);
-        if (key !== undefined) {
-          const first = await store.get(key);
-          if (first !== undefined) return { ...first, replayed: true };
-        }
-        const outcome = request.kind === 'action'
-          ? await runAction(request, conversation)
-          : await runClientError(request, conversation);
-        // Rejections applied nothing, so they are not remembered: a form re-sent with the
-        // same per-render key after fixing a field is judged afresh.
-        if (key !== undefined && outcome.kind !== 'rejected') await store.set(key, outcome);
-        return outcome;
-      });
-    },
+    handle: (request, conversation) => queue.run(conversation.id, () => apply(request, conversation)),
+    apply,
   };
 }

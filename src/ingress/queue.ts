@@ -1,19 +1,33 @@
 /**
- * Runs tasks one at a time per key (a conversation), in arrival order. This is what makes
- * read-IR → check rev → apply → commit atomic: two submits of one conversation can never
- * both pass the rev check. Keys with nothing queued hold no memory.
+ * Runs tasks one at a time per key (a conversation), in arrival order; different keys run
+ * concurrently. This is what makes read-IR → check rev → apply → commit atomic: two submits of
+ * one conversation can never both pass the rev check. A failing task does not block the ones
+ * behind it, and keys with nothing queued hold no memory.
  */
-export function createKeyedQueue(): { run<T>(key: string, task: () => Promise<T>): Promise<T>; readonly pending: number } {
-  const tails = new Map<string, Promise<unknown>>();
+export interface KeyedQueue {
+  run<T>(key: string, task: () => Promise<T>): Promise<T>;
+  /** Tasks queued or running for `key`. */
+  depth(key: string): number;
+  /** Keys with tasks queued or running. */
+  readonly keys: number;
+}
+
+export function createKeyedQueue(): KeyedQueue {
+  const lanes = new Map<string, { tail: Promise<unknown>; depth: number }>();
   return {
-    get pending() { return tails.size; },
-    run<T>(key: string, task: () => Promise<T>): Promise<T> {
-      const previous = tails.get(key) ?? Promise.resolve();
-      const result = previous.then(task, task);
-      const tail = result.then(() => undefined, () => undefined);
-      tails.set(key, tail);
-      void tail.then(() => { if (tails.get(key) === tail) tails.delete(key); });
+    run(key, task) {
+      const lane = lanes.get(key) ?? { tail: Promise.resolve(), depth: 0 };
+      lanes.set(key, lane);
+      lane.depth += 1;
+      const result = lane.tail.then(task, task);
+      lane.tail = result.then(settled, settled);
+      function settled(): void {
+        lane.depth -= 1;
+        if (lane.depth === 0 && lanes.get(key) === lane) lanes.delete(key);
+      }
       return result;
     },
+    depth: (key) => lanes.get(key)?.depth ?? 0,
+    get keys() { return lanes.size; },
   };
 }

@@ -1,9 +1,8 @@
 import { test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
-  createMemoryStore, foldLog, ingressPort, irHash, legacyIrHash, type FoldContext,
+  createMemoryStore, foldLog, irHash, legacyIrHash, type FoldContext,
 } from '../../src/conversation/index.ts';
-import { createIngress } from '../../src/ingress/index.ts';
 import type { ConversationIr } from '../../src/ui-ir/index.ts';
 import { applyTransitions, arbTransitionSequence } from '../support/arbitraries-ir.ts';
 import { fakeRunDirectives } from './fixtures/demo-app.ts';
@@ -53,7 +52,6 @@ describe('irHash', () => {
     const entries = (await store.read(c.id))!;
     const ctx: FoldContext = {
       turn: { runDirectives: fakeRunDirectives, registry: app.directives, mode: 'best-effort' },
-      ingress: ingressPort(createIngress({ actions: app.actions, decodeSurfaceId: () => undefined, source: { now: () => '', nonce: () => '' } })),
       actions: app.actions,
     };
     // The IR after each entry, and the log as the first version wrote it (SHA-256 of the IR's JSON).

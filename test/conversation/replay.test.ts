@@ -38,8 +38,30 @@ describe('IR = fold(log)', () => {
     expect(after).toMatchObject({ ownerSessionId: 'owner', a2uiToken: c.a2uiToken, version: before.version, turnCount: before.turnCount });
     expect(await restarted.divergences(c.id)).toEqual([]);
     expect(await restarted.traces(c.id)).toEqual(await live.traces(c.id));
-    // Idempotency keys survive the restart: a late duplicate replays instead of failing as stale.
-    expect(await restarted.applyAction(c.id, formAction(turn.next, 'main', values, { idempotencyKey: 'k1' }))).toMatchObject({ ok: true, replayed: true });
+    // Idempotency keys survive the restart: a late duplicate replays the first outcome (its
+    // toast included) instead of failing as stale.
+    const duplicate = await restarted.applyAction(c.id, formAction(turn.next, 'main', values, { idempotencyKey: 'k1' }));
+    expect(duplicate).toMatchObject({ ok: true, kind: 'applied', replayed: true, action: 'form.submit', surfaceId: 'main' });
+    expect(duplicate.ok && duplicate.kind === 'applied' ? duplicate.toast : 'no').toEqual(saved.kind === 'applied' ? saved.toast : 'no');
+    expect((await restarted.get(c.id))!.version).toBe(before.version);
+  });
+
+  it('forgets a logged idempotency key once its TTL has passed, restart or not', async () => {
+    const dir = tempDir();
+    let now = Date.parse('2026-11-22T10:00:00Z');
+    const options = { demo: true, clock: () => now, limits: { idempotencyTtlMs: 60_000 } };
+    const live = makeService(createJsonlStore({ dir }), options).service;
+    const c = await live.create('owner');
+    const turn = await live.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error('turn failed');
+    const submit = formAction(turn.next, 'main', { name: 'Aria', personality: 'Kind.' }, { idempotencyKey: 'k1' });
+    expect(await live.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
+    now += 30_000;
+    expect(await makeService(createJsonlStore({ dir }), options).service.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: true });
+    now += 31_000;
+    // Past the TTL the key is judged afresh: its render is out of date by now.
+    expect(await makeService(createJsonlStore({ dir }), options).service.applyAction(c.id, submit)).toMatchObject({ ok: false, status: 409 });
+    expect(await live.applyAction(c.id, submit)).toMatchObject({ ok: false, status: 409 });
   });
 
   it('flags an entry whose recorded hash no longer matches', async () => {
@@ -51,7 +73,6 @@ describe('IR = fold(log)', () => {
     const tampered = entries.map((e) => (e.type === 'turn' ? { ...e, text: 'something else' } : e));
     const folded = foldLog(tampered, {
       turn: { runDirectives: (await import('./fixtures/demo-app.ts')).fakeRunDirectives, registry: app.directives, mode: 'best-effort' },
-      ingress: { handle: () => Promise.reject(new Error('unused')), replay: () => ({ ok: false, error: { code: 'X' } as never }) },
       actions: app.actions,
     });
     expect(folded.divergences).toEqual(['entry 2 (turn): IR hash differs']);

@@ -29,6 +29,14 @@ describe('createMemoryIdempotencyStore', () => {
     expect(store.size).toBeLessThanOrEqual(10);
   });
 
+  it('an entry stored earlier (rebuilt from a log) lives for the rest of its TTL only', () => {
+    const now = 1_000;
+    const store = createMemoryIdempotencyStore<string>({ ttlMs: 100, clock: () => now });
+    store.set('gone', 'x', now - 100);
+    store.set('left', 'y', now - 99);
+    expect([store.get('gone'), store.get('left'), store.size]).toEqual([undefined, 'y', 1]);
+  });
+
   it('refuses nonsense bounds', () => {
     expect(() => createMemoryIdempotencyStore({ ttlMs: 0 })).toThrow(RangeError);
     expect(() => createMemoryIdempotencyStore({ maxEntries: 0 })).toThrow(RangeError);

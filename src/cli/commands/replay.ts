@@ -6,7 +6,7 @@ import { createDemoApp } from '../../app/index.ts';
 import { a2uiBatchesToJsonl, compileConversationToA2ui } from '../../compiler/index.ts';
 import { compileConversationToHtml } from '../../compiler/html/index.ts';
 import {
-  foldLog, ingressPort, irHash, parseLog, runDirectivesAdapter, type FoldContext, type FoldResult, type LogEntry,
+  foldLog, irHash, parseLog, runDirectivesAdapter, type FoldContext, type FoldResult, type LogEntry,
 } from '../../conversation/index.ts';
 import type { CliIo } from '../main.ts';
 
@@ -107,8 +107,6 @@ function foldContext(): FoldContext {
   return {
     // Each turn entry's recorded mode overrides this one.
     turn: { runDirectives: runDirectivesAdapter, registry: app.directives, mode: 'best-effort' },
-    // Replay only re-applies accepted requests (checkIngress + applyIngress); nothing live is handled.
-    ingress: ingressPort({ handle: () => Promise.reject(new Error('surfacer replay handles no live requests')) }),
     actions: app.actions,
   };
 }

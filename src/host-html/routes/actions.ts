@@ -1,4 +1,3 @@
-import { parseHtmlFormAction } from '../../ingress/index.ts';
 import { surfaceSummary } from '../../conversation/index.ts';
 import { SurfaceId } from '../../ui-ir/index.ts';
 import { makeError } from '../../errors/index.ts';
@@ -14,7 +13,7 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
     const conversation = c.get('conversation');
     const pc = c.get('pc');
     const fields = c.get('fields');
-    const parsed = parseHtmlFormAction(fields, { limits: host.limits.ingress });
+    const parsed = host.service.ingress.parseHtml(fields);
     const named = single(fields, '_surface');
     const surfaceId = named !== undefined && SurfaceId.safeParse(named).success ? named : undefined;
     if (!parsed.ok) {
