@@ -12,6 +12,19 @@ export interface FoldContext {
   actions: ActionRegistry;
 }
 
+/** One log entry the fold could not reproduce. */
+export interface FoldDivergence {
+  /** 1-based position of the entry in the log (= its line; entry 1 is "created"). */
+  entry: number;
+  type: LogEntry['type'];
+  message: string;
+}
+
+/** Human text of a divergence: `entry N (type): message`. */
+export function formatDivergence(d: FoldDivergence): string {
+  return `entry ${d.entry} (${d.type}): ${d.message}`;
+}
+
 /** An accepted action's first outcome under its idempotency key (ingress idempotencyScope), and when it was logged. */
 export interface LoggedOutcome {
   key: string;
@@ -27,7 +40,7 @@ export interface FoldResult {
   /** Accepted actions that carried an idempotency key, oldest first. */
   outcomes: LoggedOutcome[];
   /** Entries whose re-application did not reproduce the recorded IR hash. Empty when healthy. */
-  divergences: string[];
+  divergences: FoldDivergence[];
   /** Number of entries folded (the conversation's version). */
   version: number;
 }
@@ -44,16 +57,14 @@ export function foldLog(entries: readonly LogEntry[], ctx: FoldContext): FoldRes
     meta: first, ir, turnCount: 0, traces: [], outcomes: [], divergences: [], version: entries.length,
   };
   rest.forEach((entry, i) => {
-    const where = `entry ${i + 2} (${entry.type})`;
+    const diverged = (message: string): void => { result.divergences.push({ entry: i + 2, type: entry.type, message }); };
     try {
       ir = foldEntry(ir, entry, ctx, result);
     } catch (error) {
-      result.divergences.push(`${where}: ${(error as Error).message}`);
+      diverged((error as Error).message);
       return;
     }
-    if (entry.type !== 'created' && irHash(ir) !== entry.irHash && legacyIrHash(ir) !== entry.irHash) {
-      result.divergences.push(`${where}: IR hash differs`);
-    }
+    if (entry.type !== 'created' && irHash(ir) !== entry.irHash && legacyIrHash(ir) !== entry.irHash) diverged('IR hash differs');
   });
   result.ir = ir;
   return result;

@@ -1,6 +1,6 @@
 export type { AppDefinition } from './app-definition.ts';
-export { foldLog } from './fold.ts';
-export type { FoldContext, FoldResult, LoggedOutcome } from './fold.ts';
+export { foldLog, formatDivergence } from './fold.ts';
+export type { FoldContext, FoldDivergence, FoldResult, LoggedOutcome } from './fold.ts';
 export { replayAction } from './ingress-port.ts';
 export type { IngressPort } from './ingress-port.ts';
 export { createJsonlStore, parseLog } from './jsonl-store.ts';

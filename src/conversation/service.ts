@@ -5,7 +5,7 @@ import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
-import { foldLog, type FoldContext } from './fold.ts';
+import { foldLog, formatDivergence, type FoldContext, type FoldDivergence } from './fold.ts';
 import {
   createKeyedQueue, createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_TTL_MS, type ConversationAccess, type IngressRequest,
   type MemoryIdempotencyStore,
@@ -79,7 +79,7 @@ export interface ConversationService {
   traces(cid: string): Promise<Trace[] | undefined>;
   verifyA2uiToken(cid: string, token: string): Promise<boolean>;
   /** Entries whose fold did not reproduce the recorded IR (empty when healthy). */
-  divergences(cid: string): Promise<string[]>;
+  divergences(cid: string): Promise<FoldDivergence[]>;
 }
 
 interface State {
@@ -90,7 +90,7 @@ interface State {
   traces: Trace[];
   /** First outcomes by idempotency key: accepted actions (from the log too) and client error reports. */
   idempotency: MemoryIdempotencyStore<StoredOutcome>;
-  divergences: string[];
+  divergences: FoldDivergence[];
   running?: AbortController;
 }
 
@@ -141,7 +141,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       const entries = await deps.store.read(cid);
       if (!entries || entries.length === 0) return undefined;
       const folded = foldLog(entries, foldContext);
-      if (folded.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: folded.divergences });
+      if (folded.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: folded.divergences.map(formatDivergence) });
       const idempotency = createMemoryIdempotencyStore<StoredOutcome>({
         ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock,
       });

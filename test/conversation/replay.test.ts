@@ -75,7 +75,7 @@ describe('IR = fold(log)', () => {
       turn: { runDirectives: (await import('./fixtures/demo-app.ts')).fakeRunDirectives, registry: app.directives, mode: 'best-effort' },
       actions: app.actions,
     });
-    expect(folded.divergences).toEqual(['entry 2 (turn): IR hash differs']);
+    expect(folded.divergences).toEqual([{ entry: 2, type: 'turn', message: 'IR hash differs' }]);
   });
 
   it('loses no acknowledged submission when the process dies mid-append', async () => {

@@ -6,18 +6,13 @@ import { createDemoApp } from '../../app/index.ts';
 import { a2uiBatchesToJsonl, compileConversationToA2ui } from '../../compiler/index.ts';
 import { compileConversationToHtml } from '../../compiler/html/index.ts';
 import {
-  foldLog, irHash, parseLog, runDirectivesAdapter, type FoldContext, type FoldResult, type LogEntry,
+  foldLog, formatDivergence, irHash, parseLog, runDirectivesAdapter, type FoldContext, type FoldDivergence, type FoldResult, type LogEntry,
 } from '../../conversation/index.ts';
 import type { CliIo } from '../main.ts';
 
 const USAGE = 'usage: surfacer replay [--json] LOG\n';
 
-export interface ReplayMismatch {
-  /** 1-based position of the entry in the log (= its line; entry 1 is "created"), null if fold named none. */
-  entry: number | null;
-  type: string | null;
-  message: string;
-}
+export type ReplayMismatch = FoldDivergence;
 
 export interface ReplayReport {
   conversationId: string;
@@ -74,7 +69,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`surfacer replay: the replayed IR does not compile to A2UI: ${a2ui.errors.map((e) => e.code).join(', ')}\n`);
     return 1;
   }
-  const mismatches = folded.divergences.map(parseDivergence);
+  const mismatches = folded.divergences;
   const report: ReplayReport = {
     conversationId: folded.meta.cid,
     entries: entries.length,
@@ -88,7 +83,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   };
 
   io.stdout.write(values.json === true ? `${JSON.stringify(report)}\n` : human(report, entries));
-  for (const m of mismatches) io.stderr.write(`surfacer replay: mismatch: ${m.entry === null ? m.message : `entry ${m.entry} (${m.type}): ${m.message}`}\n`);
+  for (const m of mismatches) io.stderr.write(`surfacer replay: mismatch: ${formatDivergence(m)}\n`);
   return report.ok ? 0 : 1;
 }
 
@@ -111,19 +106,13 @@ function foldContext(): FoldContext {
   };
 }
 
-/** fold.ts reports each divergence as `entry N (type): message`, N counting from 1 at "created". */
-function parseDivergence(text: string): ReplayMismatch {
-  const match = /^entry (\d+) \(([a-z]+)\): ([\s\S]*)$/.exec(text);
-  return match ? { entry: Number(match[1]), type: match[2]!, message: match[3]! } : { entry: null, type: null, message: text };
-}
-
 function sha256(text: string): string {
   return hash('sha256', text, 'hex');
 }
 
 function human(report: ReplayReport, entries: readonly LogEntry[]): string {
   const bad = new Map<number, string>();
-  for (const m of report.mismatches) if (m.entry !== null) bad.set(m.entry, [bad.get(m.entry), m.message].filter(Boolean).join('; '));
+  for (const m of report.mismatches) bad.set(m.entry, [bad.get(m.entry), m.message].filter(Boolean).join('; '));
   const width = String(entries.length).length;
   const lines = [`conversation ${report.conversationId}: ${entries.length} entries`];
   entries.forEach((entry, i) => {
@@ -133,7 +122,6 @@ function human(report: ReplayReport, entries: readonly LogEntry[]): string {
     // "created" records no IR hash (the fold starts from the empty conversation of its cid).
     lines.push(entry.type === 'created' ? head.trimEnd() : `${head} ${entry.irHash} ${status}`);
   });
-  for (const m of report.mismatches) if (m.entry === null) lines.push(`MISMATCH ${m.message}`);
   lines.push(
     `final ir hash     ${report.final.irHash}`,
     `final a2ui sha256 ${report.final.a2uiSha256}`,

@@ -74,8 +74,7 @@ interface Attempt {
 function dropOrphans(messages: A2uiMessage[], violations: readonly Violation[]): boolean {
   const orphans = new Map<number, Set<string>>();
   for (const v of violations) {
-    if (v.code !== 'A2UI_S2C_UNREACHABLE_COMPONENT') continue;
-    const id = /component "([^"]*)"/.exec(v.technical_detail)?.[1];
+    const id = v.code === 'A2UI_S2C_UNREACHABLE_COMPONENT' ? v.componentId : undefined;
     if (id === undefined) continue;
     const set = orphans.get(v.messageIndex) ?? new Set<string>();
     set.add(id);

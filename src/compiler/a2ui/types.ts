@@ -41,7 +41,12 @@ export type A2uiMessage =
   | { deleteSurface: { surfaceId: string } };
 
 /** A validator finding: the canonical error plus where it is in the stream (0-based). */
-export type Violation = SurfacerError & { messageIndex: number; surfaceId?: string };
+export type Violation = SurfacerError & {
+  messageIndex: number;
+  surfaceId?: string;
+  /** The component a finding is about (A2UI_S2C_UNREACHABLE_COMPONENT), for recovery to act on. */
+  componentId?: string;
+};
 
 /** What the caller should do about a surface after compiling it. */
 export type RecoveryDecision = 'none' | 'soft_fail' | 'surface_fail' | 'epoch_reset';

@@ -94,9 +94,11 @@ class StreamValidator {
     this.maxDepth = options.maxNestingDepth ?? DEFAULT_A2UI_LIMITS.maxNestingDepth;
   }
 
-  report(code: ErrorCode, index: number, detail: string, path: PathNode | undefined, surfaceId?: string): void {
+  report(code: ErrorCode, index: number, detail: string, path: PathNode | undefined, surfaceId?: string, componentId?: string): void {
     const error = makeError(code, detail, { pointer: formatPointer([String(index), ...tokensOf(path).map(String)]) });
-    this.violations.push(surfaceId === undefined ? { ...error, messageIndex: index } : { ...error, messageIndex: index, surfaceId });
+    this.violations.push({
+      ...error, messageIndex: index, ...(surfaceId === undefined ? {} : { surfaceId }), ...(componentId === undefined ? {} : { componentId }),
+    });
   }
 
   private generation(surfaceId: string, index: number): Generation {
@@ -332,7 +334,10 @@ class StreamValidator {
         markReachable(update.nodeAt[update.ids.get(root)!], mark);
         for (const node of update.order) {
           const id = node.id;
-          if (node.seen !== mark) report('A2UI_S2C_UNREACHABLE_COMPONENT', update.index, `component "${id}" is not reachable from root "${root}"`, at(at(undefined, 'surfaceUpdate'), 'components'));
+          if (node.seen !== mark) {
+            this.report('A2UI_S2C_UNREACHABLE_COMPONENT', update.index, `component "${id}" is not reachable from root "${root}"`,
+              at(at(undefined, 'surfaceUpdate'), 'components'), surfaceId, id);
+          }
         }
       }
       if (!this.options.incremental) this.checkTemplates(gen, report);

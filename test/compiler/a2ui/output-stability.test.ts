@@ -139,13 +139,13 @@ const EXPECTED: Record<string, string> = {
   'form/10': 'c24c812f4f10010250ebb142251e5bcc',
   'form/100': 'c605386b233c2e894fab020d1e210bd0',
   'form/1000': 'd87315d45873a212b6e5dca7974e6e78',
-  'validate/full': '0b7283b83fbc3b86a06e09935cf7696b',
+  'validate/full': 'ab7615389eee5871e20f7b02549fe8c2',
   'validate-good/full': '4f53cda18c2baa0c0354bb5f9a3ecbe5',
-  'validate/incremental': 'a7d74906254e20bebe861d79e346f5f1',
+  'validate/incremental': '246f8b4086dab7f564358cd22209014f',
   'validate-good/incremental': '4f53cda18c2baa0c0354bb5f9a3ecbe5',
-  'validate/shallow': '0b7283b83fbc3b86a06e09935cf7696b',
+  'validate/shallow': 'ab7615389eee5871e20f7b02549fe8c2',
   'validate-good/shallow': '46373b076830ef6b1a111b510baa8e86',
-  'validate/actions': 'bec148a6e1cb6e51a6632db8ded866e8',
+  'validate/actions': 'b978a214c84df84fcfbb34cb9ade6f0a',
   'validate-good/actions': 'cdb8e8037827c6374e4523c972e11976',
 };
 

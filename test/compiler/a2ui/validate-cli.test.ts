@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateA2uiMessages } from '../../../src/compiler/index.ts';
 import { codesOf, loadExamples, validateCli, type Example } from './cli-io.ts';
 
 /**
@@ -288,5 +289,13 @@ describe('surfacer validate', () => {
     expect(out.stdout.trim()).toBe(`A2UI_S2C_MESSAGE_SHAPE message ${ms.length}: a message needs exactly one of surfaceUpdate/dataModelUpdate/beginRendering/deleteSurface and nothing else, found deleteSurface, extra (at /${ms.length - 1})`);
     const file = `${process.cwd()}/../shared/a2ui-examples/minimal/1_simple_text.json`;
     expect((await validateCli([file], '')).code).toBe(0);
+  });
+
+  it('names the unreachable component as a field, not only in the text (recovery drops it by id)', () => {
+    const ms = clone(examples[0]!.messages);
+    const update = surfaceUpdateOf(ms);
+    update.components.push(text('mut-orphan'), text('mut-"quoted"'));
+    const found = validateA2uiMessages(ms).filter((v) => v.code === 'A2UI_S2C_UNREACHABLE_COMPONENT');
+    expect(found.map((v) => [v.componentId, v.surfaceId])).toEqual([['mut-orphan', update.surfaceId], ['mut-"quoted"', update.surfaceId]]);
   });
 });
