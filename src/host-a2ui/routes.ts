@@ -8,7 +8,8 @@ import type { A2uiClientAssets, ClientAsset } from './client-bundle.ts';
 import type { A2uiHub } from './hub.ts';
 import type { A2uiServerMessage } from './messages.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage } from './page.ts';
-import { createHeartbeat, nodeSink, runConnection, serialise, webSink, type ConnectionParams } from './sse.ts';
+import { createHeartbeat, nodeSink, webSink } from '../sse/index.ts';
+import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
   hub: A2uiHub;

@@ -16,6 +16,7 @@ import { registerActionRoutes } from './routes/actions.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerPageRoutes } from './routes/page.ts';
 import { registerTurnRoutes } from './routes/turns.ts';
+import { createHeartbeat } from '../sse/index.ts';
 import { createSessions } from './session.ts';
 import { createStreamRegistry } from './streams.ts';
 import { createViews } from './views.ts';
@@ -59,12 +60,13 @@ export function createApp(deps: HostDeps): HostApp {
   const views = createViews(assets);
   const sessions = createSessions({ secret: deps.sessionSecret, secure: deps.secureCookies ?? false, randomToken });
   const streams = createStreamRegistry();
+  const heartbeat = createHeartbeat(limits.sseHeartbeatMs);
   const service = deps.conversations;
   const trusted = new Set(deps.trustedOrigins ?? []);
   const conversationsPerSession = new Map<string, number>();
 
   const host: Host = {
-    deps, service, limits, logger, views, sessions, streams, randomToken,
+    deps, service, limits, logger, views, sessions, streams, heartbeat, randomToken,
     layout(c, extra) {
       const pc = c.get('pc');
       const headers: Record<string, string> = {};

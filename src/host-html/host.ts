@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { Conversation, ConversationService, Logger } from '../conversation/index.ts';
+import type { Heartbeat } from '../sse/index.ts';
 import type { HostDeps, HostLimits } from './deps.ts';
 import type { PageContext } from './fragments.ts';
 import type { Session, Sessions } from './session.ts';
@@ -33,6 +34,8 @@ export interface Host {
   views: Views;
   sessions: Sessions;
   streams: StreamRegistry;
+  /** Pings idle SSE streams (one timer for all of them). */
+  heartbeat: Heartbeat;
   randomToken: (bytes: number) => string;
   layout(c: HostContext, extra: { title: string; pageId?: string; withTrace?: boolean }): LayoutData;
 }

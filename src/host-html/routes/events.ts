@@ -1,13 +1,21 @@
 import { streamSSE } from 'hono/streaming';
 import type { ConversationEvent } from '../../conversation/index.ts';
+import { openPushConnection, sseFrame, webSink, type PushConnection } from '../../sse/index.ts';
 import { changesHtml, refreshHtml } from '../fragments.ts';
 import { PAGE_ID, type Host, type HostHono } from '../host.ts';
+
+/**
+ * Updates queued for one page beyond this mean it stopped reading: its stream ends, and the
+ * browser's reconnect (Last-Event-ID) gets one full refresh instead.
+ */
+const MAX_PENDING_UPDATES = 64;
 
 /**
  * GET /c/{cid}/events: server-initiated updates as HTML fragments (htmx SSE extension, event
  * `update`, all out-of-band swaps). Changes a page caused itself are skipped for that page (it
  * got them in its own response) but still advance the event id. A page that connects behind
  * the current version (`v`, or Last-Event-ID on reconnect) first gets a full refresh.
+ * Through hono's streamSSE (not the raw Node response), so the host's security headers apply.
  */
 export function registerEventRoutes(app: HostHono, host: Host): void {
   app.get('/c/:cid/events', (c) => {
@@ -18,42 +26,38 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
     const since = Number(c.req.header('Last-Event-ID') ?? c.req.query('v') ?? Number.NaN);
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
-      const queue: Array<{ id: number; data?: string }> = [];
-      let wake: (() => void) | undefined;
-      let closed = false;
-      const notify = (): void => { const w = wake; wake = undefined; w?.(); };
+      let pending: Array<{ version: number; frame: string }> = [];
+      let connection: PushConnection | undefined;
+      let overflowed = false;
       const unsubscribe = host.service.subscribe(conversation.id, (event: ConversationEvent) => {
         const own = pageId !== undefined && event.cause.origin === pageId;
-        queue.push(own ? { id: event.version } : { id: event.version, data: changesHtml(pc, event.prev, event.next) });
-        notify();
+        const id = String(event.version);
+        pending.push({ version: event.version, frame: own ? sseFrame({ id }) : sseFrame({ event: 'update', id, data: changesHtml(pc, event.prev, event.next) }) });
+        if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
+        else if (connection) connection.end();
+        else overflowed = true;
       });
-      const unregister = host.streams.add(() => { closed = true; notify(); });
-      stream.onAbort(() => { closed = true; notify(); });
+      const unregister = host.streams.add(() => connection?.end());
+      let head = 'retry: 2000\n\n';
       try {
         const current = await host.service.get(conversation.id);
         if (current && Number.isFinite(since) && current.version > since) {
-          queue.unshift({ id: current.version, data: refreshHtml(pc, current.ir) });
+          head += sseFrame({ event: 'update', id: String(current.version), data: refreshHtml(pc, current.ir) });
+          // The refresh already shows what these changes did (appending them again would repeat transcript entries).
+          pending = pending.filter((p) => p.version > current.version);
         }
-        await stream.write('retry: 2000\n\n');
-        while (!closed && !stream.aborted) {
-          const next = queue.shift();
-          if (next) {
-            if (next.data === undefined) await stream.write(`id: ${next.id}\n\n`);
-            else await stream.writeSSE({ event: 'update', id: String(next.id), data: next.data });
-            continue;
-          }
-          let timer: NodeJS.Timeout | undefined;
-          const pinged = await new Promise<boolean>((resolve) => {
-            wake = () => resolve(false);
-            timer = setTimeout(() => resolve(true), host.limits.sseHeartbeatMs);
-          });
-          clearTimeout(timer);
-          if (pinged && !closed) await stream.write(': ping\n\n');
-        }
-      } finally {
+      } catch (error) {
         unsubscribe();
         unregister();
+        throw error;
       }
+      connection = openPushConnection(webSink(stream), host.heartbeat, {
+        head,
+        pull: () => pending.splice(0).map((p) => p.frame),
+        onEnd: () => { unsubscribe(); unregister(); },
+      });
+      if (overflowed) connection.end();
+      await connection.finished;
     });
   });
 }

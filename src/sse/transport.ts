@@ -1,0 +1,220 @@
+import type { ServerResponse } from 'node:http';
+import type { SSEStreamingApi } from 'hono/streaming';
+
+/*
+ * Server-sent events for both hosts (the A2UI stream and the htmx page updates):
+ * - on @hono/node-server frames can go straight to the Node response (cork → writes → uncork:
+ *   one syscall per batch), not through a per-connection web-streams pipeline; elsewhere (and
+ *   where hono's response headers are wanted) hono's streamSSE carries them;
+ * - a connection is driven by its source's notify callback (no loop, no promise while idle);
+ *   one shared timer per host sends `: ping` to connections idle for `intervalMs`.
+ */
+
+/** Where one connection's bytes go. `write` returns a promise only under back-pressure. */
+export interface SseSink {
+  write(chunks: readonly (string | Uint8Array)[]): Promise<void> | undefined;
+  /** Normal end of the response. */
+  end(): void;
+  /** Cut the connection (e.g. a write stuck on a client that stopped reading). */
+  abort(): void;
+  onClose(listener: () => void): void;
+  readonly closed: boolean;
+}
+
+/** Writes straight to the Node response (@hono/node-server's `c.env.outgoing`). */
+export function nodeSink(res: ServerResponse): SseSink {
+  let closed = res.destroyed;
+  const listeners: (() => void)[] = [];
+  res.once('close', () => {
+    closed = true;
+    for (const l of listeners.splice(0)) l();
+  });
+  // Headers go with the first write, so a failure before it can still answer with an error.
+  const head = (): void => {
+    if (!res.headersSent) res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+  };
+  return {
+    write(chunks) {
+      if (closed) return undefined;
+      let ok = true;
+      head();
+      res.cork();
+      for (const chunk of chunks) ok = res.write(chunk) && ok;
+      res.uncork();
+      if (ok || closed) return undefined;
+      return new Promise((resolve) => {
+        const done = (): void => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    },
+    end() {
+      if (closed) return;
+      head();
+      res.end();
+    },
+    abort() {
+      res.destroy();
+    },
+    onClose(listener) {
+      if (closed) listener();
+      else listeners.push(listener);
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}
+
+/** hono's streamSSE; `done` resolves when the caller may let the stream close. */
+export function webSink(stream: SSEStreamingApi): SseSink & { done: Promise<void> } {
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => { finish = resolve; });
+  const listeners: (() => void)[] = [];
+  stream.onAbort(() => {
+    for (const l of listeners.splice(0)) l();
+    finish();
+  });
+  return {
+    done,
+    async write(chunks) {
+      for (const chunk of chunks) await stream.write(chunk);
+    },
+    end() {
+      finish();
+    },
+    abort() {
+      stream.abort();
+      finish();
+    },
+    onClose(listener) {
+      if (stream.aborted) listener();
+      else listeners.push(listener);
+    },
+    get closed() {
+      return stream.aborted || stream.closed;
+    },
+  };
+}
+
+/** Sends `: ping` to connections that wrote nothing for `intervalMs`; one timer for all. */
+export interface Heartbeat {
+  add(connection: { idleSince(): number; ping(): void }): () => void;
+  stop(): void;
+}
+
+export function createHeartbeat(intervalMs: number): Heartbeat {
+  const connections = new Set<{ idleSince(): number; ping(): void }>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const tick = (): void => {
+    const now = performance.now();
+    for (const c of connections) if (now - c.idleSince() >= intervalMs) c.ping();
+  };
+  return {
+    add(connection) {
+      connections.add(connection);
+      if (timer === undefined) {
+        timer = setInterval(tick, Math.max(5, Math.floor(intervalMs / 4)));
+        timer.unref();
+      }
+      return () => {
+        connections.delete(connection);
+        if (connections.size === 0 && timer !== undefined) {
+          clearInterval(timer);
+          timer = undefined;
+        }
+      };
+    },
+    stop() {
+      connections.clear();
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** One SSE event. `data` may hold newlines: each line becomes its own `data:` line. */
+export function sseFrame(event: { id?: string; event?: string; data?: string }): string {
+  let text = '';
+  if (event.event !== undefined) text += `event: ${event.event}\n`;
+  if (event.data !== undefined) for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
+  if (event.id !== undefined) text += `id: ${event.id}\n`;
+  return `${text}\n`;
+}
+
+export const SSE_PING = Buffer.from(': ping\n\n');
+
+export interface PushConnection {
+  /** Writes what `pull` has, unless a write is still waiting for the client (then after it). */
+  drain(): void;
+  /** Ends the response (or cuts it, if a write is stuck on a client that stopped reading). */
+  end(): void;
+  /** Resolves once the connection is over. */
+  readonly finished: Promise<void>;
+}
+
+export interface PushConnectionOptions {
+  /** Opening bytes (e.g. `retry:` and an initial state). */
+  head: string;
+  /** The frames waiting to go out; called whenever the sink can take more. */
+  pull(): readonly (string | Uint8Array)[];
+  /** Once, when the connection ends for any reason. */
+  onEnd(): void;
+}
+
+/**
+ * One SSE response fed by a source that calls `drain` when it has something: at most one write
+ * in flight (back-pressure stays in the source, which decides what to do with a slow client),
+ * `: ping` when idle, and `onEnd` when the client goes away or `end` is called.
+ */
+export function openPushConnection(sink: SseSink, heartbeat: Heartbeat, options: PushConnectionOptions): PushConnection {
+  let over = false;
+  let writing = false;
+  let lastWrite = performance.now();
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => { finish = resolve; });
+  let unregister: () => void = () => {};
+
+  const end = (): void => {
+    if (over) return;
+    over = true;
+    unregister();
+    options.onEnd();
+    if (writing) sink.abort();
+    else sink.end();
+    finish();
+  };
+
+  const write = (chunks: readonly (string | Uint8Array)[]): void => {
+    lastWrite = performance.now();
+    const pending = sink.write(chunks);
+    if (pending === undefined) return;
+    writing = true;
+    void pending.then(() => {
+      writing = false;
+      lastWrite = performance.now();
+      if (!over) drain();
+    });
+  };
+
+  const drain = (): void => {
+    if (over || writing) return;
+    const chunks = options.pull();
+    if (chunks.length > 0) write(chunks);
+  };
+
+  sink.onClose(end);
+  if (!over) {
+    unregister = heartbeat.add({
+      idleSince: () => (writing ? Number.POSITIVE_INFINITY : lastWrite),
+      ping: () => { if (!over && !writing) write([SSE_PING]); },
+    });
+    write([options.head]);
+    drain();
+  }
+  return { drain, end, finished };
+}
