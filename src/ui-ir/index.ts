@@ -12,7 +12,7 @@ export {
 export type { Draw, EntropySource, RecordedDraw } from './source.ts';
 export {
   addToast, appendTranscript, closeSurface, commitSurface, emptyConversation, expireSurface,
-  findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, viewHasInputs,
+  findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, surfaceToast, viewHasInputs,
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
 export { isValidConversationIr } from './validate.ts';

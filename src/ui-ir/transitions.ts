@@ -2,8 +2,8 @@ import { makeError, type SurfacerError } from '../errors/index.ts';
 import { walkBlocks } from './ids.ts';
 import { formatPointer, getAt, isPlainObject, removeAt, setAt, type Namespace } from './pointer.ts';
 import {
-  IR_VERSION, MAX_TOASTS, type ConversationIr, type DataMap, type DataValue, type Surface,
-  type SurfaceView, type ToastLevel, type TranscriptEntry,
+  IR_VERSION, MAX_TOASTS, ToastLevel, type ConversationIr, type DataMap, type DataValue, type Surface,
+  type SurfaceView, type TranscriptEntry,
 } from './schema.ts';
 import type { Draw } from './source.ts';
 
@@ -215,4 +215,16 @@ export function addToast(
     next = withSurface(next, { ...target, data: { ...target.data, ui }, updatedAt: draw.now });
   }
   return next;
+}
+
+/**
+ * The toast a surface shows in place (`/ui/toast`, written by addToast), if any: every compiler
+ * shows it by this one rule. `/ui` is plain data, so an unknown level shows as info and an
+ * empty or non-text message as nothing.
+ */
+export function surfaceToast(surface: Pick<Surface, 'data'>): { level: ToastLevel; text: string } | undefined {
+  const value = surface.data.ui['toast'];
+  if (!isPlainObject(value) || typeof value['text'] !== 'string' || value['text'] === '') return undefined;
+  const level = ToastLevel.safeParse(value['level']);
+  return { level: level.success ? level.data : 'info', text: value['text'] };
 }

@@ -1,5 +1,5 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { blockKey, stableId, type Block, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import { blockKey, stableId, surfaceToast, type Block, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
 import type { A2uiComponentType } from './catalogue.ts';
 import { sliderBounds, viewKey } from './data.ts';
 import { guardA2uiString, plainText } from './text.ts';
@@ -136,8 +136,7 @@ class Builder {
     const body = this.add(this.base('body'), 'Column', bodyProps);
     const children = [this.text(this.base('title'), surface.view.title, 'h1')];
     this.blocks(surface.view.blocks, [], children);
-    const toast = surface.data.ui.toast;
-    if (toast !== null && typeof toast === 'object' && !Array.isArray(toast) && typeof toast.text === 'string') {
+    if (surfaceToast(surface) !== undefined) {
       children.push(this.add(this.base('toast'), 'Text', { text: { path: '/ui/toast/text' }, usageHint: 'caption' }));
     }
     const buttons = this.actions();

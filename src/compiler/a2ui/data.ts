@@ -1,5 +1,5 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { getAt, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import { getAt, surfaceToast, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
 import { escapeMarkdown, guardA2uiString, plainText } from './text.ts';
 
 /**
@@ -192,7 +192,7 @@ export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]):
   model.draft = draft;
   model.committed = encodeMap(surface.data.committed);
   model.ui = encodeMap(surface.data.ui);
-  markdownEscapeToast(model.ui, surface.data.ui);
+  markdownEscapeToast(model.ui, surface);
   model.view = view;
   return model;
 }
@@ -202,10 +202,10 @@ export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]):
  * Markdown escaping of literal Text, like /view. /draft stays unescaped: inputs bind to it and
  * their values come back through ingress.
  */
-function markdownEscapeToast(ui: A2Map, irUi: Surface['data']['ui']): void {
-  const toast = irUi.toast;
+function markdownEscapeToast(ui: A2Map, surface: Pick<Surface, 'data'>): void {
+  const toast = surfaceToast(surface);
   const encoded = ui.toast;
-  if (toast === null || typeof toast !== 'object' || Array.isArray(toast) || typeof toast.text !== 'string' || !isA2Map(encoded)) return;
+  if (toast === undefined || !isA2Map(encoded)) return;
   encoded.text = plainText(toast.text);
 }
 

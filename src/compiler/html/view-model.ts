@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import {
-  getAt, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock, type Surface,
+  getAt, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock, type Surface,
 } from '../../ui-ir/index.ts';
 import { controlOf, formatDisplayValue, formatFieldValue, isChecked, safeUrl, selectedValues, type ControlShape } from './controls.ts';
 
@@ -98,7 +98,6 @@ export function idempotencyKey(conversationId: string, surface: Pick<Surface, 'i
   return hash('sha256', `surfacer-idem:v1:${conversationId}:${surface.id}:${surface.epoch}:${surface.rev}:${surface.nonce}`, 'base64url').slice(0, 32);
 }
 
-const TOAST_LEVELS = new Set(['info', 'success', 'warning', 'error']);
 
 /**
  * What a surface's view model takes from its view alone (everything but the data and the
@@ -141,7 +140,6 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
   const { hasInputs, multipart, actions } = viewStatics(surface);
   const closed = surface.lifecycle === 'deleted';
   const expired = surface.lifecycle === 'expired';
-  const toastValue = getAt(surface.data.ui, ['toast']);
   const rejected = options.rejected?.surfaceId === surface.id ? options.rejected : undefined;
   const vm: SurfaceVm = {
     id: surface.id, elementId, titleId: `${elementId}-title`, alertId: `${elementId}-alert`,
@@ -152,12 +150,8 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
     actions: closed || expired ? [] : [...actions],
   };
   if (rejected?.alertHtml !== undefined) vm.alertHtml = rejected.alertHtml;
-  if (toastValue && typeof toastValue === 'object' && !Array.isArray(toastValue)) {
-    const { level, text } = toastValue as Record<string, unknown>;
-    if (typeof text === 'string' && text !== '') {
-      vm.toast = { level: typeof level === 'string' && TOAST_LEVELS.has(level) ? level : 'info', text };
-    }
-  }
+  const toast = surfaceToast(surface);
+  if (toast !== undefined) vm.toast = toast;
   if (!closed && !expired && (hasInputs || surface.view.actions.length > 0)) {
     vm.form = {
       action: `${base}/actions`,
