@@ -1,4 +1,4 @@
-import { findSurface, type ConversationIr } from '../../ui-ir/index.ts';
+import { findSurface, type ConversationIr, type Surface } from '../../ui-ir/index.ts';
 import { renderRegenerateForm, renderSurface } from './render.ts';
 import { surfaceViewModel, type HtmlCompileOptions } from './view-model.ts';
 
@@ -49,11 +49,25 @@ export function compileRegenerateForm(ir: ConversationIr, surfaceId: string, opt
   return surface ? renderRegenerateForm(surfaceViewModel(ir, surface, options)) : undefined;
 }
 
+/**
+ * A surface's HTML depends only on the surface object, its conversation's id and the options,
+ * and IR objects are never mutated: trace stats (default options) are computed once per surface
+ * object, so a turn pays for the surfaces it changed, not for the whole conversation again.
+ */
+const statsBytes = new WeakMap<Surface, { conversationId: string; bytes: number }>();
+
 /** Per-surface stats for Trace v1 (`target: 'html'`). */
 export function htmlSurfaceStats(ir: ConversationIr, options: HtmlCompileOptions = {}): Array<{
   surface_id: string; target: 'html'; epoch: number; rev: number; lifecycle: string; bytes: number;
 }> {
-  return compileConversationToHtml(ir, options).surfaces.map((s) => ({
-    surface_id: s.id, target: 'html', epoch: s.epoch, rev: s.rev, lifecycle: s.lifecycle, bytes: s.bytes,
-  }));
+  const memoable = Object.keys(options).length === 0;
+  return ir.surfaces.map((surface) => {
+    const known = memoable ? statsBytes.get(surface) : undefined;
+    let bytes = known?.conversationId === ir.conversationId ? known.bytes : undefined;
+    if (bytes === undefined) {
+      bytes = Buffer.byteLength(renderSurface(surfaceViewModel(ir, surface, options)), 'utf8');
+      if (memoable) statsBytes.set(surface, { conversationId: ir.conversationId, bytes });
+    }
+    return { surface_id: surface.id, target: 'html' as const, epoch: surface.epoch, rev: surface.rev, lifecycle: surface.lifecycle, bytes };
+  });
 }

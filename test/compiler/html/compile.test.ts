@@ -161,6 +161,21 @@ describe('HTML compiler', () => {
     expect(stats!.bytes).toBe(Buffer.byteLength(compileConversationToHtml(ir).surfaces[0]!.html));
   });
 
+  it('property: stats remembered per surface object agree with a fresh compile, across conversations and edits', () => {
+    const base = sink();
+    fc.assert(fc.property(fc.array(fc.record({ title: fc.string({ maxLength: 20 }), cid: fc.constantFrom('c1', 'c22', 'c333') }), { maxLength: 6 }), (edits) => {
+      let ir = base;
+      for (const { title, cid } of edits) {
+        const surface = ir.surfaces[0]!;
+        // Alternate: a new surface object, or the same one under another conversation id.
+        ir = title.length % 2 === 0
+          ? { ...ir, surfaces: [{ ...surface, data: { ...surface.data, draft: { ...surface.data.draft, title } } }] }
+          : { ...ir, conversationId: cid };
+        expect(htmlSurfaceStats(ir).map((s) => s.bytes)).toEqual(compileConversationToHtml(ir).surfaces.map((s) => Buffer.byteLength(s.html)));
+      }
+    }), { numRuns: 100 });
+  });
+
   it('is a pure function of the IR: same IR, same bytes; values round-trip through escaping', () => {
     const text = fc.string({ maxLength: 60 });
     fc.assert(fc.property(text, text, fc.integer({ min: 0, max: 1000 }), (title, caption, rev) => {
