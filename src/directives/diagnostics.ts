@@ -43,7 +43,3 @@ export function setOwn(target: Record<string, unknown> | unknown[], key: string,
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** A private JSON copy: validation may then repair in place without touching the caller's value. */
-export function jsonClone(value: unknown): unknown {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value)) as unknown;
-}

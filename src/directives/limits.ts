@@ -27,14 +27,19 @@ export function utf8Bytes(text: string): number {
   return encoder.encode(text).length;
 }
 
-/** JSON size in bytes, or undefined when the value is not JSON-serialisable. */
-export function jsonBytes(value: unknown): number | undefined {
+/** The JSON text of a value, or undefined when it is not JSON-serialisable. */
+export function jsonText(value: unknown): string | undefined {
   try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : utf8Bytes(text);
+    return JSON.stringify(value);
   } catch {
     return undefined;
   }
+}
+
+/** JSON size in bytes, or undefined when the value is not JSON-serialisable. */
+export function jsonBytes(value: unknown): number | undefined {
+  const text = jsonText(value);
+  return text === undefined ? undefined : utf8Bytes(text);
 }
 
 /** Iterative, so a hostile 100k-deep array cannot overflow the stack before it is refused. */

@@ -1,11 +1,11 @@
 import type { SurfacerError } from '../errors/index.ts';
 import { parseWithCoercion, payloadErrors } from './coerce.ts';
 import {
-  childPointer, emptyDiagnostics, issue, jsonClone, strictErrorsFor, type Diagnostics,
+  childPointer, emptyDiagnostics, issue, strictErrorsFor, type Diagnostics,
 } from './diagnostics.ts';
 import { shapeDirective, toEnvelope } from './envelope.ts';
 import { normaliseKeys, schemaKeys } from './key-case.ts';
-import { exceedsDepth, jsonBytes, resolveLimits, type DirectiveLimits } from './limits.ts';
+import { exceedsDepth, jsonBytes, jsonText, resolveLimits, utf8Bytes, type DirectiveLimits } from './limits.ts';
 import { safeParseModelOutput } from './parse.ts';
 import type { DirectiveDefinition, DirectiveRegistry, NormaliseContext } from './registry.ts';
 
@@ -46,8 +46,11 @@ export function validateBatch(
 ): ValidationResult {
   const limits = resolveLimits(options.limits);
   const diagnostics: Diagnostics = { warnings: [...prior], errors: [] };
-  const bytes = jsonBytes(input);
-  if (bytes === undefined || exceedsDepth(input, limits.maxDepth)) {
+  // One serialisation gives the batch's size and a private JSON copy, which validation may then
+  // repair in place without touching the caller's value.
+  const json = jsonText(input);
+  const bytes = json === undefined ? undefined : utf8Bytes(json);
+  if (json === undefined || bytes === undefined || exceedsDepth(input, limits.maxDepth)) {
     diagnostics.errors.push(issue('DIRECTIVE_ENVELOPE_INVALID', '', `input is not JSON or is nested deeper than ${limits.maxDepth}`));
     return finish(options.mode, diagnostics, []);
   }
@@ -55,7 +58,7 @@ export function validateBatch(
     diagnostics.errors.push(issue('DIRECTIVE_BUDGET_EXCEEDED', '', `batch is ${bytes} bytes; the limit is ${limits.maxBatchBytes}`));
     return finish(options.mode, diagnostics, []);
   }
-  const shaped = toEnvelope(jsonClone(input), diagnostics);
+  const shaped = toEnvelope(JSON.parse(json) as unknown, diagnostics);
   if (!shaped.ok) {
     diagnostics.errors.push(shaped.error);
     return finish(options.mode, diagnostics, []);
@@ -75,7 +78,7 @@ export function validateBatch(
     const own = emptyDiagnostics();
     let directive: ValidDirective | undefined;
     try {
-      directive = validateOne(registry, entry, index, limits, own);
+      directive = validateOne(registry, entry, index, limits, own, bytes > limits.maxDirectiveBytes);
     } catch (error) {
       // An app normaliser or refinement threw: a bug, but it must not take the batch down.
       own.errors.push(issue('DIRECTIVE_HANDLER_FAILED', childPointer('/directives', index), `validation threw: ${String(error)}`));
@@ -99,9 +102,11 @@ export function validateModelOutput(registry: DirectiveRegistry, text: string, o
 
 function validateOne(
   registry: DirectiveRegistry, entry: unknown, index: number, limits: DirectiveLimits, diagnostics: Diagnostics,
+  /** False when the whole batch is within the per-directive limit, so no directive can exceed it. */
+  measure: boolean,
 ): ValidDirective | undefined {
   const pointer = childPointer('/directives', index);
-  const size = jsonBytes(entry) ?? Infinity;
+  const size = measure ? jsonBytes(entry) ?? Infinity : 0;
   if (size > limits.maxDirectiveBytes) {
     diagnostics.errors.push(issue('DIRECTIVE_BUDGET_EXCEEDED', pointer, `directive is ${size} bytes; the limit is ${limits.maxDirectiveBytes}`));
     return undefined;
