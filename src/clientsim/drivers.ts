@@ -11,7 +11,12 @@ export interface ReplayResult {
 }
 
 function finish(sim: ClientSim, violations: Violation[]): ReplayResult {
-  return { sim, violations: [...violations, ...sim.endOfStream()], surfaces: sim.surfaces(), hashes: sim.hashes() };
+  let surfaces: ReadonlyMap<string, SurfaceSnapshot> | undefined;
+  // Snapshots are built only for callers that read them: most compare hashes only.
+  return {
+    sim, violations: [...violations, ...sim.endOfStream()], hashes: sim.hashes(),
+    get surfaces() { return (surfaces ??= sim.surfaces()); },
+  };
 }
 
 /** Replays a whole stream on a fresh client. */
@@ -42,7 +47,14 @@ export function cutAndReconnect(stream: readonly unknown[], cutIndex: number, re
   const delivered = stream.slice(0, at);
   const before = createClientSim(options);
   const seen = before.applyAll(delivered);
-  const tail = [...reconnect({ cutIndex: at, delivered, state: before.state(), hashes: before.hashes() })];
+  return reconnectAfter(delivered, before.state(), seen, reconnect, options);
+}
+
+/** The client held `state` (having seen `seen`) when the connection dropped after `delivered`. */
+function reconnectAfter(delivered: readonly unknown[], state: SimState, seen: readonly Violation[], reconnect: Reconnect, options: CutOptions): ReplayResult {
+  // States are immutable: a client started from `state` never changes the caller's.
+  const before = createClientSim({ ...options, state });
+  const tail = [...reconnect({ cutIndex: delivered.length, delivered, state, hashes: before.hashes() })];
   // After a reload the new page knows nothing of the first connection, not even its violations.
   const sim = options.reload === true ? createClientSim({ ...options, state: undefined }) : before;
   const violations = options.reload === true ? [] : seen;
@@ -68,12 +80,19 @@ export interface CutReport {
   readonly diffs: HashDiff[];
 }
 
-/** Cuts at every point 0..stream.length and reports how each reconnect differs from no cut. */
+/**
+ * Cuts at every point 0..stream.length and reports how each reconnect differs from no cut.
+ * One client walks the stream once; each cut forks its state there (the same result as
+ * cutAndReconnect at that index, without replaying the prefix every time).
+ */
 export function cutAtEveryPoint(stream: readonly unknown[], reconnect: Reconnect, options: CutOptions = {}): CutReport[] {
   const reference = replay(stream, options).hashes;
   const reports: CutReport[] = [];
+  const walker = createClientSim(options);
+  const seen: Violation[] = [];
   for (let cutIndex = 0; cutIndex <= stream.length; cutIndex += 1) {
-    const result = cutAndReconnect(stream, cutIndex, reconnect, options);
+    if (cutIndex > 0) seen.push(...walker.apply(stream[cutIndex - 1]));
+    const result = reconnectAfter(stream.slice(0, cutIndex), walker.state(), seen.slice(), reconnect, options);
     reports.push({ cutIndex, result, diffs: compareHashes(reference, result.hashes) });
   }
   return reports;

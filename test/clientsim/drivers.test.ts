@@ -52,6 +52,25 @@ describe('drivers', () => {
     expect(compareHashes(reference, cutAndReconnect(stream, 2, reinit(stream), { reload: true }).hashes)).toEqual([]);
   });
 
+  it('property: cutAtEveryPoint (one walk, forked states) reports exactly what cutAndReconnect does at each index', () => {
+    // Lossy on purpose, and over any message (valid or not): diffs and violations must agree too.
+    const lossy = (stream: readonly unknown[]) => (cut: CutPoint) => stream.slice(cut.cutIndex + 1);
+    const anyMessage = fc.oneof(wellFormedStreamArb().map((s) => s[0] ?? {}), fc.constant({ bad: 1 }));
+    fc.assert(fc.property(fc.oneof(wellFormedStreamArb(), fc.array(anyMessage, { maxLength: 6 })), fc.boolean(), (stream, reload) => {
+      for (const reconnect of [resume(stream), reinit(stream), lossy(stream)]) {
+        const reports = cutAtEveryPoint(stream, reconnect, { reload });
+        expect(reports.map((r) => r.cutIndex)).toEqual([...stream.keys(), stream.length]);
+        for (const report of reports) {
+          const alone = cutAndReconnect(stream, report.cutIndex, reconnect, { reload });
+          expect([...report.result.hashes]).toEqual([...alone.hashes]);
+          expect(report.result.violations).toEqual(alone.violations);
+          expect(report.result.surfaces).toEqual(alone.surfaces);
+          expect(report.diffs).toEqual(compareHashes(replay(stream).hashes, alone.hashes));
+        }
+      }
+    }), { numRuns: 60 });
+  });
+
   it('metamorphic: for generated valid streams, re-initialising after any cut equals no cut (100 runs)', () => {
     fc.assert(fc.property(wellFormedStreamArb(), fc.nat(), (stream, n) => {
       const cut = n % (stream.length + 1);
