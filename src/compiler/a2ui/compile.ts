@@ -211,6 +211,10 @@ function updateOutcome(prev: Surface, next: Surface, ctx: Ctx): Outcome | undefi
   const oldId = encodeA2uiSurfaceId(prev.id, prev.epoch);
   if (prev.epoch !== next.epoch) return initOutcome(next, ctx, [deleteMessage(oldId)], oldId);
   if ((ctx.options.reinit ?? []).includes(next.id)) return initOutcome(next, ctx, [deleteMessage(oldId)]);
+  // IR objects are never mutated: the very same surface has nothing to send. (Building it twice
+  // to find that out would also re-send the fallback of a surface that cannot be built, on every
+  // update of any other surface; the client already shows that fallback.)
+  if (prev === next) return undefined;
   const known = new Set(prev.tombstones);
   if (next.tombstones.some((t) => !known.has(t))) return initOutcome(next, ctx, [deleteMessage(oldId)]);
   const before = partsOrFail(prev, ctx);
