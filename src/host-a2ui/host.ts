@@ -3,6 +3,7 @@ import { unguardA2uiValue, type A2uiCompileOptions } from '../compiler/index.ts'
 import { CONVERSATION_ID, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
+import { createRateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
@@ -60,7 +61,8 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
   });
   const sessionOwner = options.sessionOwner ?? defaultSessionOwner;
-  const resetsAllowed = createWindowLimiter(options.clientResetsPerMinute ?? 5, 60_000, now);
+  const resetsPerMinute = options.clientResetsPerMinute ?? 5;
+  const resets = createRateLimiter({ perMinute: resetsPerMinute, burst: resetsPerMinute, clock: now });
 
   async function authorize(c: Context, cid: string): Promise<boolean> {
     if (!CONVERSATION_ID.test(cid)) return false;
@@ -81,7 +83,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     if (result.kind === 'recover') {
       let reset: 'done' | 'skipped' | 'failed' = 'skipped';
       // A replayed report already triggered its reset; a renderer that keeps failing is capped.
-      if (result.recovery === 'epoch_reset' && !result.replayed && resetsAllowed(`${cid}\n${result.surfaceId}`)) {
+      if (result.recovery === 'epoch_reset' && !result.replayed && resets.take(`${cid}\n${result.surfaceId}`)) {
         const done = await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2UI_ORIGIN });
         reset = done.ok ? 'done' : 'failed';
         if (!done.ok) logger.warn('epoch reset after a client error failed', { cid, surfaceId: result.surfaceId, code: done.error.code });
@@ -157,22 +159,4 @@ function unguard(request: IngressRequest): IngressRequest {
 
 function failure(error: SurfacerError, status: number, issues?: ReadonlyArray<{ pointer: string; message: string }>): { status: number; body: unknown } {
   return { status, body: issues && issues.length > 0 ? { ...error, issues } : error };
-}
-
-/** At most `limit` events per key within any `windowMs` (bounded number of keys). */
-function createWindowLimiter(limit: number, windowMs: number, now: () => number): (key: string) => boolean {
-  const hits = new Map<string, number[]>();
-  return (key) => {
-    const t = now();
-    const recent = (hits.get(key) ?? []).filter((at) => t - at < windowMs);
-    hits.delete(key);
-    if (recent.length >= limit) {
-      hits.set(key, recent);
-      return false;
-    }
-    recent.push(t);
-    hits.set(key, recent);
-    if (hits.size > 10_000) hits.delete(hits.keys().next().value as string);
-    return true;
-  };
 }

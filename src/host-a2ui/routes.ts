@@ -8,7 +8,7 @@ import type { A2uiClientAssets, ClientAsset } from './client-bundle.ts';
 import type { A2uiHub } from './hub.ts';
 import type { A2uiServerMessage } from './messages.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage } from './page.ts';
-import { createHeartbeat, nodeSink, webSink } from '../sse/index.ts';
+import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {

@@ -1,4 +1,4 @@
-import { openPushConnection, type Heartbeat, type PushConnection, type SseSink } from '../sse/index.ts';
+import { openPushConnection, type Heartbeat, type PushConnection, type SseSink } from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import { HubClosedError, type A2uiHub, type HubEvent, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';

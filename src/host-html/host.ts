@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { Conversation, ConversationService, Logger } from '../conversation/index.ts';
-import type { Heartbeat } from '../sse/index.ts';
+import type { Heartbeat } from '../hosting/index.ts';
 import type { HostDeps, HostLimits } from './deps.ts';
 import type { PageContext } from './fragments.ts';
 import type { Session, Sessions } from './session.ts';

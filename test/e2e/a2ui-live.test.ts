@@ -126,6 +126,19 @@ describe('one conversation, live in both hosts', () => {
 });
 
 describe('stale protection end to end', () => {
+  it('a renderer that keeps reporting errors rotates a surface at most 5 times a minute', async () => {
+    const c = await newConversation(s, s.client(), 'create a character card');
+    const outcomes: unknown[] = [];
+    for (let epoch = 0; epoch < 7; epoch += 1) {
+      const current = findSurface(await ir(c.cid), 'main')!.epoch;
+      const report = await postEvent(s, c, { error: { code: 'VALIDATION_FAILED', surfaceId: `main--e${current}`, message: 'cannot render' } });
+      outcomes.push([report.status, report.body.reset, (report.body.surface as { epoch: number }).epoch]);
+    }
+    expect(outcomes).toEqual([
+      [202, 'done', 1], [202, 'done', 2], [202, 'done', 3], [202, 'done', 4], [202, 'done', 5], [202, 'skipped', 5], [202, 'skipped', 5],
+    ]);
+  });
+
   it('a client error rotates the epoch: the stream re-initialises the surface, an old userAction gets 409', async () => {
     const c = await newConversation(s, s.client(), 'create a character card');
     const a2ui = await follow(c);

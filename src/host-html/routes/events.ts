@@ -1,6 +1,6 @@
 import { streamSSE } from 'hono/streaming';
 import type { ConversationEvent } from '../../conversation/index.ts';
-import { openPushConnection, sseFrame, webSink, type PushConnection } from '../../sse/index.ts';
+import { openPushConnection, sseFrame, webSink, type PushConnection } from '../../hosting/index.ts';
 import { changesHtml, refreshHtml } from '../fragments.ts';
 import { PAGE_ID, type Host, type HostHono } from '../host.ts';
 

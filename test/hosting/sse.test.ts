@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHeartbeat, openPushConnection, sseFrame, type SseSink } from '../../src/sse/index.ts';
+import { createHeartbeat, openPushConnection, sseFrame, type SseSink } from '../../src/hosting/index.ts';
 
 /** A sink whose writes complete when the test says so (a client reading slowly). */
 function slowSink() {

@@ -6,13 +6,17 @@ import type { Context } from 'hono';
  * bounded map: the least recently refilled keys are forgotten first, so client-chosen keys
  * cannot grow memory without bound.
  */
-export function createRateLimiter(options: { perMinute: number; burst: number; maxKeys?: number; clock?: () => number }) {
+export interface RateLimiter {
+  /** Takes one token for `key`; false when its bucket is empty. */
+  take(key: string): boolean;
+}
+
+export function createRateLimiter(options: { perMinute: number; burst: number; maxKeys?: number; clock?: () => number }): RateLimiter {
   const clock = options.clock ?? Date.now;
   const maxKeys = options.maxKeys ?? 10_000;
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    /** Takes one token for `key`; false when its bucket is empty. */
-    take(key: string): boolean {
+    take(key) {
       const now = clock();
       const bucket = buckets.get(key) ?? { tokens: options.burst, at: now };
       buckets.delete(key);

@@ -1,0 +1,5 @@
+/** What both hosts (src/host-html, src/host-a2ui) share at the HTTP edge: SSE transport and rate limits. */
+export { clientAddress, createRateLimiter } from './rate-limit.ts';
+export type { RateLimiter } from './rate-limit.ts';
+export { createHeartbeat, nodeSink, openPushConnection, SSE_PING, sseFrame, webSink } from './sse.ts';
+export type { Heartbeat, PushConnection, PushConnectionOptions, SseSink } from './sse.ts';
