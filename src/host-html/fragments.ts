@@ -86,14 +86,19 @@ export function changesHtml(
       parts.push(compileSurfaceToHtml(next, surface.id, { ...opts, oob: 'true' }) ?? '');
     }
   }
-  const known = new Set(prev.transcript.map((e) => e.id));
-  const entries = next.transcript.filter((e) => !known.has(e.id));
+  // Actions leave the transcript as it was (the same array): no need to look at its entries.
+  const entries = next.transcript === prev.transcript ? [] : added(prev.transcript, next.transcript);
   if (entries.length > 0) parts.push(`<div hx-swap-oob="beforeend:#transcript">${transcriptHtml(pc, entries)}</div>`);
-  const seen = new Set(prev.toasts.map((t) => t.id));
-  const toasts = next.toasts.filter((t) => !seen.has(t.id) && t.surfaceId === undefined);
+  const toasts = added(prev.toasts, next.toasts).filter((t) => t.surfaceId === undefined);
   if (toasts.length > 0) parts.push(`<div hx-swap-oob="beforeend:#toasts">${toastsHtml(pc, toasts)}</div>`);
   if (options.status !== undefined) parts.push(statusHtml(pc, options.status));
   return parts.join('\n');
+}
+
+/** Items of `next` whose id is not in `prev`, in order. */
+function added<T extends { id: string }>(prev: readonly T[], next: readonly T[]): T[] {
+  const known = new Set(prev.map((item) => item.id));
+  return next.filter((item) => !known.has(item.id));
 }
 
 /** Everything, replaced whole: for a page that may have missed updates (SSE (re)connect). */
