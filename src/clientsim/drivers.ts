@@ -1,5 +1,5 @@
 import { createClientSim, type ClientSim, type ClientSimOptions } from './client-sim.ts';
-import type { SurfaceSnapshot } from './snapshot.ts';
+import { snapshotAll, type SurfaceSnapshot } from './snapshot.ts';
 import type { SimState, Violation } from './types.ts';
 
 export interface ReplayResult {
@@ -12,10 +12,12 @@ export interface ReplayResult {
 
 function finish(sim: ClientSim, violations: Violation[]): ReplayResult {
   let surfaces: ReadonlyMap<string, SurfaceSnapshot> | undefined;
-  // Snapshots are built only for callers that read them: most compare hashes only.
+  // Snapshots are built only for callers that read them (most compare hashes only), from the
+  // state at the end of the replay even if the caller drives `sim` on meanwhile.
+  const state = sim.state();
   return {
     sim, violations: [...violations, ...sim.endOfStream()], hashes: sim.hashes(),
-    get surfaces() { return (surfaces ??= sim.surfaces()); },
+    get surfaces() { return (surfaces ??= snapshotAll(state)); },
   };
 }
 

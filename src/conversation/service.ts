@@ -88,7 +88,7 @@ interface State {
   version: number;
   turnCount: number;
   traces: Trace[];
-  /** First outcomes by idempotency key: accepted actions (from the log too) and client error reports. */
+  /** First outcomes of accepted actions by idempotency key, rebuilt from the log on load. */
   idempotency: MemoryIdempotencyStore<StoredOutcome>;
   divergences: FoldDivergence[];
   running?: AbortController;
@@ -146,7 +146,11 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock,
       });
       // Keys recorded in the log survive restarts, each for the rest of its TTL.
-      for (const { key, outcome, at } of folded.outcomes) idempotency.set(key, outcome, Date.parse(at));
+      for (const { key, outcome, at } of folded.outcomes) {
+        const storedAt = Date.parse(at);
+        // A time this server did not write (the schema only says string): keep the key a full TTL.
+        idempotency.set(key, outcome, Number.isNaN(storedAt) ? undefined : storedAt);
+      }
       const state: State = {
         meta: folded.meta, ir: folded.ir, version: folded.version, turnCount: folded.turnCount, traces: folded.traces,
         idempotency, divergences: folded.divergences,

@@ -33,7 +33,10 @@ export interface A2uiHostOptions {
   maxEventBytes?: number;
   pageTitle?: string;
   clientAssets?: () => Promise<A2uiClientAssets>;
-  /** Client `error` events that may rotate one surface's epoch, per minute (a renderer stuck in a loop stops here). Default 5. */
+  /**
+   * Client `error` events that may rotate one surface's epoch: a burst of this many, then this
+   * many a minute (a renderer stuck in a loop stops here). Default 5.
+   */
   clientResetsPerMinute?: number;
   now?: () => number;
 }

@@ -45,8 +45,9 @@ export interface ConversationAccess {
   /** Persists the new IR durably. If it throws, handle() rejects and nothing is remembered as done. */
   commit(ir: ConversationIr, record: CommitRecord): void | Promise<void>;
   /**
-   * First outcomes of this conversation (e.g. rebuilt from its log, so they survive restarts).
-   * Default: the ingress's own store.
+   * First outcomes of this conversation's actions (e.g. rebuilt from its log, so they survive
+   * restarts). Default: the ingress's own store, which also always keeps client error reports:
+   * they change nothing the log records, and must not push action keys out of a bounded store.
    */
   readonly idempotency?: IdempotencyStore<StoredOutcome>;
 }
@@ -133,7 +134,7 @@ export function createIngress(options: IngressOptions): Ingress {
 
   async function apply(request: IngressRequest, conversation: ConversationAccess): Promise<IngressOutcome> {
     const key = idempotencyScope(conversation.id, request);
-    const store = conversation.idempotency ?? sharedStore;
+    const store = request.kind === 'action' ? conversation.idempotency ?? sharedStore : sharedStore;
     if (key !== undefined) {
       const first = await store.get(key);
       if (first !== undefined) return { ...first, replayed: true };

@@ -21,6 +21,14 @@ describe('drivers', () => {
     expect(result.violations.map((v) => v.code)).toEqual(['CLIENTSIM_UNKNOWN_FIELD', 'CLIENTSIM_MESSAGE_KEY_COUNT', 'CLIENTSIM_STUCK_BUFFERING']);
   });
 
+  it('replay snapshots describe the end of the replay even if the caller drives the client on', () => {
+    const result = replay([su(text('a', 'x')), br('a')]);
+    const hash = result.hashes.get(S);
+    result.sim.apply(su(text('a', 'changed')));
+    expect(result.sim.hash(S)).not.toBe(hash);
+    expect(result.surfaces.get(S)?.hash).toBe(hash);
+  });
+
   it('compareHashes reports changed and one-sided surfaces, sorted', () => {
     const a = new Map([['x', '1'], ['y', '2'], ['z', '3']]);
     const b = new Map([['y', '2'], ['z', '4'], ['w', '5']]);

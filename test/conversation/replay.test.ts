@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createJsonlStore, createMemoryStore, foldLog, irHash } from '../../src/conversation/index.ts';
+import { createMemoryStore, foldLog, irHash } from '../../src/conversation/index.ts';
 import { createSeededSource, findLiveSurface } from '../../src/ui-ir/index.ts';
 import { formAction, makeService } from './fixtures/service.ts';
+import { closingJsonlStores } from '../support/jsonl-stores.ts';
+
+const jsonlStore = closingJsonlStores();
 
 const dirs: string[] = [];
 afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
@@ -18,7 +21,7 @@ function tempDir(): string {
 describe('IR = fold(log)', () => {
   it.each([false, true])('a restarted service reproduces the same IR from the JSONL log (demo app: %s)', async (demo) => {
     const dir = tempDir();
-    const live = makeService(createJsonlStore({ dir }), { demo, entropy: createSeededSource(`live-${demo}`) }).service;
+    const live = makeService(jsonlStore({ dir }), { demo, entropy: createSeededSource(`live-${demo}`) }).service;
     const c = await live.create('owner');
     const values = demo ? { name: 'Aria', personality: 'Kind.' } : { name: 'Aria', level: '4' };
     const turn = await live.runTurn(c.id, 'create a character card');
@@ -31,7 +34,7 @@ describe('IR = fold(log)', () => {
     const before = (await live.get(c.id))!;
 
     // A different entropy source: everything must come from the recorded draws.
-    const restarted = makeService(createJsonlStore({ dir }), { demo, entropy: createSeededSource('other') }).service;
+    const restarted = makeService(jsonlStore({ dir }), { demo, entropy: createSeededSource('other') }).service;
     const after = (await restarted.get(c.id))!;
     expect(after.ir).toEqual(before.ir);
     expect(irHash(after.ir)).toBe(irHash(before.ir));
@@ -50,17 +53,17 @@ describe('IR = fold(log)', () => {
     const dir = tempDir();
     let now = Date.parse('2026-11-22T10:00:00Z');
     const options = { demo: true, clock: () => now, limits: { idempotencyTtlMs: 60_000 } };
-    const live = makeService(createJsonlStore({ dir }), options).service;
+    const live = makeService(jsonlStore({ dir }), options).service;
     const c = await live.create('owner');
     const turn = await live.runTurn(c.id, 'create a character card');
     if (!turn.ok) throw new Error('turn failed');
     const submit = formAction(turn.next, 'main', { name: 'Aria', personality: 'Kind.' }, { idempotencyKey: 'k1' });
     expect(await live.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
     now += 30_000;
-    expect(await makeService(createJsonlStore({ dir }), options).service.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: true });
+    expect(await makeService(jsonlStore({ dir }), options).service.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: true });
     now += 31_000;
     // Past the TTL the key is judged afresh: its render is out of date by now.
-    expect(await makeService(createJsonlStore({ dir }), options).service.applyAction(c.id, submit)).toMatchObject({ ok: false, status: 409 });
+    expect(await makeService(jsonlStore({ dir }), options).service.applyAction(c.id, submit)).toMatchObject({ ok: false, status: 409 });
     expect(await live.applyAction(c.id, submit)).toMatchObject({ ok: false, status: 409 });
   });
 
@@ -80,7 +83,7 @@ describe('IR = fold(log)', () => {
 
   it('loses no acknowledged submission when the process dies mid-append', async () => {
     const dir = tempDir();
-    const first = makeService(createJsonlStore({ dir })).service;
+    const first = makeService(jsonlStore({ dir })).service;
     const c = await first.create('o');
     const turn = await first.runTurn(c.id, 'create a character card');
     if (!turn.ok) throw new Error('turn failed');
@@ -88,7 +91,7 @@ describe('IR = fold(log)', () => {
     expect(ack.ok).toBe(true);
     const { appendFileSync } = await import('node:fs');
     appendFileSync(join(dir, `${c.id}.jsonl`), '{"type":"action","v":1,"at":"2026');
-    const second = makeService(createJsonlStore({ dir })).service;
+    const second = makeService(jsonlStore({ dir })).service;
     const recovered = (await second.get(c.id))!;
     expect(findLiveSurface(recovered.ir, 'main')!.data.committed).toMatchObject({ name: 'Aria' });
     expect(await second.divergences(c.id)).toEqual([]);

@@ -136,6 +136,27 @@ describe('conversation service', () => {
     if (!invalid.ok) expect(invalid.issues?.[0]?.pointer).toBe('/name');
   });
 
+  it('client error reports are remembered apart from action keys: across cache eviction, and never crowding them out', async () => {
+    const { service } = makeService(createMemoryStore(), { limits: { maxCachedConversations: 1, idempotencyKeys: 2 } });
+    const c = await service.create('o');
+    const turn = await service.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error('turn failed');
+    const submit = formAction(turn.next, 'main', { name: 'Aria', level: '3' }, { idempotencyKey: 'k1' });
+    expect(await service.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
+    const report = (key: string) => {
+      const parsed = service.ingress.parseA2ui(JSON.stringify({ error: { code: 'VALIDATION_FAILED', surfaceId: 'main--e0', message: 'x' } }), { idempotencyKey: key });
+      if (!parsed.ok) throw new Error(parsed.error.code);
+      return parsed.request;
+    };
+    for (const key of ['e1', 'e2', 'e3']) expect(await service.applyAction(c.id, report(key))).toMatchObject({ ok: true, kind: 'recover', replayed: false });
+    // Three reports in a store of two action keys: the action's key is still there.
+    expect(await service.applyAction(c.id, submit)).toMatchObject({ ok: true, kind: 'applied', replayed: true });
+    // Evict c from the cache (another conversation is used), then repeat the first report.
+    await service.create('o');
+    expect(await service.applyAction(c.id, report('e1'))).toMatchObject({ ok: true, kind: 'recover', replayed: true });
+    expect(await service.applyAction(c.id, submit)).toMatchObject({ ok: true, kind: 'applied', replayed: true });
+  });
+
   it('resets a surface epoch (recovery) so old renderings become stale', async () => {
     const { service } = makeService(createMemoryStore());
     const c = await service.create('o');

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createJsonlStore, createMemoryStore, parseLog, type ConversationStore, type JsonlStoreOptions, type LogEntry } from '../../src/conversation/index.ts';
+import { createMemoryStore, parseLog, type ConversationStore, type JsonlStoreOptions, type LogEntry } from '../../src/conversation/index.ts';
+import { closingJsonlStores } from '../support/jsonl-stores.ts';
+
+const jsonlStore = closingJsonlStores();
 
 const dirs: string[] = [];
 afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
@@ -22,7 +25,7 @@ const reset = (n: number): LogEntry => ({
 // One contract, every implementation (style.md §8).
 describe.each<[string, () => ConversationStore]>([
   ['memory', () => createMemoryStore()],
-  ['jsonl', () => createJsonlStore({ dir: tempDir() })],
+  ['jsonl', () => jsonlStore({ dir: tempDir() })],
 ])('conversation store contract (%s)', (_name, make) => {
   it('appends and reads back entries in order', async () => {
     const store = make();
@@ -55,19 +58,19 @@ describe.each<[string, () => ConversationStore]>([
 describe('JSONL store on disk', () => {
   it('keeps every conversation in order when more are written than it keeps open', async () => {
     const dir = tempDir();
-    const store = createJsonlStore({ dir, fsync: false });
+    const store = jsonlStore({ dir, fsync: false });
     const cids = Array.from({ length: 200 }, (_, i) => `c${i}`);
     await Promise.all(cids.map((cid) => store.append(cid, created(cid))));
     // Interleaved, unawaited: each conversation's appends still land in call order.
     await Promise.all([1, 2, 3].flatMap((n) => cids.map((cid) => store.append(cid, reset(n)))));
     await store.close();
-    const reread = createJsonlStore({ dir });
+    const reread = jsonlStore({ dir });
     for (const cid of [cids[0]!, cids[99]!, cids[199]!]) expect(await reread.read(cid)).toEqual([created(cid), reset(1), reset(2), reset(3)]);
   });
 
   it('writes one JSON object per line and refuses to create a conversation twice', async () => {
     const dir = tempDir();
-    const store = createJsonlStore({ dir });
+    const store = jsonlStore({ dir });
     await store.append('c1', created('c1'));
     await store.append('c1', reset(1));
     const lines = readFileSync(join(dir, 'c1.jsonl'), 'utf8').split('\n');
@@ -80,19 +83,19 @@ describe('JSONL store on disk', () => {
 
   it('drops a torn last line (a crash mid-append) and appends cleanly after it', async () => {
     const dir = tempDir();
-    const store = createJsonlStore({ dir });
+    const store = jsonlStore({ dir });
     await store.append('c1', created('c1'));
     await store.append('c1', reset(1));
     appendFileSync(join(dir, 'c1.jsonl'), JSON.stringify(reset(2)).slice(0, 40));
     expect(await store.read('c1')).toEqual([created('c1'), reset(1)]);
     await store.append('c1', reset(3));
-    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(1), reset(3)]);
+    expect(await jsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(1), reset(3)]);
   });
 
   it('refuses a corrupt line in the middle', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'c1.jsonl'), `${JSON.stringify(created('c1'))}\n{"nope":1}\n${JSON.stringify(reset(1))}\n`);
-    await expect(createJsonlStore({ dir }).read('c1')).rejects.toThrow(/line 2 is corrupt/);
+    await expect(jsonlStore({ dir }).read('c1')).rejects.toThrow(/line 2 is corrupt/);
     expect(parseLog('').entries).toEqual([]);
   });
 });
@@ -127,7 +130,7 @@ describe('JSONL store: a failed append leaves no trace', () => {
   it('cuts a write that failed partway, appends after it and reads every acknowledged entry after a restart', async () => {
     const dir = tempDir();
     const { fs, fail } = faultyFs();
-    const store = createJsonlStore({ dir, fs });
+    const store = jsonlStore({ dir, fs });
     await store.append('c1', created('c1'));
     await store.append('c1', reset(1));
     const before = readFileSync(join(dir, 'c1.jsonl'), 'utf8');
@@ -136,13 +139,13 @@ describe('JSONL store: a failed append leaves no trace', () => {
     expect(readFileSync(join(dir, 'c1.jsonl'), 'utf8')).toBe(before);
     await store.append('c1', reset(3));
     await store.close();
-    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(1), reset(3)]);
+    expect(await jsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(1), reset(3)]);
   });
 
   it('cuts an entry whose write succeeded but whose fsync failed (reported failed, never replayed)', async () => {
     const dir = tempDir();
     const { fs, fail } = faultyFs();
-    const store = createJsonlStore({ dir, fs });
+    const store = jsonlStore({ dir, fs });
     await store.append('c1', created('c1'));
     const before = readFileSync(join(dir, 'c1.jsonl'), 'utf8');
     fail.sync = true;
@@ -151,29 +154,29 @@ describe('JSONL store: a failed append leaves no trace', () => {
     expect(await store.read('c1')).toEqual([created('c1')]);
     await store.append('c1', reset(2));
     await store.close();
-    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(2)]);
+    expect(await jsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(2)]);
   });
 
   it('retries a failed cut before the next append', async () => {
     const dir = tempDir();
     const { fs, fail } = faultyFs();
-    const store = createJsonlStore({ dir, fs });
+    const store = jsonlStore({ dir, fs });
     await store.append('c1', created('c1'));
     Object.assign(fail, { write: true, truncate: true });
     await expect(store.append('c1', reset(1))).rejects.toThrow(/ENOSPC/);
     await store.append('c1', reset(2));
     await store.close();
-    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(2)]);
+    expect(await jsonlStore({ dir }).read('c1')).toEqual([created('c1'), reset(2)]);
   });
 
   it('removes a conversation whose first entry failed, so it can be created again', async () => {
     const dir = tempDir();
     const { fs, fail } = faultyFs();
-    const store = createJsonlStore({ dir, fs });
+    const store = jsonlStore({ dir, fs });
     fail.write = true;
     await expect(store.append('c1', created('c1'))).rejects.toThrow(/ENOSPC/);
     expect(await store.read('c1')).toBeUndefined();
     await store.append('c1', created('c1'));
-    expect(await createJsonlStore({ dir }).read('c1')).toEqual([created('c1')]);
+    expect(await jsonlStore({ dir }).read('c1')).toEqual([created('c1')]);
   });
 });

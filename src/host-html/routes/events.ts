@@ -37,7 +37,8 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
         else if (connection) connection.end();
         else overflowed = true;
       });
-      const unregister = host.streams.add(() => connection?.end());
+      let closing = false;
+      const unregister = host.streams.add(() => { if (connection) connection.end(); else closing = true; });
       let head = 'retry: 2000\n\n';
       try {
         const current = await host.service.get(conversation.id);
@@ -56,7 +57,7 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
         pull: () => pending.splice(0).map((p) => p.frame),
         onEnd: () => { unsubscribe(); unregister(); },
       });
-      if (overflowed) connection.end();
+      if (overflowed || closing) connection.end();
       await connection.finished;
     });
   });
