@@ -67,6 +67,21 @@ describe('IR = fold(log)', () => {
     expect(await live.applyAction(c.id, submit)).toMatchObject({ ok: false, status: 409 });
   });
 
+  it('keeps a logged key whose time it cannot read (a log written elsewhere) for a full TTL', async () => {
+    const store = createMemoryStore();
+    const live = makeService(store, { demo: true }).service;
+    const c = await live.create('owner');
+    const turn = await live.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error('turn failed');
+    const submit = formAction(turn.next, 'main', { name: 'Aria', personality: 'Kind.' }, { idempotencyKey: 'k1' });
+    expect(await live.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
+    const copy = createMemoryStore();
+    for (const entry of (await store.read(c.id))!) await copy.append(c.id, entry.type === 'action' ? { ...entry, at: 'not a time' } : entry);
+    const restarted = makeService(copy, { demo: true }).service;
+    expect(await restarted.divergences(c.id)).toEqual([]);
+    expect(await restarted.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: true });
+  });
+
   it('flags an entry whose recorded hash no longer matches', async () => {
     const store = createMemoryStore();
     const { service, app } = makeService(store);
