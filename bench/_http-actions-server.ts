@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createDemoApp } from '../src/app/index.ts';
 import { createJsonlStore, createMemoryStore } from '../src/conversation/index.ts';
-import { createApp, createConversationStack, startServer } from '../src/host-html/index.ts';
+import { createApp, createConversationStack, HOST_SECURE_HEADERS, startServer } from '../src/host-html/index.ts';
+import { secureHeadersOnNode } from '../src/hosting/index.ts';
 import { createSystemSource } from '../src/ui-ir/index.ts';
 
 function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<number> {
@@ -28,18 +29,14 @@ export const ACTION_ANSWER_BYTES = 5065;
 
 /**
  * The floor under any answer to an action: what Hono alone costs to read a form post and send
- * an HTML answer of the host's size with the host's security headers, checking nothing.
+ * an HTML answer of the host's size with the host's security headers (set the way the host sets
+ * them), checking nothing.
  */
-function floorApp(): Hono {
+function floorApp(headers: 'host' | 'hono'): Hono {
   const app = new Hono();
   const answer = `<section>${'x'.repeat(ACTION_ANSWER_BYTES - 19)}</section>`;
-  app.use('*', secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], connectSrc: ["'self'"], imgSrc: ["'self'", 'https:', 'http:'],
-      formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"],
-    },
-    referrerPolicy: 'same-origin',
-  }));
+  // 'hono': hono's own secureHeaders middleware, to show what setting them the host's way saves.
+  app.use('*', headers === 'host' ? secureHeadersOnNode(HOST_SECURE_HEADERS) : secureHeaders(HOST_SECURE_HEADERS));
   app.post('/c/:cid/actions', async (c) => {
     const fields = new URLSearchParams(await c.req.text());
     return fields.has('_action') ? c.html(answer) : c.text('no action', 400);
@@ -51,7 +48,7 @@ async function main(): Promise<void> {
   const hello = new Hono();
   hello.get('/', (c) => c.text('Hello, world!'));
   const baseline = await listen(hello.fetch);
-  const ports: Record<string, number> = { baseline, floor: await listen(floorApp().fetch) };
+  const ports: Record<string, number> = { baseline, floor: await listen(floorApp('host').fetch), floorHono: await listen(floorApp('hono').fetch) };
   for (const store of ['memory', 'jsonl'] as const) {
     const app = createDemoApp();
     const conversations = createConversationStack({

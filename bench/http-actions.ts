@@ -141,14 +141,16 @@ export default async function bench(): Promise<{ name: string; lines: string[] }
     const lines = [
       `hello-world (Hono on @hono/node-server, ${CONNECTIONS} connections, ${DURATION_S}s): ${baseline.toFixed(0)} req/s, p99 ${hello.latency.p99} ms`,
     ];
-    // Two floors, same request shape as the actions below: Hono alone answering a form post
-    // with an HTML body of the host's size (no checks), and the host refusing it at the CSRF
-    // check (session, Origin, body read, token: everything an action passes before the ingress).
+    // Floors, same request shape as the actions below: Hono alone answering a form post with an
+    // HTML body of the host's size (no checks; security headers set as the host sets them, then
+    // through hono's own middleware), and the host refusing it at the CSRF check (session,
+    // Origin, body read, token: everything an action passes before the ingress).
     const memoryBase = `http://127.0.0.1:${servers.ports['memory']}`;
     const { cookie, slots } = await prepare(memoryBase);
     const shape = { ...slots[0]!.fields, _rev: String(slots[0]!.rev), _idem: 'floor' };
     for (const [label, base, fields, status] of [
       [`Hono alone: form post → ${ACTION_ANSWER_BYTES} B HTML answer, same security headers, no checks`, `http://127.0.0.1:${servers.ports['floor']}`, shape, 200],
+      ["the same with hono's secureHeaders middleware", `http://127.0.0.1:${servers.ports['floorHono']}`, shape, 200],
       ['host refusing the same post at its CSRF check (403)', memoryBase, { ...shape, _csrf: 'wrong' }, 403],
     ] as const) {
       const r = await runCannon({

@@ -3,13 +3,12 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
-import { secureHeaders } from 'hono/secure-headers';
 import { CONVERSATION_ID, silentLogger } from '../conversation/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
 import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
-import { clientAddress, createHeartbeat, createRateLimiter } from '../hosting/index.ts';
+import { clientAddress, createHeartbeat, createRateLimiter, secureHeadersOnNode } from '../hosting/index.ts';
 import { PAGE_ID, type Host, type HostContext, type HostEnv } from './host.ts';
 import { clientKind, htmxError, jsonError, statusFor } from './responses.ts';
 import { registerActionRoutes } from './routes/actions.ts';
@@ -22,7 +21,8 @@ import { createViews } from './views.ts';
 
 export interface HostApp {
   hono: Hono<HostEnv>;
-  fetch: (request: Request) => Response | Promise<Response>;
+  /** `env`: the server's bindings (@hono/node-server's `{ incoming, outgoing }`), passed through to routes. */
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   /** Tells every open SSE stream to finish (graceful shutdown). */
   closeStreams(): void;
   readonly openStreams: number;
@@ -49,6 +49,17 @@ function originOf(url: string): string {
   }
   return origin;
 }
+
+/** Security headers of every page and fragment: a CSP that allows only our own scripts and styles. */
+export const HOST_SECURE_HEADERS = {
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], connectSrc: ["'self'"],
+    // Image blocks may show any http(s) image (the IR only admits those schemes).
+    imgSrc: ["'self'", 'https:', 'http:'],
+    formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"],
+  },
+  referrerPolicy: 'same-origin',
+} satisfies Parameters<typeof secureHeadersOnNode>[0];
 
 /** The HTML host: Hono routes over an injected conversation service. */
 export function createApp(deps: HostDeps): HostApp {
@@ -96,15 +107,7 @@ export function createApp(deps: HostDeps): HostApp {
   }
 
   const ownPath = (path: string): boolean => !path.startsWith('/a2ui/');
-  const headers = secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], connectSrc: ["'self'"],
-      // Image blocks may show any http(s) image (the IR only admits those schemes).
-      imgSrc: ["'self'", 'https:', 'http:'],
-      formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"],
-    },
-    referrerPolicy: 'same-origin',
-  });
+  const headers = secureHeadersOnNode(HOST_SECURE_HEADERS);
   app.use('*', (c, next) => (ownPath(c.req.path) ? headers(c, next) : next()));
 
   app.onError((err, c) => {
@@ -205,7 +208,7 @@ export function createApp(deps: HostDeps): HostApp {
 
   return {
     hono: app,
-    fetch: (request) => app.fetch(request),
+    fetch: (request, env) => app.fetch(request, env as never),
     closeStreams: () => streams.closeAll(),
     get openStreams() { return streams.size; },
   };

@@ -1,4 +1,4 @@
-export { createApp } from './app.ts';
+export { createApp, HOST_SECURE_HEADERS } from './app.ts';
 export type { HostApp } from './app.ts';
 export { DEFAULT_HOST_LIMITS } from './deps.ts';
 export type { HostDeps, HostLimits } from './deps.ts';

@@ -1,5 +1,6 @@
-/** What both hosts (src/host-html, src/host-a2ui) share at the HTTP edge: SSE transport and rate limits. */
+/** What both hosts (src/host-html, src/host-a2ui) share at the HTTP edge: SSE transport, rate limits, security headers. */
 export { clientAddress, createRateLimiter } from './rate-limit.ts';
 export type { RateLimiter } from './rate-limit.ts';
+export { secureHeadersOnNode } from './secure-headers.ts';
 export { createHeartbeat, nodeSink, openPushConnection, SSE_PING, sseFrame, webSink } from './sse.ts';
 export type { Heartbeat, PushConnection, PushConnectionOptions, SseSink } from './sse.ts';

@@ -60,10 +60,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     a2ui.close();
     host.closeStreams();
   };
-  // host.fetch drops @hono/node-server's bindings; the A2UI streams write to the Node response
-  // (c.env.outgoing) directly, so hand them through.
-  const fetch = (request: Request, env?: unknown): Response | Promise<Response> => host.hono.fetch(request, env as never);
-  const server = await startServer({ fetch, closeStreams }, { port: options.port, hostname: options.hostname });
+  const server = await startServer({ fetch: host.fetch, closeStreams }, { port: options.port, hostname: options.hostname });
   // After the last connection: wait for appends still in flight, then close the log files.
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
     await server.close(...args);

@@ -1,0 +1,35 @@
+import { ServerResponse } from 'node:http';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+
+type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
+
+/**
+ * hono's secureHeaders, with the same header lines, set the cheap way on @hono/node-server.
+ *
+ * hono's middleware sets them on the finished Response, which turns @hono/node-server's
+ * lightweight response into a WHATWG Headers object and costs a quarter of a bare handler's
+ * throughput (BENCHMARKS.md). On node-server the lines go straight onto the Node response
+ * before the handler runs instead (`writeHead` merges them in); they are learnt once from
+ * hono's own middleware, so hono stays the one description of them. Elsewhere (app.request,
+ * other runtimes) hono's middleware runs as is. As with hono's `overwrite`, these lines are
+ * the security policy: a handler does not replace them (nothing here sets them itself).
+ */
+export function secureHeadersOnNode(options: SecureHeadersOptions): MiddlewareHandler {
+  const middleware = secureHeaders(options);
+  let lines: Promise<Array<[string, string]>> | undefined;
+  const learn = (): Promise<Array<[string, string]>> => (lines ??= (async () => {
+    const probe = new Hono();
+    probe.use('*', middleware);
+    probe.get('/', (c) => c.body(null, 204));
+    const found: Array<[string, string]> = [];
+    (await probe.request('/')).headers.forEach((value, name) => { found.push([name, value]); });
+    return found;
+  })());
+  return async (c, next) => {
+    const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    if (!(outgoing instanceof ServerResponse)) return middleware(c, next);
+    for (const [name, value] of await learn()) outgoing.setHeader(name, value);
+    await next();
+  };
+}
