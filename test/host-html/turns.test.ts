@@ -88,6 +88,26 @@ describe('planner turns, cancel, traces and server-sent updates', () => {
     }
   });
 
+  it('ends the stream of a page that stops reading after 64 queued updates, and lets it go', async () => {
+    const client = h.client();
+    const c = await openConversation(client);
+    // Through the host's fetch without server bindings: hono's streamSSE, whose writes wait for
+    // a reader, and this test never reads.
+    const response = await h.host.fetch(new Request(`${h.url}${c.base}/events?page=stalledpage1&v=1`, { headers: { cookie: client.cookieHeader() } }));
+    expect(response.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const open = h.host.openStreams;
+    expect(open).toBeGreaterThan(0);
+    let turns = 0;
+    while (h.host.openStreams === open && turns < 80) {
+      await h.service.runTurn(c.cid, `hello ${turns}`);
+      turns += 1;
+    }
+    expect(h.host.openStreams).toBe(open - 1);
+    expect(turns).toBeGreaterThan(64);
+    await response.body?.cancel().catch(() => {});
+  });
+
   it('a page connecting behind the current version first gets a full refresh', async () => {
     const client = h.client();
     const c = await openConversation(client);
