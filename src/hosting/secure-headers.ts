@@ -8,12 +8,13 @@ type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
  * hono's secureHeaders, with the same header lines, set the cheap way on @hono/node-server.
  *
  * hono's middleware sets them on the finished Response, which turns @hono/node-server's
- * lightweight response into a WHATWG Headers object and costs a quarter of a bare handler's
- * throughput (BENCHMARKS.md). On node-server the lines go straight onto the Node response
- * before the handler runs instead (`writeHead` merges them in); they are learnt once from
- * hono's own middleware, so hono stays the one description of them. Elsewhere (app.request,
- * other runtimes) hono's middleware runs as is. As with hono's `overwrite`, these lines are
- * the security policy: a handler does not replace them (nothing here sets them itself).
+ * lightweight response into a WHATWG Headers object: a bare handler answering 5 KB loses a
+ * tenth to a quarter of its throughput to it (BENCHMARKS.md). On node-server the lines go
+ * straight onto the Node response before the handler runs instead (`writeHead` merges them
+ * in); they are learnt once from hono's own middleware, so hono stays the one description of
+ * them. Elsewhere (app.request, other runtimes) hono's middleware runs as is. Unlike hono's
+ * default `overwrite`, a header a handler sets itself wins over these lines (writeHead's own
+ * headers take precedence): routes under this middleware must not set them.
  */
 export function secureHeadersOnNode(options: SecureHeadersOptions): MiddlewareHandler {
   const middleware = secureHeaders(options);
