@@ -10,14 +10,11 @@ import { run, type ReplayReport } from '../../src/cli/commands/replay.ts';
 import { main } from '../../src/cli/main.ts';
 import { a2uiBatchesToJsonl, compileConversationToA2ui } from '../../src/compiler/index.ts';
 import { compileConversationToHtml } from '../../src/compiler/html/index.ts';
-import { irHash, type LogEntry } from '../../src/conversation/index.ts';
+import { createJsonlStore, irHash, type LogEntry } from '../../src/conversation/index.ts';
 import { createConversationStack } from '../../src/host-html/wiring.ts';
 import { createSeededSource, findLiveSurface, type ConversationIr } from '../../src/ui-ir/index.ts';
 import { formAction } from '../conversation/fixtures/service.ts';
 import { memoryIo } from '../support/cli-io.ts';
-import { closingJsonlStores } from '../support/jsonl-stores.ts';
-
-const jsonlStore = closingJsonlStores();
 
 const root = new URL('../../', import.meta.url);
 const sha256 = (text: string): string => hash('sha256', text, 'hex');
@@ -37,7 +34,7 @@ let liveIr: ConversationIr;
 /** A real conversation through the real stack (demo app, offline planner, ingress, JSONL store). */
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'surfacer-cli-replay-'));
-  const store = jsonlStore({ dir, fsync: false });
+  const store = createJsonlStore({ dir, fsync: false });
   const service = createConversationStack({ app: createDemoApp(), store, entropy: createSeededSource('cli-replay') });
   const c = await service.create('owner');
   const turn = await service.runTurn(c.id, 'create a character card');

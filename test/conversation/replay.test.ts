@@ -1,22 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStore, foldLog, irHash } from '../../src/conversation/index.ts';
 import { createSeededSource, findLiveSurface } from '../../src/ui-ir/index.ts';
 import { formAction, makeService } from './fixtures/service.ts';
-import { closingJsonlStores } from '../support/jsonl-stores.ts';
+import { jsonlTestFiles } from '../support/jsonl-stores.ts';
 
-const jsonlStore = closingJsonlStores();
-
-const dirs: string[] = [];
-afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'surfacer-replay-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, jsonlStore } = jsonlTestFiles('surfacer-replay-');
 
 describe('IR = fold(log)', () => {
   it.each([false, true])('a restarted service reproduces the same IR from the JSONL log (demo app: %s)', async (demo) => {

@@ -1,20 +1,11 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStore, parseLog, type ConversationStore, type JsonlStoreOptions, type LogEntry } from '../../src/conversation/index.ts';
-import { closingJsonlStores } from '../support/jsonl-stores.ts';
+import { jsonlTestFiles } from '../support/jsonl-stores.ts';
 
-const jsonlStore = closingJsonlStores();
-
-const dirs: string[] = [];
-afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'surfacer-store-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, jsonlStore } = jsonlTestFiles('surfacer-store-');
 
 const created = (cid: string): LogEntry => ({ type: 'created', v: 1, cid, ownerSessionId: 'owner', a2uiToken: 't'.repeat(32), at: '2026-01-01T00:00:00.000Z' });
 const reset = (n: number): LogEntry => ({
