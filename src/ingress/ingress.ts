@@ -7,7 +7,7 @@ import { checkClientError, checkIngress } from './check.ts';
 import { parseHtmlFormAction, type HtmlFormFields } from './html-form.ts';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { resolveLimits, type IngressLimits } from './limits.ts';
-import { createKeyedQueue, type KeyedQueue } from './queue.ts';
+import { createKeyedQueue } from './queue.ts';
 import type { ActionRequest, ClientErrorRequest, IngressRequest, SurfaceIdDecoder } from './request.ts';
 import type { FieldIssue, Rejection } from './result.ts';
 
@@ -60,8 +60,6 @@ export interface IngressOptions {
   readonly limits?: Partial<IngressLimits>;
   /** For conversations whose access brings none. Default: in-memory, 24 h TTL, 10,000 entries, system clock. */
   readonly idempotency?: IdempotencyStore<StoredOutcome>;
-  /** Serialises `handle` per conversation. Default: a queue of its own. */
-  readonly queue?: KeyedQueue;
 }
 
 export interface Ingress {
@@ -110,7 +108,7 @@ export function appliedOutcome(
 export function createIngress(options: IngressOptions): Ingress {
   const limits = resolveLimits(options.limits);
   const sharedStore = options.idempotency ?? createMemoryIdempotencyStore<StoredOutcome>();
-  const queue = options.queue ?? createKeyedQueue();
+  const queue = createKeyedQueue();
 
   async function runAction(request: ActionRequest, conversation: ConversationAccess): Promise<IngressOutcome> {
     const ir = await conversation.read();
