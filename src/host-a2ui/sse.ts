@@ -1,4 +1,4 @@
-import { openPushConnection, type Heartbeat, type PushConnection, type SseSink } from '../hosting/index.ts';
+import { openPushConnection, sseFrame, type Heartbeat, type PushConnection, type SseSink } from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import { HubClosedError, type A2uiHub, type HubEvent, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
@@ -57,12 +57,12 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
       // Only the last message carries the checkpoint: a client cut off inside the init holds
       // a provisional id and is re-initialised, never resumed from a half-applied state.
       const id = i === init.length - 1 ? formatEventId(result.stream, result.seq) : formatInitEventId(result.stream, result.seq, i);
-      head += frame(id, serialise(init[i]!));
+      head += sseFrame({ id, data: serialise(init[i]!) });
     }
     // An id-only event sets the client's last event id without dispatching anything.
     if (init.length === 0) head += `id: ${formatEventId(result.stream, result.seq)}\n\n`;
   } else {
-    for (const event of result.missed) head += frame(event.id, event.data);
+    for (const event of result.missed) head += sseFrame({ id: event.id, data: event.data });
   }
   connection = openPushConnection(sink, p.heartbeat, {
     head, pull: () => subscription.take().map(frameOf), onEnd: () => subscription.close(),
@@ -80,7 +80,7 @@ const frames = new WeakMap<HubEvent, Buffer>();
 function frameOf(event: HubEvent): Buffer {
   let bytes = frames.get(event);
   if (bytes === undefined) {
-    bytes = Buffer.from(frame(event.id, event.data));
+    bytes = Buffer.from(sseFrame({ id: event.id, data: event.data }));
     frames.set(event, bytes);
   }
   return bytes;
@@ -94,9 +94,4 @@ export function serialise(message: A2uiServerMessage): string {
     serialised.set(message, text);
   }
   return text;
-}
-
-/** One A2UI message per event; JSON.stringify never emits a raw newline, so one `data:` line. */
-function frame(id: string, data: string): string {
-  return `id: ${id}\ndata: ${data}\n\n`;
 }
