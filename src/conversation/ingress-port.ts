@@ -23,5 +23,6 @@ export function replayAction(ir: ConversationIr, request: ActionRequest, draw: D
   const checked = checkIngress(request, ir, actions);
   if (!checked.ok) return { ok: false, error: checked.error };
   const applied = applyIngress(ir, checked, draw);
-  return applied.ok ? { ok: true, ir: applied.ir, outcome: appliedOutcome(request, applied.ir, applied.toast) } : { ok: false, error: applied.error };
+  if (!applied.ok) return { ok: false, error: applied.error };
+  return { ok: true, ir: applied.ir, outcome: appliedOutcome(request, applied.ir, applied.toast) };
 }

@@ -38,7 +38,8 @@ export interface ServiceLimits {
 }
 
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
-  turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS, maxCachedConversations: 1000, maxTextLength: 4000,
+  turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS,
+  maxCachedConversations: 1000, maxTextLength: 4000,
 };
 
 export interface ConversationServiceDeps {

@@ -49,11 +49,11 @@ export function validateBatch(
   // One serialisation gives the batch's size and a private JSON copy, which validation may then
   // repair in place without touching the caller's value.
   const json = jsonText(input);
-  const bytes = json === undefined ? undefined : utf8Bytes(json);
-  if (json === undefined || bytes === undefined || exceedsDepth(input, limits.maxDepth)) {
+  if (json === undefined || exceedsDepth(input, limits.maxDepth)) {
     diagnostics.errors.push(issue('DIRECTIVE_ENVELOPE_INVALID', '', `input is not JSON or is nested deeper than ${limits.maxDepth}`));
     return finish(options.mode, diagnostics, []);
   }
+  const bytes = utf8Bytes(json);
   if (bytes > limits.maxBatchBytes) {
     diagnostics.errors.push(issue('DIRECTIVE_BUDGET_EXCEEDED', '', `batch is ${bytes} bytes; the limit is ${limits.maxBatchBytes}`));
     return finish(options.mode, diagnostics, []);

@@ -98,7 +98,6 @@ export function idempotencyKey(conversationId: string, surface: Pick<Surface, 'i
   return hash('sha256', `surfacer-idem:v1:${conversationId}:${surface.id}:${surface.epoch}:${surface.rev}:${surface.nonce}`, 'base64url').slice(0, 32);
 }
 
-
 /**
  * What a surface's view model takes from its view alone (everything but the data and the
  * counters), computed once per (view or block object, surface id): the IR is immutable and
