@@ -28,17 +28,17 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
     return streamSSE(c, async (stream) => {
       let pending: Array<{ version: number; frame: string }> = [];
       let connection: PushConnection | undefined;
-      let overflowed = false;
+      // Asked to end (too far behind, or shutdown) before the connection opened.
+      let endWhenOpen = false;
+      const end = (): void => { if (connection) connection.end(); else endWhenOpen = true; };
       const unsubscribe = host.service.subscribe(conversation.id, (event: ConversationEvent) => {
         const own = pageId !== undefined && event.cause.origin === pageId;
         const id = String(event.version);
         pending.push({ version: event.version, frame: own ? sseFrame({ id }) : sseFrame({ event: 'update', id, data: changesHtml(pc, event.prev, event.next) }) });
         if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
-        else if (connection) connection.end();
-        else overflowed = true;
+        else end();
       });
-      let closing = false;
-      const unregister = host.streams.add(() => { if (connection) connection.end(); else closing = true; });
+      const unregister = host.streams.add(end);
       let head = 'retry: 2000\n\n';
       try {
         const current = await host.service.get(conversation.id);
@@ -57,7 +57,7 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
         pull: () => pending.splice(0).map((p) => p.frame),
         onEnd: () => { unsubscribe(); unregister(); },
       });
-      if (overflowed || closing) connection.end();
+      if (endWhenOpen) connection.end();
       await connection.finished;
     });
   });
