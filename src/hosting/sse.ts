@@ -172,6 +172,9 @@ export interface PushConnectionOptions {
  * `: ping` when idle, and `onEnd` when the client goes away or `end` is called.
  */
 export function openPushConnection(sink: SseSink, heartbeat: Heartbeat, options: PushConnectionOptions): PushConnection {
+  // The closures below keep only these two: `options.head` (a whole init snapshot, per
+  // connection) must not live as long as the connection.
+  const { pull, onEnd } = options;
   let over = false;
   let writing = false;
   let lastWrite = performance.now();
@@ -183,7 +186,7 @@ export function openPushConnection(sink: SseSink, heartbeat: Heartbeat, options:
     if (over) return;
     over = true;
     unregister();
-    options.onEnd();
+    onEnd();
     if (writing) sink.abort();
     else sink.end();
     finish();
@@ -203,7 +206,7 @@ export function openPushConnection(sink: SseSink, heartbeat: Heartbeat, options:
 
   const drain = (): void => {
     if (over || writing) return;
-    const chunks = options.pull();
+    const chunks = pull();
     if (chunks.length > 0) write(chunks);
   };
 
