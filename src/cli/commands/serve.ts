@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createDemoApp } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
+import { createLocalBackend, createRedisBackend, type Backend } from '../../backend/index.ts';
 import { createJsonlStore, type Logger } from '../../conversation/index.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../ingress/index.ts';
 import { directiveJsonSchema, renderSystemPrompt } from '../../directives/index.ts';
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../../host-a2ui/index.ts';
 import { createApp, createConversationStack, startServer, type RunningServer } from '../../host-html/index.ts';
@@ -12,13 +14,15 @@ import type { Planner } from '../../planner/types.ts';
 import { createSystemSource } from '../../ui-ir/index.ts';
 import type { CliIo } from '../main.ts';
 
-const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama] [--data DIR] [--host ADDR]\n';
+const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama] [--data DIR] [--host ADDR] [--redis URL]\n';
 
 export interface ServeOptions {
   port: number;
   hostname: string;
   planner: 'offline' | 'ollama';
   dataDir: string;
+  /** Shared state on Redis (several instances); absent: the JSONL log in `dataDir`, this process only. */
+  redisUrl?: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
   /** Tests and benches: A2UI host settings (hub limits, heartbeat, …). */
@@ -31,6 +35,7 @@ export interface ServeHandle extends RunningServer {
   plannerLabel: string;
   conversations: ConversationService;
   a2ui: A2uiHost;
+  backend: Backend;
 }
 
 /** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
@@ -41,16 +46,24 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   if (secret === undefined || secret.length < 16) {
     options.logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
   }
-  const store = createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) });
+  // The one place the engine is chosen: everything below sees only the Backend's interfaces.
+  const backend = options.redisUrl !== undefined
+    ? createRedisBackend({
+      url: options.redisUrl, logger: options.logger,
+      ...(options.env.SURFACER_REDIS_PREFIX ? { prefix: options.env.SURFACER_REDIS_PREFIX } : {}),
+    })
+    : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
   const conversations = createConversationStack({
-    app, planner, store,
+    app, planner, store: backend.store, turns: backend.turns,
+    idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
     entropy: createSystemSource(), logger: options.logger,
     mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
   });
+  const rateLimiter = backend.rateLimiter.bind(backend);
   // Same conversations in both hosts: a change made in one shows live in the other.
-  const a2ui = createA2uiHost({ ...options.a2ui, service: conversations, logger: options.logger });
+  const a2ui = createA2uiHost({ rateLimiter, ...options.a2ui, service: conversations, logger: options.logger });
   const host = createApp({
-    app, conversations, logger: options.logger, extend: (hono) => a2ui.mount(hono),
+    app, conversations, logger: options.logger, extend: (hono) => a2ui.mount(hono), rateLimiter, health: () => backend.health(),
     sessionSecret: secret !== undefined && secret.length >= 16 ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.env.SURFACER_SECURE_COOKIES === '1',
     ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
@@ -64,9 +77,9 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   // After the last connection: wait for appends still in flight, then close the log files.
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
     await server.close(...args);
-    await store.close();
+    await backend.close();
   };
-  return { ...server, close, plannerLabel: planner.label, conversations, a2ui };
+  return { ...server, close, plannerLabel: planner.label, conversations, a2ui, backend };
 }
 
 function choosePlanner(app: AppDefinition, options: ServeOptions): Planner {
@@ -95,6 +108,7 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
       args, allowPositionals: false, strict: true,
       options: {
         port: { type: 'string' }, planner: { type: 'string' }, data: { type: 'string' }, host: { type: 'string' },
+        redis: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -114,12 +128,17 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     io.stderr.write(`surfacer serve: --planner must be offline or ollama\n${USAGE}`);
     return 2;
   }
+  const redisUrl = values.redis ?? io.env.SURFACER_REDIS_URL;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    io.stderr.write(`surfacer serve: --redis / SURFACER_REDIS_URL must be a redis:// or rediss:// URL\n${USAGE}`);
+    return 2;
+  }
   const logger = consoleLogger(io);
   const server = await startServe({
-    port, planner, hostname: values.host ?? io.env.HOST ?? '127.0.0.1',
+    port, planner, hostname: values.host ?? io.env.HOST ?? '127.0.0.1', ...(redisUrl ? { redisUrl } : {}),
     dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
   });
-  io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel})\n`);
+  io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel}; ${server.backend.engine === 'redis' ? 'shared state on Redis' : 'JSONL log'})\n`);
   await new Promise<void>((resolve) => {
     const done = (): void => {
       process.off('SIGINT', done);
