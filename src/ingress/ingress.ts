@@ -124,7 +124,8 @@ export function storedOutcome(request: IngressRequest, outcome: FirstOutcome): S
 function keyReused(request: IngressRequest): IngressOutcome {
   return rejected(reject(
     'A2UI_C2S_IDEMPOTENCY_KEY_REUSED',
-    `idempotency key ${JSON.stringify(request.idempotencyKey)} already answered a different request to this surface; use a new key for a new request`,
+    `idempotency key ${JSON.stringify(request.idempotencyKey)} already answered a different request to this surface; `
+      + 'use a new key for a new request',
   ));
 }
 

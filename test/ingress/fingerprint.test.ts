@@ -15,7 +15,8 @@ const base: ActionRequest = {
   sourceComponentId: 'main.submit.Button', timestamp: '2026-01-01T00:00:00Z', idempotencyKey: 'k-1',
 };
 const report: ClientErrorRequest = {
-  kind: 'client_error', transport: 'a2ui', surfaceId: 'main', epoch: 0, clientCode: 'VALIDATION_FAILED', path: '/x', message: 'bad', idempotencyKey: 'e-1',
+  kind: 'client_error', transport: 'a2ui', surfaceId: 'main', epoch: 0, clientCode: 'VALIDATION_FAILED', path: '/x', message: 'bad',
+  idempotencyKey: 'e-1',
 };
 
 describe('requestFingerprint: canonical', () => {
@@ -36,7 +37,9 @@ describe('requestFingerprint: canonical', () => {
     const [one, two] = [ingress.parseA2ui(body), ingress.parseA2ui(body)];
     if (!one.ok || !two.ok) throw new Error('parse');
     expect(requestFingerprint(one.request)).toBe(requestFingerprint(two.request));
-    const form = { _surface: 'main', _epoch: '0', _nonce: main.nonce, _rev: '0', _action: 'form.submit', _idem: 'r', name: 'Grace', tags: ['a', 'b'] };
+    const form = {
+      _surface: 'main', _epoch: '0', _nonce: main.nonce, _rev: '0', _action: 'form.submit', _idem: 'r', name: 'Grace', tags: ['a', 'b'],
+    };
     const [h1, h2] = [ingress.parseHtml(form), ingress.parseHtml({ ...form })];
     if (!h1.ok || !h2.ok) throw new Error('parse');
     expect(requestFingerprint(h1.request)).toBe(requestFingerprint(h2.request));
@@ -89,7 +92,9 @@ describe('requestFingerprint: any change of what the request is changes it', () 
     const request = fc.record({
       surfaceId: fc.constantFrom('main', 'side'), epoch: fc.nat({ max: 2 }), nonce: fc.constantFrom('n1', 'n2'),
       rev: fc.nat({ max: 2 }), action: fc.constantFrom('form.submit', 'form.cancel'),
-      context: fc.dictionary(fc.constantFrom('name', 'age', 'tags'), fc.oneof(fc.constantFrom('', 'a', '1'), fc.nat({ max: 1 }), fc.constant(['a', 'b'])), { maxKeys: 3 }),
+      context: fc.dictionary(
+        fc.constantFrom('name', 'age', 'tags'), fc.oneof(fc.constantFrom('', 'a', '1'), fc.nat({ max: 1 }), fc.constant(['a', 'b'])), { maxKeys: 3 },
+      ),
       transport: fc.constantFrom<'a2ui' | 'html'>('a2ui', 'html'),
       timestamp: fc.constantFrom('2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z'),
     }).map((r): ActionRequest => ({ kind: 'action', ...r }));
@@ -105,7 +110,8 @@ describe('requestFingerprint: any change of what the request is changes it', () 
     expect(requestFingerprint({ ...report })).toBe(fp);
     for (const changed of [
       { ...report, clientCode: 'OTHER' }, { ...report, path: '/y' }, { ...report, message: 'worse' }, { ...report, surfaceId: 'side' },
-      { ...report, epoch: 1 }, { kind: 'client_error', transport: 'a2ui', surfaceId: 'main', epoch: 0, clientCode: 'VALIDATION_FAILED' } as const,
+      { ...report, epoch: 1 },
+      { kind: 'client_error', transport: 'a2ui', surfaceId: 'main', epoch: 0, clientCode: 'VALIDATION_FAILED' } as const,
     ]) expect(requestFingerprint(changed)).not.toBe(fp);
     expect(requestFingerprint({ ...report, idempotencyKey: 'e-2' })).toBe(fp);
   });

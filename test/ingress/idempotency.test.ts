@@ -163,7 +163,8 @@ describe('a key reused for a different request', () => {
     for (let i = 0; i < 2; i++) {
       const refused = await ingress.handle(other, conversation);
       expect(refused).toMatchObject(REUSED);
-      if (refused.kind === 'rejected') expect(refused.error).toMatchObject({ category: 'a2ui_c2s', recovery_path: 'fix_request', severity: 'warning' });
+      if (refused.kind !== 'rejected') continue;
+      expect(refused.error).toMatchObject({ category: 'a2ui_c2s', recovery_path: 'fix_request', severity: 'warning' });
     }
     expect(conversation.ir).toBe(after);
     expect(await ingress.handle(first, conversation)).toEqual({ ...applied, replayed: true });
