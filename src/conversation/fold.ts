@@ -25,7 +25,10 @@ export function formatDivergence(d: FoldDivergence): string {
   return `entry ${d.entry} (${d.type}): ${d.message}`;
 }
 
-/** An accepted action's first outcome under its idempotency key (ingress idempotencyScope), and when it was logged. */
+/**
+ * An accepted action's first outcome and request fingerprint under its idempotency key (ingress
+ * idempotencyScope), and when it was logged.
+ */
 export interface LoggedOutcome {
   key: string;
   outcome: StoredOutcome;

@@ -1,6 +1,7 @@
 import type { SurfacerError } from '../errors/index.ts';
 import {
-  appliedOutcome, applyIngress, checkIngress, type ActionRegistry, type ActionRequest, type Ingress, type StoredOutcome,
+  appliedOutcome, applyIngress, checkIngress, storedOutcome, type ActionRegistry, type ActionRequest, type Ingress,
+  type StoredOutcome,
 } from '../ingress/index.ts';
 import type { ConversationIr, Draw } from '../ui-ir/index.ts';
 
@@ -16,7 +17,8 @@ export type IngressPort = Pick<Ingress, 'apply' | 'parseHtml' | 'parseA2ui'>;
 
 /**
  * fold(log): re-applies an accepted request with the draw that was recorded, through the same
- * pure checks and handler as the live pipeline, and rebuilds the outcome it answered.
+ * pure checks and handler as the live pipeline, and rebuilds the outcome it answered, with the
+ * fingerprint of the request as logged (the same as live: it is computed from JSON values).
  */
 export function replayAction(ir: ConversationIr, request: ActionRequest, draw: Draw, actions: ActionRegistry):
   { ok: true; ir: ConversationIr; outcome: StoredOutcome } | { ok: false; error: SurfacerError } {
@@ -24,5 +26,5 @@ export function replayAction(ir: ConversationIr, request: ActionRequest, draw: D
   if (!checked.ok) return { ok: false, error: checked.error };
   const applied = applyIngress(ir, checked, draw);
   if (!applied.ok) return { ok: false, error: applied.error };
-  return { ok: true, ir: applied.ir, outcome: appliedOutcome(request, applied.ir, applied.toast) };
+  return { ok: true, ir: applied.ir, outcome: storedOutcome(request, appliedOutcome(request, applied.ir, applied.toast)) };
 }

@@ -10,6 +10,11 @@ export const INGRESS_CODES = {
     message: 'UI is out of date. Please regenerate.' },
   A2UI_C2S_CONTEXT_TOO_LARGE: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 413,
     message: 'What you sent is too large.' },
+  // An idempotency key already answered a different request (its fingerprint differs): 422 as
+  // the IETF Idempotency-Key draft says. Nothing is applied and the refusal is not remembered.
+  // A warning like STALE: for a person it is an outdated form (another tab, the back button).
+  A2UI_C2S_IDEMPOTENCY_KEY_REUSED: { category: 'a2ui_c2s', severity: 'warning', recovery: 'fix_request', retryable: false, httpStatus: 422,
+    message: 'This was already submitted with different values, so nothing was changed. Please check the form and submit it again.' },
   // Not a rejection: a client reported that it could not render a surface. The report is
   // accepted (202) and the server runs this code's recovery (a fresh epoch, full re-init).
   A2UI_C2S_CLIENT_ERROR: { category: 'a2ui_c2s', severity: 'warning', recovery: 'epoch_reset', retryable: false, httpStatus: 202,

@@ -1,4 +1,4 @@
-import { compileConversationToHtml } from '../compiler/html/index.ts';
+import { compileConversationToHtml, compileSurfaceToHtml } from '../compiler/html/index.ts';
 import type { Failure } from '../conversation/types.ts';
 import type { SurfacerError } from '../errors/index.ts';
 import { findLiveSurface, type ConversationIr } from '../ui-ir/index.ts';
@@ -8,6 +8,7 @@ import { asStatus, clientKind, htmxError, issueLines, jsonError, statusFor } fro
 import { conversationPage } from './routes/page.ts';
 
 const STALE = 'A2UI_C2S_SURFACE_STALE';
+const KEY_REUSED = 'A2UI_C2S_IDEMPOTENCY_KEY_REUSED';
 
 export interface FailureOptions {
   surfaceId?: string;
@@ -25,7 +26,9 @@ export interface FailureOptions {
  * A failure inside an owned conversation: htmx gets a fragment in the surface's alert slot (or
  * #alerts), JSON clients the canonical object, a plain form post a flash and 303 back (or, for
  * a rejected surface form, the page with what was typed). A stale surface comes with a
- * regenerate button.
+ * regenerate button. A reused idempotency key means the form in the page carries a used key:
+ * htmx gets the surface itself, current (fresh hidden fields) with what was typed and the alert,
+ * as a plain post gets the page, so sending it again is a new request.
  */
 export async function respondFailure(
   host: Host, c: HostContext, failure: Pick<Failure, 'error' | 'status' | 'issues'>, options: FailureOptions,
@@ -47,7 +50,25 @@ export async function respondFailure(
     return c.redirect(pc.base, 303);
   }
   const alert = alertFor(pc, error, failure.issues, options);
+  if (error.code === KEY_REUSED && live && options.rejected !== undefined) {
+    return htmxRejectedSurface(c, alert, status, { ir: options.ir, surfaceId: options.surfaceId!, fields: options.rejected.fields });
+  }
   return htmxError(c, pc, alert, status, live ? `#surface-${options.surfaceId}-alert` : '#alerts');
+}
+
+/** The live surface re-rendered from `ir` with the submitted fields and the alert, swapped whole. */
+function htmxRejectedSurface(
+  c: HostContext, alert: AlertData, status: number, rejected: { ir: ConversationIr; surfaceId: string; fields: FormFields },
+): Response {
+  const pc = c.get('pc');
+  const html = compileSurfaceToHtml(rejected.ir, rejected.surfaceId, {
+    csrfToken: pc.csrf, basePath: pc.base,
+    rejected: { surfaceId: rejected.surfaceId, fields: rejected.fields, alertHtml: alertHtml(pc, alert) },
+  }) ?? '';
+  // htmx swaps 4xx into #alerts (HTMX_CONFIG) unless retargeted: here the surface, whole.
+  c.header('HX-Retarget', `#surface-${rejected.surfaceId}`);
+  c.header('HX-Reswap', 'outerHTML');
+  return c.html(html, asStatus(status) as never);
 }
 
 export function alertFor(

@@ -16,7 +16,7 @@ export function statusFor(error: SurfacerError, status?: number): number {
   return status ?? httpStatusOf(error.code);
 }
 
-export type HttpStatus = 200 | 202 | 204 | 303 | 400 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
+export type HttpStatus = 200 | 202 | 204 | 303 | 400 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
 
 export function asStatus(n: number): HttpStatus {
   return n as HttpStatus;

@@ -20,6 +20,10 @@
  *   UI no longer offers, so the user is told to regenerate rather than "not available".
  * - An expired or deleted surface is stale (409), like an unknown one.
  * - Rejections are not stored under their idempotency key (they applied nothing).
+ * - A key is bound to its request (requestFingerprint): the same request again replays the
+ *   first outcome, another request under a used key is A2UI_C2S_IDEMPOTENCY_KEY_REUSED (422,
+ *   as the IETF Idempotency-Key draft says), applies nothing and is not remembered either. That
+ *   check comes first, before currency: a used key's answer must not depend on the IR since.
  */
 export type { ActionDefinition, ActionRegistry } from './actions.ts';
 export { createActionRegistry } from './actions.ts';
@@ -31,10 +35,13 @@ export { checkClientError, checkIngress } from './check.ts';
 export type { CheckedAction, CheckedClientError } from './check.ts';
 export { applyIngress } from './apply.ts';
 export type { Applied } from './apply.ts';
-export { appliedOutcome, createIngress, idempotencyScope } from './ingress.ts';
+export { appliedOutcome, createIngress, idempotencyScope, storedOutcome } from './ingress.ts';
+export { requestFingerprint } from './fingerprint.ts';
 export { createKeyedQueue } from './queue.ts';
 export type { KeyedQueue } from './queue.ts';
-export type { CommitRecord, ConversationAccess, Ingress, IngressOptions, IngressOutcome, StoredOutcome } from './ingress.ts';
+export type {
+  CommitRecord, ConversationAccess, FirstOutcome, Ingress, IngressOptions, IngressOutcome, StoredOutcome,
+} from './ingress.ts';
 export {
   createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_IDEMPOTENCY_TTL_MS,
 } from './idempotency.ts';

@@ -4,12 +4,13 @@ import { parseA2uiClientEvent, type A2uiEventOptions, type ParseResult } from '.
 import type { ActionRegistry } from './actions.ts';
 import { applyIngress } from './apply.ts';
 import { checkClientError, checkIngress } from './check.ts';
+import { requestFingerprint } from './fingerprint.ts';
 import { parseHtmlFormAction, type HtmlFormFields } from './html-form.ts';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { resolveLimits, type IngressLimits } from './limits.ts';
 import { createKeyedQueue } from './queue.ts';
 import type { ActionRequest, ClientErrorRequest, IngressRequest, SurfaceIdDecoder } from './request.ts';
-import type { FieldIssue, Rejection } from './result.ts';
+import { reject, type FieldIssue, type Rejection } from './result.ts';
 
 export type IngressOutcome =
   | {
@@ -28,8 +29,18 @@ export type IngressOutcome =
     readonly error: SurfacerError; readonly issues?: readonly FieldIssue[];
   };
 
-/** What the idempotency store keeps: a first outcome that was not a rejection. */
-export type StoredOutcome = Exclude<IngressOutcome, { kind: 'rejected' }>;
+/** An outcome worth remembering under an idempotency key: anything but a rejection. */
+export type FirstOutcome = Exclude<IngressOutcome, { kind: 'rejected' }>;
+
+/**
+ * What the idempotency store keeps under a key: the first outcome and the fingerprint of the
+ * request that got it (requestFingerprint), so a reuse of the key for another request is told
+ * apart from a retry. Plain JSON, for stores that serialise it.
+ */
+export interface StoredOutcome {
+  readonly fingerprint: string;
+  readonly outcome: FirstOutcome;
+}
 
 export interface CommitRecord {
   readonly request: ActionRequest;
@@ -98,11 +109,24 @@ export function idempotencyScope(conversationId: string, request: IngressRequest
 /** What an accepted action answers, live and when rebuilt from a log. */
 export function appliedOutcome(
   request: ActionRequest, ir: ConversationIr, toast: { level: ToastLevel; text: string } | undefined,
-): Extract<StoredOutcome, { kind: 'applied' }> {
+): Extract<FirstOutcome, { kind: 'applied' }> {
   return {
     kind: 'applied', status: 200, replayed: false, surfaceId: request.surfaceId, action: request.action,
     rev: findSurface(ir, request.surfaceId)?.rev, ...(toast ? { toast } : {}),
   };
+}
+
+/** The entry to store for `request`'s first outcome (live, and when rebuilt from the log). */
+export function storedOutcome(request: IngressRequest, outcome: FirstOutcome): StoredOutcome {
+  return { fingerprint: requestFingerprint(request), outcome };
+}
+
+function keyReused(request: IngressRequest): IngressOutcome {
+  return rejected(reject(
+    'A2UI_C2S_IDEMPOTENCY_KEY_REUSED',
+    `idempotency key ${JSON.stringify(request.idempotencyKey)} already answered a different request to this surface; `
+      + 'use a new key for a new request',
+  ));
 }
 
 export function createIngress(options: IngressOptions): Ingress {
@@ -135,14 +159,17 @@ export function createIngress(options: IngressOptions): Ingress {
     const store = request.kind === 'action' ? conversation.idempotency ?? sharedStore : sharedStore;
     if (key !== undefined) {
       const first = await store.get(key);
-      if (first !== undefined) return { ...first, replayed: true };
+      if (first !== undefined) {
+        // Checked before anything else, so the answer does not depend on how the IR moved since.
+        return first.fingerprint === requestFingerprint(request) ? { ...first.outcome, replayed: true } : keyReused(request);
+      }
     }
     const outcome = request.kind === 'action'
       ? await runAction(request, conversation)
       : await runClientError(request, conversation);
     // Rejections applied nothing, so they are not remembered: a form re-sent with the
     // same per-render key after fixing a field is judged afresh.
-    if (key !== undefined && outcome.kind !== 'rejected') await store.set(key, outcome);
+    if (key !== undefined && outcome.kind !== 'rejected') await store.set(key, storedOutcome(request, outcome));
     return outcome;
   }
 

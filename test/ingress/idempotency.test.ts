@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createIngress, createMemoryIdempotencyStore, type StoredOutcome } from '../../src/ingress/index.ts';
 import { createSeededSource } from '../../src/ui-ir/index.ts';
-import { a2uiBody, buildIr, createTestActions, decodeSurfaceId, htmlFields, memoryConversation, surfaceOf } from './fixtures.ts';
+import {
+  a2uiBody, bothTransports, buildIr, createTestActions, decodeSurfaceId, htmlFields, memoryConversation, surfaceOf,
+} from './fixtures.ts';
 
 describe('createMemoryIdempotencyStore', () => {
   it('remembers until the TTL, on the injected clock', () => {
@@ -145,6 +147,69 @@ describe('idempotency through createIngress', () => {
     fail = false;
     expect(await ingress.handle(request, conversation)).toMatchObject({ kind: 'applied', replayed: false });
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('a key reused for a different request', () => {
+  const REUSED = { kind: 'rejected', status: 422, replayed: false, error: { code: 'A2UI_C2S_IDEMPOTENCY_KEY_REUSED', retryable: false } };
+
+  it('answers 422, applies nothing and is not remembered: the first request still replays', async () => {
+    const { ingress, calls, conversation } = setup();
+    const first = htmlRequest(ingress, buildIr(), { name: 'Grace' });
+    const applied = await ingress.handle(first, conversation);
+    expect(applied).toMatchObject({ kind: 'applied', replayed: false });
+    const after = conversation.ir;
+    const other = htmlRequest(ingress, buildIr(), { name: 'Hopper' });
+    for (let i = 0; i < 2; i++) {
+      const refused = await ingress.handle(other, conversation);
+      expect(refused).toMatchObject(REUSED);
+      if (refused.kind !== 'rejected') continue;
+      expect(refused.error).toMatchObject({ category: 'a2ui_c2s', recovery_path: 'fix_request', severity: 'warning' });
+    }
+    expect(conversation.ir).toBe(after);
+    expect(await ingress.handle(first, conversation)).toEqual({ ...applied, replayed: true });
+    expect(calls.map((c) => c.context['name'])).toEqual(['Grace']);
+    expect(conversation.commits).toHaveLength(1);
+  });
+
+  it.each([
+    ['another nonce', { _nonce: 'another-nonce' }],
+    ['another rev', { _rev: '7' }],
+    ['another epoch', { _epoch: '3' }],
+    ['another field value', { name: 'Grace', age: '4' }],
+  ])('%s under the same key is refused, even where it would otherwise be stale (409)', async (_what, fields) => {
+    const { ingress, calls, conversation } = setup();
+    expect(await ingress.handle(htmlRequest(ingress, buildIr()), conversation)).toMatchObject({ kind: 'applied' });
+    expect(await ingress.handle(htmlRequest(ingress, buildIr(), fields), conversation)).toMatchObject(REUSED);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('the same request through the other host is a replay, not a reuse', async () => {
+    const { ingress, calls, conversation } = setup();
+    const [a2ui, html] = bothTransports(surfaceOf(buildIr()));
+    const key = { idempotencyKey: 'shared' };
+    const first = await ingress.handle({ ...html!, ...key }, conversation);
+    expect(await ingress.handle({ ...a2ui!, ...key }, conversation)).toEqual({ ...first, replayed: true });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a refused first request binds nothing: the key is then free for the next one', async () => {
+    const { ingress, calls, conversation } = setup();
+    expect(await ingress.handle(htmlRequest(ingress, buildIr(), { _rev: '9' }), conversation)).toMatchObject({ status: 409 });
+    expect(await ingress.handle(htmlRequest(ingress, buildIr()), conversation)).toMatchObject({ kind: 'applied', replayed: false });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a client error report under a used key with another code is refused; the same report replays', async () => {
+    const { ingress, conversation } = setup();
+    const parse = (code: string) => {
+      const parsed = ingress.parseA2ui(JSON.stringify({ error: { code, surfaceId: 'main--e0' } }), { idempotencyKey: 'e1' });
+      if (!parsed.ok) throw new Error('parse');
+      return parsed.request;
+    };
+    expect(await ingress.handle(parse('VALIDATION_FAILED'), conversation)).toMatchObject({ kind: 'recover', replayed: false });
+    expect(await ingress.handle(parse('RENDER_FAILED'), conversation)).toMatchObject(REUSED);
+    expect(await ingress.handle(parse('VALIDATION_FAILED'), conversation)).toMatchObject({ kind: 'recover', replayed: true });
   });
 });
 

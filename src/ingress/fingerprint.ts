@@ -1,0 +1,33 @@
+import { hash } from 'node:crypto';
+import type { IngressRequest } from './request.ts';
+
+/**
+ * What makes a request the request it is, as a digest stored with its idempotency key: a key
+ * reused for another request is refused (422) instead of replaying an answer to something
+ * else (IETF draft "The Idempotency-Key HTTP Header Field", Stripe).
+ *
+ * In: the surface id and epoch, the nonce and rev (a resend from another rendering is another
+ * request), the action, and the context values as the parsers normalised them (`nonce`/`rev`
+ * removed, rev/epoch as numbers, HTML repeated names as arrays). A client error report: its
+ * surface, epoch, code, path and message (they make the answer it gets).
+ * Out: the transport (the same request through either host is the same request); the A2UI
+ * `timestamp`, a client clock a retry may refresh; `sourceComponentId`, which no action sees;
+ * the key itself; and everything the hosts strip before parsing (CSRF token, page id).
+ *
+ * Canonical: object keys sorted at every depth, arrays in order, JSON number text, so the same
+ * values give the same digest whatever the key order, and a request read back from the log
+ * (JSON) gives the digest it had live. That is why the log needs no field for it.
+ */
+export function requestFingerprint(request: IngressRequest): string {
+  const parts = request.kind === 'action'
+    ? ['action', request.surfaceId, request.epoch, request.nonce, request.rev, request.action, request.context]
+    : ['client_error', request.surfaceId, request.epoch, request.clientCode, request.path ?? null, request.message ?? null];
+  return hash('sha256', JSON.stringify(['surfacer-request:1', ...parts], sortedKeys), 'base64url');
+}
+
+// Object.fromEntries defines own properties, so a `__proto__` key stays a key. Integer-like keys
+// come out first in numeric order, as in any object: still one order per set of keys.
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
