@@ -155,31 +155,28 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
   /**
    * Conversations per owner: built on first use from every log's first line (its `created`
    * entry), then kept current by creates. Nothing else to keep durable: the logs are the record.
+   * Sets of ids, not counts: a create racing the first scan is then counted once, whether the
+   * scan saw its file or not.
    */
-  let owners: Promise<Map<string, number>> | undefined;
-  /** Conversations created while the first scan runs: it may or may not have seen their files. */
-  let createdDuringScan: Array<{ cid: string; owner: string }> | undefined;
+  let owners: Promise<Map<string, Set<string>>> | undefined;
   function noteOwner(cid: string, owner: string): void {
-    if (owners === undefined) return; // the first scan will find the file
-    if (createdDuringScan !== undefined) createdDuringScan.push({ cid, owner });
-    else void owners.then((map) => map.set(owner, (map.get(owner) ?? 0) + 1));
+    void owners?.then((map) => ownedBy(map, owner).add(cid));
   }
-  async function scanOwners(): Promise<Map<string, number>> {
-    createdDuringScan = [];
-    const map = new Map<string, number>();
+  function ownedBy(map: Map<string, Set<string>>, owner: string): Set<string> {
+    let set = map.get(owner);
+    if (set === undefined) map.set(owner, (set = new Set()));
+    return set;
+  }
+  async function scanOwners(): Promise<Map<string, Set<string>>> {
+    const map = new Map<string, Set<string>>();
     const names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl'));
     // A few files at a time: thousands of conversations must not exhaust file handles.
     for (let i = 0; i < names.length; i += 32) {
       await Promise.all(names.slice(i, i + 32).map(async (name) => {
         const owner = await firstLineOwner(join(dir, name));
-        if (owner !== undefined) map.set(owner, (map.get(owner) ?? 0) + 1);
+        if (owner !== undefined) ownedBy(map, owner).add(name.slice(0, -'.jsonl'.length));
       }));
     }
-    const scanned = new Set(names);
-    for (const { cid, owner } of createdDuringScan) {
-      if (!scanned.has(`${cid}.jsonl`)) map.set(owner, (map.get(owner) ?? 0) + 1);
-    }
-    createdDuringScan = undefined;
     return map;
   }
 
@@ -212,7 +209,7 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     },
     countOwnedBy(owner) {
       owners ??= scanOwners();
-      return owners.then((map) => map.get(owner) ?? 0);
+      return owners.then((map) => map.get(owner)?.size ?? 0);
     },
     async close() {
       const open = [...files.values()];

@@ -1,26 +1,24 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { makeError, SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
-import type { Planner, PlannerOutput } from '../planner/types.ts';
+import { makeError } from '../errors/index.ts';
+import type { Planner } from '../planner/types.ts';
 import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
-import { foldLog, foldMore, formatDivergence, type FoldContext, type FoldDivergence, type FoldResult } from './fold.ts';
+import { foldLog, type FoldContext, type FoldDivergence } from './fold.ts';
+import { createFoldedConversations, type FoldedState } from './folded-conversations.ts';
 import {
-  createKeyedQueue, createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_TTL_MS, type ConversationAccess, type IngressRequest,
-  type MemoryIdempotencyStore,
+  createKeyedQueue, DEFAULT_IDEMPOTENCY_TTL_MS, type ConversationAccess, type IngressRequest,
 } from '../ingress/index.ts';
-import type { IngressOutcome, IngressPort, StoredOutcome } from './ingress-port.ts';
+import type { IngressOutcome, IngressPort } from './ingress-port.ts';
 import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry } from './log.ts';
 import { AppendConflictError, StoreUnavailableError, type ConversationStore } from './store.ts';
 import { createLocalTurnGate, TURN_CANCELLED, type TurnGate } from './turn-gate.ts';
-import { buildTrace } from './trace-builder.ts';
+import { planTurn, recordTurn, TURN_TIMEOUT, type TurnRecordContext } from './turn-record.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
+import { runDirectivesAdapter, type DirectivesMode, type RunDirectives } from './turn.ts';
 import {
-  applyFailedTurn, applyTurn, runDirectivesAdapter, type DirectiveRunResult, type DirectivesMode, type RunDirectives,
-} from './turn.ts';
-import {
-  silentLogger, type ActionResult, type ChangeCause, type Conversation, type ConversationListener,
+  silentLogger, type ActionResult, type Conversation, type ConversationListener,
   type Failure, type Logger, type ResetResult, type TurnResult,
 } from './types.ts';
 
@@ -104,14 +102,8 @@ export interface ConversationService {
   divergences(cid: string): Promise<FoldDivergence[]>;
 }
 
-interface State {
-  /** meta, IR, version, turn count, traces and divergences, as folded from the log (and kept current). */
-  folded: FoldResult;
-  /** First outcomes of accepted actions by idempotency key, rebuilt from the log on load. */
-  idempotency: MemoryIdempotencyStore<StoredOutcome>;
-}
+type State = FoldedState;
 
-const TIMEOUT = 'timeout';
 
 export function createConversationService(deps: ConversationServiceDeps): ConversationService {
   const limits = { ...DEFAULT_SERVICE_LIMITS, ...deps.limits };
@@ -121,21 +113,17 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   const clock = deps.clock ?? Date.now;
   const token = deps.randomToken ?? ((bytes: number) => randomBytes(bytes).toString('base64url'));
   const turns = deps.turns ?? createLocalTurnGate();
-  const shared = deps.store.writers === 'many';
   const iso = (): string => new Date(clock()).toISOString();
   /** Requests of one conversation, one at a time in arrival order (turns hold it while planning). */
   const queue = createKeyedQueue();
-  /** Changes to a folded state (an own append, or catching up with others'): never interleaved. */
-  const mutations = createKeyedQueue();
-  const states = new Map<string, State>();
-  const loading = new Map<string, Promise<State | undefined>>();
-  const listeners = new Map<string, Set<ConversationListener>>();
-  const watches = new Map<string, () => void>();
-  const refreshQueued = new Set<string>();
   const foldContext: FoldContext = {
     turn: { runDirectives: deps.runDirectives ?? runDirectivesAdapter, registry: deps.app.directives, mode },
     actions: deps.app.actions,
   };
+  const folded = createFoldedConversations({
+    store: deps.store, fold: foldContext, limits, clock, logger, inUse: (cid) => queue.depth(cid) > 0,
+  });
+  const { shared, load, catchUp, commit } = folded;
 
   function view(state: State, busy: boolean): Conversation {
     const { meta, ir, version, turnCount } = state.folded;
@@ -145,104 +133,8 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     };
   }
 
-  function remember(cid: string, state: State): void {
-    states.delete(cid);
-    states.set(cid, state);
-    if (states.size <= limits.maxCachedConversations) return;
-    for (const key of states.keys()) {
-      if (states.size <= limits.maxCachedConversations) break;
-      if (key !== cid && queue.depth(key) === 0 && mutations.depth(key) === 0 && !listeners.has(key)) states.delete(key);
-    }
-  }
-
-  function rememberOutcome(state: State, key: string, outcome: StoredOutcome, at: string): void {
-    const storedAt = Date.parse(at);
-    // A time this server did not write (the schema only says string): keep the key a full TTL.
-    state.idempotency.set(key, outcome, Number.isNaN(storedAt) ? undefined : storedAt);
-  }
-
-  /** The cached state, or the whole log folded (once, however many ask at the same time). */
-  async function cachedOrLoaded(cid: string): Promise<State | undefined> {
-    const cached = states.get(cid);
-    if (cached) { remember(cid, cached); return cached; }
-    const pending = loading.get(cid);
-    if (pending) return pending;
-    const promise = (async () => {
-      const entries = await deps.store.read(cid);
-      if (!entries || entries.length === 0) return undefined;
-      const folded = foldLog(entries, foldContext);
-      if (folded.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: folded.divergences.map(formatDivergence) });
-      const state: State = {
-        folded,
-        idempotency: createMemoryIdempotencyStore<StoredOutcome>({ ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock }),
-      };
-      // Keys recorded in the log survive restarts, each for the rest of its TTL.
-      for (const { key, outcome, at } of folded.outcomes) rememberOutcome(state, key, outcome, at);
-      folded.outcomes = [];
-      remember(cid, state);
-      return state;
-    })().finally(() => loading.delete(cid));
-    loading.set(cid, promise);
-    return promise;
-  }
-
-  /** The state, caught up with entries other instances appended (a shared store only). */
-  async function load(cid: string): Promise<State | undefined> {
-    const cached = shared ? states.get(cid) : undefined;
-    if (cached === undefined) return cachedOrLoaded(cid);
-    await catchUp(cid, cached);
-    return cachedOrLoaded(cid);
-  }
-
-  /** Folds in what the log holds beyond the state, one entry (and one event) at a time. */
-  function catchUp(cid: string, state: State): Promise<number> {
-    return mutations.run(cid, async () => {
-      refreshQueued.delete(cid);
-      const entries = await deps.store.read(cid, state.folded.version);
-      if (!entries || entries.length === 0) return 0;
-      for (const step of foldMore(state.folded, entries, foldContext)) {
-        if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);
-        if (step.prev !== step.next) emit({ cid, prev: step.prev, next: step.next, cause: causeOf(step.entry), version: step.version });
-      }
-      const fresh = state.folded.divergences.filter((d) => d.entry > state.folded.version - entries.length);
-      if (fresh.length > 0) logger.warn('appended entries did not replay exactly', { cid, divergences: fresh.map(formatDivergence) });
-      return entries.length;
-    });
-  }
-
-  /** A watched conversation's log grew somewhere: fold it in now (at most one catch-up waiting). */
-  function refresh(cid: string): void {
-    const state = states.get(cid);
-    if (state === undefined || refreshQueued.has(cid)) return;
-    refreshQueued.add(cid);
-    catchUp(cid, state).catch((error: unknown) => {
-      refreshQueued.delete(cid);
-      logger.warn('could not catch up with the conversation log', { cid, error: String(error) });
-    });
-  }
-
   const notFound = (cid: string): Failure => ({ ok: false, error: makeError('HTTP_NOT_FOUND', `no conversation ${cid}`) });
   const unavailable = (error: unknown): Failure => ({ ok: false, error: makeError('STORE_UNAVAILABLE', String(error)) });
-
-  /**
-   * Appends `entry` as the change from version `basis` to `next`, then changes memory and
-   * notifies: nothing unrecorded is ever acknowledged. Throws AppendConflictError when the log
-   * moved past `basis` (here or on another instance): the caller catches up and decides again.
-   */
-  function commit(cid: string, state: State, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number): Promise<void> {
-    return mutations.run(cid, async () => {
-      if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
-      await deps.store.append(cid, entry, basis);
-      const prev = state.folded.ir;
-      state.folded.ir = next;
-      state.folded.version = basis + 1;
-      if (entry.type === 'turn') {
-        state.folded.turnCount = Math.max(state.folded.turnCount, entry.turnIndex + 1);
-        state.folded.traces.push(entry.trace);
-      }
-      if (prev !== next) emit({ cid, prev, next, cause, version: state.folded.version });
-    });
-  }
 
   /** A failed append as the caller answers it; conflicts are not failures (they are retried). */
   function logFailed(cid: string, error: unknown): Failure {
@@ -272,12 +164,6 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     return { ok: false, error: makeError('CONVERSATION_BUSY', `overtaken ${limits.maxConflictRetries + 1} times by other writers`) };
   }
 
-  function emit(event: Parameters<ConversationListener>[0]): void {
-    for (const listener of listeners.get(event.cid) ?? []) {
-      try { listener(event); } catch (error) { logger.error('conversation listener failed', { cid: event.cid, error: String(error) }); }
-    }
-  }
-
   function serialised<T>(cid: string, task: () => Promise<T | Failure>): Promise<T | Failure> {
     if (queue.depth(cid) >= limits.maxQueuePerConversation) {
       return Promise.resolve({ ok: false, error: makeError('CONVERSATION_BUSY', `${queue.depth(cid)} requests queued`) });
@@ -292,69 +178,10 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     });
   }
 
-  async function plan(ir: ConversationIr, text: string, controller: AbortController): Promise<
-    { kind: 'ok'; output: PlannerOutput } | { kind: 'failed'; error: SurfacerError; llmMs: number } | { kind: 'cancelled'; llmMs: number }
-  > {
-    const started = performance.now();
-    try {
-      const output = await planner.plan({ text, ir }, controller.signal);
-      if (controller.signal.aborted) throw controller.signal.reason;
-      return { kind: 'ok', output };
-    } catch (error) {
-      const llmMs = performance.now() - started;
-      if (controller.signal.aborted && controller.signal.reason !== TIMEOUT) return { kind: 'cancelled', llmMs };
-      const timedOut = controller.signal.reason === TIMEOUT;
-      if (timedOut) return { kind: 'failed', llmMs, error: makeError('PLANNER_TIMEOUT', `no answer within ${limits.turnTimeoutMs} ms`) };
-      // Planners that fail with a canonical error (src/llm PlannerError.error) keep its code.
-      const own = SurfacerErrorSchema.safeParse((error as { error?: unknown } | null)?.error);
-      return { kind: 'failed', llmMs, error: own.success ? own.data : makeError('PLANNER_FAILED', String(error)) };
-    }
-  }
-
-  /** The planner's answer (or failure) applied to the IR as it is now, and the entry that records it. */
-  function turnEntry(state: State, text: string, planned: Awaited<ReturnType<typeof plan>>, times: { startedAt: string; t0: number }, origin: { origin?: string }) {
-    const prev = state.folded.ir;
-    const recording = createRecordingSource(deps.entropy);
-    let next = prev;
-    let run: DirectiveRunResult | undefined;
-    let directivesMs = 0;
-    if (planned.kind === 'ok') {
-      const t1 = performance.now();
-      const turn = applyTurn(prev, { text, rawText: planned.output.rawText }, foldContext.turn, recording);
-      directivesMs = performance.now() - t1;
-      next = turn.ir;
-      run = turn.run;
-    } else if (planned.kind === 'failed') {
-      next = applyFailedTurn(prev, text, planned.error.message, recording);
-    }
-    const t2 = performance.now();
-    const surfaces = deps.surfaceStats?.(next) ?? [];
-    const compileMs = performance.now() - t2;
-    const outcome = planned.kind === 'ok' ? 'applied' : planned.kind === 'failed' ? 'planner_failed' : 'cancelled';
-    const error = planned.kind === 'failed' ? planned.error
-      : planned.kind === 'cancelled' ? makeError('PLANNER_CANCELLED', 'cancelled by the user') : undefined;
-    const turnIndex = state.folded.turnCount;
-    const trace = buildTrace({
-      requestId: `r${token(9)}`, cid: state.folded.meta.cid, turnIndex, startedAt: times.startedAt, finishedAt: iso(), mode, outcome,
-      planner, output: planned.kind === 'ok' ? planned.output : undefined, run, surfaces, error,
-      timings: {
-        llm_ms: planned.kind === 'ok' ? planned.output.llmMs : planned.llmMs,
-        directives_ms: directivesMs, compile_ms: compileMs, total_ms: performance.now() - times.t0,
-      },
-    });
-    const entry: LogEntry = {
-      type: 'turn', v: LOG_VERSION, turnIndex, at: times.startedAt, text, outcome, mode,
-      planner: {
-        name: planner.name, provider: planned.kind === 'ok' ? planned.output.provider : planner.name, label: planner.label,
-        ...(planned.kind === 'ok' && planned.output.model !== undefined ? { model: planned.output.model } : {}),
-        ...(planned.kind === 'ok' ? { rawText: planned.output.rawText } : {}),
-        llmMs: trace.timings.llm_ms,
-        ...(error && planned.kind === 'failed' ? { error: { code: error.code, message: error.message } } : {}),
-      },
-      draws: recording.drawn, irHash: irHash(next), trace, ...origin,
-    };
-    return { prev, next, entry, outcome, trace, error } as const;
-  }
+  const turnContext: TurnRecordContext = {
+    planner, mode, entropy: deps.entropy, turn: foldContext.turn, iso, requestId: () => `r${token(9)}`,
+    ...(deps.surfaceStats ? { surfaceStats: deps.surfaceStats } : {}),
+  };
 
   return {
     planner,
@@ -365,7 +192,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       const cid = `c${token(12)}`;
       const entry: CreatedEntry = { type: 'created', v: LOG_VERSION, cid, ownerSessionId, a2uiToken: token(24), at: iso() };
       await deps.store.append(cid, entry, 0);
-      const state = await cachedOrLoaded(cid);
+      const state = await folded.cached(cid);
       if (!state) throw new Error(`conversation ${cid} vanished after create`);
       return view(state, false);
     },
@@ -376,7 +203,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     },
 
     async irAt(cid, version) {
-      const state = await cachedOrLoaded(cid);
+      const state = await folded.cached(cid);
       if (!state || !Number.isSafeInteger(version) || version < 1) return undefined;
       if (version === state.folded.version) return state.folded.ir;
       const entries = await deps.store.read(cid);
@@ -395,7 +222,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         const onAbort = (): void => controller.abort(TURN_CANCELLED);
         signal?.addEventListener('abort', onAbort, { once: true });
         if (signal?.aborted) onAbort();
-        const timer = setTimeout(() => controller.abort(TIMEOUT), limits.turnTimeoutMs);
+        const timer = setTimeout(() => controller.abort(TURN_TIMEOUT), limits.turnTimeoutMs);
         const claim = await turns.claim(cid, controller, limits.turnTimeoutMs).catch((error: unknown) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -410,10 +237,10 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         try {
           // Another instance's turn may have just changed the conversation: plan on what it is now.
           if (shared) await catchUp(cid, state);
-          const planned = await plan(state.folded.ir, text, controller);
+          const planned = await planTurn(planner, { text, ir: state.folded.ir }, controller, limits.turnTimeoutMs);
           return await decided(cid, state, async () => {
             const basis = state.folded.version;
-            const turn = turnEntry(state, text, planned, times, origin(options));
+            const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin });
             await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
             return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
           });
@@ -431,7 +258,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
 
     applyAction(cid, request, options = {}) {
       return serialised<ActionResult>(cid, async () => {
-        const state = await cachedOrLoaded(cid);
+        const state = await folded.cached(cid);
         if (!state) return notFound(cid);
         let caughtUp = false;
         return decided<ActionResult>(cid, state, async () => {
@@ -500,21 +327,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       });
     },
 
-    subscribe(cid, listener) {
-      const set = listeners.get(cid) ?? new Set();
-      set.add(listener);
-      listeners.set(cid, set);
-      // Another instance's changes reach this one's listeners through the store.
-      if (deps.store.watch && !watches.has(cid)) watches.set(cid, deps.store.watch(cid, () => refresh(cid)));
-      return () => {
-        set.delete(listener);
-        if (set.size === 0 && listeners.get(cid) === set) {
-          listeners.delete(cid);
-          watches.get(cid)?.();
-          watches.delete(cid);
-        }
-      };
-    },
+    subscribe: (cid, listener) => folded.subscribe(cid, listener),
 
     async traces(cid) {
       const state = await load(cid);
@@ -522,7 +335,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     },
 
     async verifyA2uiToken(cid, candidate) {
-      const state = await cachedOrLoaded(cid);
+      const state = await folded.cached(cid);
       if (!state) return false;
       const a = Buffer.from(state.folded.meta.a2uiToken);
       const b = Buffer.from(candidate);
@@ -543,14 +356,4 @@ type LogActionRequest = ActionEntry['request'];
 
 function origin(options: { origin?: string }): { origin?: string } {
   return options.origin === undefined ? {} : { origin: options.origin };
-}
-
-/** Who caused a logged change, as listeners on any instance see it. */
-function causeOf(entry: LogEntry): ChangeCause {
-  const from = entry.type !== 'created' && entry.origin !== undefined ? { origin: entry.origin } : {};
-  switch (entry.type) {
-    case 'action': return { kind: 'action', surfaceId: entry.request.surfaceId, ...from };
-    case 'reset': return { kind: 'reset', surfaceId: entry.surfaceId, ...from };
-    default: return { kind: 'turn', ...from };
-  }
 }
