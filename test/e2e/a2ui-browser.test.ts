@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findSurface } from '../../src/ui-ir/index.ts';
+import { launchChromium } from '../support/browser/index.ts';
 import type { HttpClient } from '../support/http-client.ts';
 import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
 
@@ -10,10 +11,6 @@ import { newConversation, startE2e, type Conversation, type E2eServer } from './
  * composition: demo app, offline planner, both hosts on one conversation service).
  */
 const ARTIFACTS = 'test-artifacts/e2e';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-];
 
 let browser: Browser;
 let s: E2eServer;
@@ -23,7 +20,7 @@ let problems: string[] = [];
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   s = await startE2e();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,14 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser/index.ts';
 import { eventually, formSurface, noteSurface, startTestServer, titleUpdate, type TestServer } from './fixtures.ts';
 
 // The official Lit renderer in real Chromium, fed by our SSE routes, clicked by a user.
 const ARTIFACTS = 'test-artifacts/host-a2ui';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-];
 
 let browser: Browser;
 let server: TestServer | undefined;
@@ -17,7 +14,7 @@ let consoleProblems: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakePlanner } from '../conversation/fixtures/demo-app.ts';
+import { launchChromium } from '../support/browser/index.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 
 const ARTIFACTS = 'test-artifacts';
@@ -17,11 +18,7 @@ describe('HTML host in a browser', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     demo = await startHarness({ wiring: 'demo' });
     slow = await startHarness({ wiring: 'fixture', planner: createFakePlanner({ delayMs: 3000 }) });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
