@@ -9,6 +9,8 @@ export const CHROMIUM_ARGS = [
 
 /** Launches the Chromium the run's global setup found (see find-chromium.ts). */
 export function launchChromium(): Promise<Browser> {
-  const found = inject('chromium');
-  return chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS, env: { ...process.env, ...found.env } });
+  const lookup = inject('chromium');
+  if ('error' in lookup) return Promise.reject(new Error(`no Chromium for the browser tests: ${lookup.error}`));
+  const { executablePath, env } = lookup.found;
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, env: { ...process.env, ...env } });
 }
