@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Finds (or unpacks) Chromium once for the whole run; see test/support/browser/.
+    globalSetup: ['./test/support/browser/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Browser and HTTP suites start servers and Chromium; two workers suit a 2-core machine.

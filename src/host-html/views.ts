@@ -5,18 +5,26 @@ import type { Assets } from './assets.ts';
 /**
  * htmx 2 configuration, carried by a meta tag (no inline script under our CSP):
  * - no injected indicator <style> (CSP style-src 'self'); our CSS styles `.htmx-request`;
+ * - settling does not copy `style` attributes: htmx would copy an old element's style attribute
+ *   (left by the browser when the user drags a textarea's resize handle, or by a test tool) onto
+ *   its swapped-in twin with setAttribute, which CSP style-src 'self' refuses and reports. Our
+ *   markup never carries style attributes, so there is nothing to settle;
  * - 4xx/5xx fragments are swapped (htmx 2 does not by default) into #alerts unless the
  *   response retargets them (HX-Retarget/HX-Reswap), e.g. into a surface's alert slot;
+ * - a 409 (stale UI) is not an htmx error: it is an expected answer whose fragment asks the
+ *   user to regenerate, so htmx neither fires htmx:responseError nor logs it to the console;
  * - no eval, no script tags from responses.
  */
 export const HTMX_CONFIG = JSON.stringify({
   includeIndicatorStyles: false,
+  attributesToSettle: ['class', 'width', 'height'],
   allowEval: false,
   allowScriptTags: false,
   selfRequestsOnly: true,
   responseHandling: [
     { code: '204', swap: false },
     { code: '[23]..', swap: true },
+    { code: '409', swap: true, error: false, target: '#alerts', swapOverride: 'innerHTML' },
     { code: '[45]..', swap: true, error: true, target: '#alerts', swapOverride: 'innerHTML' },
   ],
 });

@@ -132,8 +132,11 @@ describe('HTML host security', () => {
     expect($('style').length).toBe(0);
     expect($('[style]').length).toBe(0);
     expect($('*').filter((_, el) => Object.keys((el as { attribs?: Record<string, string> }).attribs ?? {}).some((a) => a.startsWith('on') || a.startsWith('hx-on'))).length).toBe(0);
-    const config = JSON.parse($('meta[name="htmx-config"]').attr('content')!) as { includeIndicatorStyles: boolean; responseHandling: unknown[] };
+    const config = JSON.parse($('meta[name="htmx-config"]').attr('content')!) as {
+      includeIndicatorStyles: boolean; attributesToSettle: string[]; responseHandling: unknown[];
+    };
     expect(config.includeIndicatorStyles).toBe(false);
+    expect(config.attributesToSettle).not.toContain('style');
     expect(config.responseHandling).toContainEqual(expect.objectContaining({ code: '[45]..', swap: true }));
     for (const src of $('script[src]').map((_, el) => $(el).attr('src')).get()) {
       expect(src).toMatch(/^\/static\//);
