@@ -34,11 +34,18 @@ export async function startRedis(): Promise<TestRedis> {
       '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes',
       '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'warning',
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const spawned = new Promise<void>((resolve, reject) => {
+      proc.once('spawn', resolve);
+      proc.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT'
+        ? new Error('redis-server not found: the Redis suites need Debian\'s redis-server (apt-get install redis-server; .ci/run installs it)')
+        : error));
+    });
     let stderr = '';
     proc.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     live.add(proc);
     proc.once('exit', () => live.delete(proc));
     child = proc;
+    await spawned;
     const deadline = Date.now() + 10_000;
     while (!(await accepts(port))) {
       if (proc.exitCode !== null) throw new Error(`redis-server exited (${proc.exitCode}): ${stderr}`);
