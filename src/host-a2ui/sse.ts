@@ -1,4 +1,6 @@
-import { openPushConnection, sseFrame, type Heartbeat, type PushConnection, type SseSink } from '../hosting/index.ts';
+import {
+  openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, type Heartbeat, type PushConnection, type SseSink,
+} from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import { HubClosedError, type A2uiHub, type HubEvent, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
@@ -38,7 +40,10 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
     p.open?.(p.cid);
     result = p.hub.subscribe(p.cid, p.lastEventId, {
       notify: () => connection?.drain(),
-      dropped: () => { if (connection) connection.end(); else droppedEarly = true; },
+      dropped: (reason) => {
+        if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
+        else droppedEarly = true;
+      },
     });
   } catch (error) {
     if (error instanceof HubClosedError) {

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { a2uiClientAssets, createA2uiHub, mountA2uiRoutes, SNAPSHOT_CHECKPOINT_HEADER } from '../../src/host-a2ui/index.ts';
+import { SHUTDOWN_RETRY_MS } from '../../src/hosting/index.ts';
 import { openSse, SseParser, type SseConnection, type SseEvent } from '../support/sse-client.ts';
 import { eventually, formSurface, noteSurface, startTestServer, titleUpdate, type TestServer, type TestServerOptions } from './fixtures.ts';
 
@@ -197,12 +198,13 @@ describe('GET /a2ui/c/:cid/stream', () => {
     socket.destroy();
   });
 
-  it('ends open streams on hub shutdown', async () => {
+  it('ends open streams on hub shutdown with a short retry hint, so clients move to another instance soon', async () => {
     const s = await start();
     const conn = await stream(s, 'c7');
     await conn.take(4);
     s.hub.close();
     await conn.ended;
+    expect(conn.retries).toEqual([2000, SHUTDOWN_RETRY_MS]);
     expect(s.hub.subscriberCount('c7')).toBe(0);
   });
 
