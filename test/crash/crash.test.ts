@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, expect, onTestFinished, test } from 'vitest';
 import { seededRandom } from '../e2e/support/cut-client.ts';
 import { freePort, replayCli, restartChildServer, type ChildServer } from './support/child-server.ts';
 import { openA2uiClient, openHtmlClient } from './support/clients.ts';
@@ -109,75 +109,76 @@ test(`SIGKILLed ${KILLS} times under load, the server loses no acknowledged subm
     ...await Promise.all(['a2ui-1', 'a2ui-2'].map((name) => openA2uiClient(name, server!.url))),
   ].map((client) => new SubmittingClient(client, gate, problems));
   const loops = clients.map((c) => c.run());
-  let generation = 1;
-  gate.openGeneration(generation);
-
-  try {
-    for (let kill = 1; kill <= KILLS; kill++) {
-      const delay = rng() * MAX_DELAY_MS;
-      report.delays.push(delay);
-      await sleep(delay);
-      gate.close();
-      const onTheWire: Tracked[] = clients.flatMap((c) => (c.inFlight ? [c.inFlight] : []));
-      await server.kill();
-      const killed = performance.now();
-      problems.push(...serverTrouble(server.stderr()));
-      await until(() => clients.every((c) => c.parked), 'the clients to notice the kill');
-
-      const audits = clients.map((c) => audit(c, problems));
-      report.tornTails += audits.filter((a) => a.tornBytes > 0).length;
-      report.classify(onTheWire, generation);
-      expect(problems, `after kill ${kill}`).toEqual([]);
-
-      // Nothing writes the logs while the server starts: replay them meanwhile, except a torn one
-      // (the CLI refuses a torn tail, which the server cuts when it loads the conversation).
-      const whole = clients.filter((_, i) => audits[i]!.tornBytes === 0);
-      [server] = await Promise.all([start(), replayEach(whole, problems)]);
-      generation += 1;
-      const ready = performance.now();
-      // Every conversation loads, each as its own client sees it, and shows the last logged name.
-      const shown = await Promise.all(clients.map((c) => c.client.load()));
-      clients.forEach((c, i) => {
-        if (shown[i] !== audits[i]!.last) problems.push(`${c.client.name}: shows ${shown[i]} after restart ${kill}; the log ends with ${audits[i]!.last}`);
-      });
-      await replayEach(clients.filter((c) => !whole.includes(c)), problems);
-      expect(problems, `after restart ${kill}`).toEqual([]);
-      report.restarts.push({ ready: ready - killed, checked: performance.now() - killed });
-      gate.openGeneration(generation);
-    }
-
-    // The last server: each client saves at least once more (its pending retry is answered first).
-    const finalPhase = performance.now();
-    const last = generation;
-    await until(() => problems.length > 0 || clients.every((c) => c.acked.some((s) => s.ackedIn === last)), 'a save by every client after the last restart');
-    gate.stop();
-    await Promise.all(loops);
-    expect(problems, 'after the last restart').toEqual([]);
-    expect(await server.terminate()).toBe(0);
-    problems.push(...serverTrouble(server.stderr()));
-    server = undefined;
-
-    for (const c of clients) {
-      const applied = [...audit(c, problems).applied.values()].reduce((a, b) => a + b, 0);
-      if (c.pending !== undefined || applied !== c.acked.length) {
-        problems.push(`${c.client.name}: ${c.acked.length} acknowledged, ${applied} applied, pending ${c.pending?.value}`);
-      }
-    }
-    expect(problems, 'after the graceful stop').toEqual([]);
-
-    // The command users run, on every log (two at a time: each pays tsx's start-up).
-    for (let i = 0; i < clients.length; i += 2) {
-      const replays = await Promise.all(clients.slice(i, i + 2).map((c) => replayCli(logFile(dataDir, c.client.cid))));
-      for (const r of replays) {
-        expect(r.stderr).toBe('');
-        expect(r.stdout).toMatch(/^ok: every recorded IR hash reproduced$/m);
-        expect(r.code).toBe(0);
-      }
-    }
-    expect(clients.every((c) => c.acked.length > 0)).toBe(true);
-    report.finalMs = performance.now() - finalPhase;
-  } finally {
+  // Also when the test fails or times out: how far it got.
+  onTestFinished(() => {
     gate.stop();
     console.log(report.summary(clients));
+  });
+  let generation = 1;
+  gate.openGeneration(generation);
+  for (let kill = 1; kill <= KILLS; kill++) {
+    const delay = rng() * MAX_DELAY_MS;
+    report.delays.push(delay);
+    await sleep(delay);
+    gate.close();
+    const onTheWire: Tracked[] = clients.flatMap((c) => (c.inFlight ? [c.inFlight] : []));
+    await server.kill();
+    const killed = performance.now();
+    problems.push(...serverTrouble(server.stderr()));
+    await until(() => clients.every((c) => c.parked), 'the clients to notice the kill');
+
+    const audits = clients.map((c) => audit(c, problems));
+    report.tornTails += audits.filter((a) => a.tornBytes > 0).length;
+    report.classify(onTheWire, generation);
+    expect(problems, `after kill ${kill}`).toEqual([]);
+
+    // Nothing writes the logs while the server starts: replay them meanwhile, except a torn one
+    // (the CLI refuses a torn tail, which the server cuts when it loads the conversation).
+    const whole = clients.filter((_, i) => audits[i]!.tornBytes === 0);
+    [server] = await Promise.all([start(), replayEach(whole, problems)]);
+    generation += 1;
+    const ready = performance.now();
+    // Every conversation loads, each as its own client sees it, and shows the last logged name.
+    const shown = await Promise.all(clients.map((c) => c.client.load()));
+    clients.forEach((c, i) => {
+      const last = audits[i]!.last;
+      if (shown[i] !== last) problems.push(`${c.client.name}: shows ${shown[i]} after restart ${kill}; the log ends with ${last}`);
+    });
+    await replayEach(clients.filter((c) => !whole.includes(c)), problems);
+    expect(problems, `after restart ${kill}`).toEqual([]);
+    report.restarts.push({ ready: ready - killed, checked: performance.now() - killed });
+    gate.openGeneration(generation);
   }
-}, 180_000);
+
+  // The last server: each client saves at least once more (its pending retry is answered first).
+  const finalPhase = performance.now();
+  const last = generation;
+  const savedAgain = (): boolean => clients.every((c) => c.acked.some((s) => s.ackedIn === last));
+  await until(() => problems.length > 0 || savedAgain(), 'a save by every client after the last restart');
+  gate.stop();
+  await Promise.all(loops);
+  expect(problems, 'after the last restart').toEqual([]);
+  expect(await server.terminate()).toBe(0);
+  problems.push(...serverTrouble(server.stderr()));
+  server = undefined;
+
+  for (const c of clients) {
+    const applied = [...audit(c, problems).applied.values()].reduce((a, b) => a + b, 0);
+    if (c.pending !== undefined || applied !== c.acked.length) {
+      problems.push(`${c.client.name}: ${c.acked.length} acknowledged, ${applied} applied, pending ${c.pending?.value}`);
+    }
+  }
+  expect(problems, 'after the graceful stop').toEqual([]);
+
+  // The command users run, on every log (two at a time: each pays tsx's start-up).
+  for (let i = 0; i < clients.length; i += 2) {
+    const replays = await Promise.all(clients.slice(i, i + 2).map((c) => replayCli(logFile(dataDir, c.client.cid))));
+    for (const r of replays) {
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^ok: every recorded IR hash reproduced$/m);
+      expect(r.code).toBe(0);
+    }
+  }
+  expect(clients.every((c) => c.acked.length > 0)).toBe(true);
+  report.finalMs = performance.now() - finalPhase;
+}, 300_000);

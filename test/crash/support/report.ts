@@ -41,7 +41,8 @@ export class CrashReport {
     const appliedOnRetry = clients.reduce((n, c) => n + c.retries.appliedFresh, 0);
     const { answered, loggedUnanswered, notLogged, idle } = this.atKill;
     return [
-      `crash test: seed ${this.seed}, ${this.delays.length} SIGKILLs, ${clients.length} clients (${clients.map((c) => c.client.name).join(', ')})`,
+      `crash test: seed ${this.seed}, ${this.delays.length} SIGKILLs, `
+        + `${clients.length} clients (${clients.map((c) => c.client.name).join(', ')})`,
       `kill moments, ms after the clients were let in: ${this.delays.map((d) => d.toFixed(0)).join(' ')}`,
       `server start-up (spawn to listening, ${this.startups.length} starts), ms: ${stats(this.startups)}`,
       `kill to next server listening, ms: ${stats(this.restarts.map((r) => r.ready))}; `

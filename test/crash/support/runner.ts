@@ -125,7 +125,8 @@ export class SubmittingClient {
     if (sub.attempts > 1) {
       // Logged before the crash → the retry replays that outcome; not logged → applied now, once.
       if (answer.replayed !== sub.logged) {
-        this.problems.push(`${sub.value}: retry answered replayed=${answer.replayed}, but the log ${sub.logged ? 'held' : 'did not hold'} it`);
+        const held = sub.logged ? 'held' : 'did not hold';
+        this.problems.push(`${sub.value}: retry answered replayed=${answer.replayed}, but the log ${held} it`);
       }
       if (answer.replayed) this.retries.replayed += 1;
       else this.retries.appliedFresh += 1;
