@@ -75,8 +75,8 @@ export default class SummaryReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.passWithNoTests = vitest.config.passWithNoTests;
-    // vitest exits on SIGINT/SIGTERM without calling onTestRunEnd; its own handler runs first
-    // and exits on a later tick, so this synchronous write still lands.
+    // vitest exits on SIGINT/SIGTERM without calling onTestRunEnd; its own handler exits on a
+    // later tick (with code 130 or 143), so this synchronous write still lands.
     const onSignal = (): void => {
       if (this.printedForRun) return;
       this.print(countRun(this.queued, {
