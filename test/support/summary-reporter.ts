@@ -1,20 +1,117 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestRunEndReason, TestSuite, Vitest } from 'vitest/node';
 
-// CI counts a plain "N passed, N failed" line; vitest's own summary has another shape.
+/*
+ * CI counts the plain closing line `N passed, N failed, N skipped`; vitest's own summary has
+ * another shape. That line must never say 0 failed when anything failed, so it counts more
+ * than test cases:
+ *
+ * - each test case by its state: passed, failed, or skipped (todo and skip, and the tests vitest
+ *   marks skipped because their suite's beforeAll failed). A test still pending when the run
+ *   stopped ran to no verdict and is left out of all three;
+ * - +1 failed for each module or suite with errors of its own: a file that fails to load
+ *   (import or syntax error, a throwing describe body), a failing beforeAll or afterAll;
+ * - +1 failed for a module vitest marks failed that none of the rules above counted;
+ * - +1 failed for each unhandled error or rejection;
+ * - +1 failed for a run that was interrupted (bail, cancel, SIGINT/SIGTERM);
+ * - +1 failed for a run that found no test file while passWithNoTests is off (vitest exits 1).
+ *
+ * The exit code agrees: vitest already exits non-zero in each of these cases (130 on a signal),
+ * and where a setting such as dangerouslyIgnoreUnhandledErrors would let it exit 0, a count
+ * above 0 sets the exit code to 1.
+ */
+
+interface RunCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+interface RunOutcome {
+  interrupted: boolean;
+  unhandledErrors: number;
+  passWithNoTests: boolean;
+}
+
+const ownErrorCount = (entity: TestModule | TestSuite): number => (entity.errors().length > 0 ? 1 : 0);
+
+function countModule(mod: TestModule): RunCounts {
+  const counts: RunCounts = { passed: 0, failed: 0, skipped: 0 };
+  for (const test of mod.children.allTests()) {
+    const state = test.result().state;
+    if (state === 'passed') counts.passed += 1;
+    else if (state === 'failed') counts.failed += 1;
+    else if (state === 'skipped') counts.skipped += 1;
+  }
+  counts.failed += ownErrorCount(mod);
+  for (const suite of mod.children.allSuites()) counts.failed += ownErrorCount(suite);
+  if (mod.state() === 'failed' && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+function countRun(modules: Iterable<TestModule>, outcome: RunOutcome): RunCounts {
+  const total: RunCounts = { passed: 0, failed: 0, skipped: 0 };
+  let moduleCount = 0;
+  for (const mod of modules) {
+    moduleCount += 1;
+    const counts = countModule(mod);
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
+  }
+  total.failed += outcome.unhandledErrors;
+  if (outcome.interrupted) total.failed += 1;
+  if (moduleCount === 0 && !outcome.passWithNoTests && !outcome.interrupted) total.failed += 1;
+  return total;
+}
+
+const closingLine = ({ passed, failed, skipped }: RunCounts): string =>
+  `${passed} passed, ${failed} failed, ${skipped} skipped`;
+
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    let passed = 0;
-    let failed = 0;
-    let skipped = 0;
-    for (const mod of testModules) {
-      for (const test of mod.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
-        else skipped += 1;
-      }
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed += 1;
-    }
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  // Every module queued in this run, so a signal can still report what had finished.
+  private readonly queued = new Set<TestModule>();
+  private passWithNoTests = false;
+  private printedForRun = false;
+
+  onInit(vitest: Vitest): void {
+    this.passWithNoTests = vitest.config.passWithNoTests;
+    // vitest exits on SIGINT/SIGTERM without calling onTestRunEnd; its own handler exits on a
+    // later tick (with code 130 or 143), so this synchronous write still lands.
+    const onSignal = (): void => {
+      if (this.printedForRun) return;
+      this.print(countRun(this.queued, {
+        interrupted: true, unhandledErrors: 0, passWithNoTests: this.passWithNoTests,
+      }));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+
+  onTestRunStart(): void {
+    this.queued.clear();
+    this.printedForRun = false;
+  }
+
+  onTestModuleQueued(mod: TestModule): void {
+    this.queued.add(mod);
+  }
+
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+    reason: TestRunEndReason,
+  ): void {
+    const counts = countRun(testModules, {
+      interrupted: reason === 'interrupted',
+      unhandledErrors: unhandledErrors.length,
+      passWithNoTests: this.passWithNoTests,
+    });
+    this.print(counts);
+    if (counts.failed > 0 && !process.exitCode) process.exitCode = 1;
+  }
+
+  private print(counts: RunCounts): void {
+    this.printedForRun = true;
+    process.stdout.write(`\n${closingLine(counts)}\n`);
   }
 }
