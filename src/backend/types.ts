@@ -29,4 +29,7 @@ export interface BackendHealth {
   engine: Backend['engine'];
   detail?: string;
   latencyMs?: number;
+  /** Redis: commands and round trips since start (see RedisConnection.stats). */
+  commands?: number;
+  roundTrips?: number;
 }

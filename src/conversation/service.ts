@@ -198,8 +198,9 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     },
 
     async get(cid) {
-      const state = await load(cid);
-      return state ? view(state, await turns.running(cid)) : undefined;
+      // Issued together: with Redis, one round trip for both.
+      const [state, busy] = await Promise.all([load(cid), turns.running(cid)]);
+      return state ? view(state, busy) : undefined;
     },
 
     async irAt(cid, version) {

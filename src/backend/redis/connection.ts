@@ -28,6 +28,12 @@ export interface RedisConnection {
   call<T>(command: (client: RedisClient) => Promise<T>): Promise<T>;
   /** Called after every reconnect of the subscriber: notifications sent meanwhile were missed. */
   onResubscribed(listener: () => void): void;
+  /**
+   * Commands sent, and round trips: commands sent while none was in flight (commands issued
+   * together, or while others are on the wire, share one). For one client working sequentially
+   * this is its number of waits on Redis.
+   */
+  readonly stats: { commands: number; roundTrips: number };
   close(): Promise<void>;
 }
 
@@ -58,12 +64,15 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   const firstReady = new Promise<void>((resolve) => client.once('ready', () => { everReady = true; resolve(); }));
   const startupWaitMs = options.startupWaitMs ?? 2_000;
 
+  const stats = { commands: 0, roundTrips: 0 };
+  let inFlight = 0;
   let sub: Promise<RedisClient> | undefined;
   const resubscribed = new Set<() => void>();
   let closed = false;
 
   return {
     client,
+    stats,
     subscriber() {
       sub ??= (async () => {
         const s = client.duplicate();
@@ -80,11 +89,16 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     },
     async call(command) {
       if (!everReady) await Promise.race([firstReady, new Promise((resolve) => setTimeout(resolve, startupWaitMs).unref())]);
+      stats.commands += 1;
+      if (inFlight === 0) stats.roundTrips += 1;
+      inFlight += 1;
       try {
         return await command(client);
       } catch (error) {
         if (error instanceof ErrorReply) throw error;
         throw new StoreUnavailableError(`redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      } finally {
+        inFlight -= 1;
       }
     },
     onResubscribed(listener) {

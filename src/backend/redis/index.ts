@@ -28,11 +28,12 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
     idempotency: (name, limits) => createRedisIdempotencyStore(connection, keys, name, limits),
     async health() {
       const started = performance.now();
+      const counters = (): { commands: number; roundTrips: number } => ({ ...connection.stats });
       try {
-        await connection.call((client) => client.ping());
-        return { ok: true, engine: 'redis', latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+        await connection.client.ping();
+        return { ok: true, engine: 'redis', latencyMs: Math.round((performance.now() - started) * 10) / 10, ...counters() };
       } catch (error) {
-        return { ok: false, engine: 'redis', detail: error instanceof Error ? error.message : String(error) };
+        return { ok: false, engine: 'redis', detail: error instanceof Error ? error.message : String(error), ...counters() };
       }
     },
     close: () => connection.close(),
