@@ -1,33 +1,22 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisBackend, type Backend } from '../../src/backend/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   AppendConflictError, createMemoryStore, parseLog, type ConversationStore, type JsonlStoreOptions, type LogEntry,
 } from '../../src/conversation/index.ts';
 import { jsonlTestFiles } from '../support/jsonl-stores.ts';
 import { sequential } from '../support/log-writer.ts';
-import { startRedis, type TestRedis } from '../support/redis-server.ts';
+import { redisForTestFile } from '../support/redis-server.ts';
 
 const files = jsonlTestFiles('surfacer-store-');
 const { tempDir } = files;
 const jsonlStore = (options: JsonlStoreOptions) => sequential(files.jsonlStore(options));
 
-let redis: TestRedis;
-const backends: Backend[] = [];
+const redis = redisForTestFile();
 let prefixes = 0;
-beforeAll(async () => { redis = await startRedis(); });
-afterAll(async () => {
-  await Promise.all(backends.map((b) => b.close()));
-  await redis?.stop();
-});
 /** A fresh key space on the test's Redis per store: the contract's conversation ids repeat. */
-function redisStore(): ConversationStore {
-  const backend = createRedisBackend({ url: redis.url, prefix: `t${(prefixes += 1)}:` });
-  backends.push(backend);
-  return backend.store;
-}
+const redisStore = (): ConversationStore => redis.backend({ prefix: `t${(prefixes += 1)}:` }).store;
 
 const created = (cid: string, owner = 'owner'): LogEntry => ({ type: 'created', v: 1, cid, ownerSessionId: owner, a2uiToken: 't'.repeat(32), at: '2026-01-01T00:00:00.000Z' });
 const reset = (n: number): LogEntry => ({

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { createRedisBackend, type Backend, type RedisBackendOptions } from '../../src/backend/index.ts';
 
 /**
  * A real redis-server (Debian's, installed by .ci/run) for one test file: its own free loopback
@@ -97,4 +99,26 @@ function accepts(port: number): Promise<boolean> {
     socket.once('connect', () => socket.write('PING\r\n'));
     socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
   });
+}
+
+/**
+ * One redis-server for a test file (started before its tests, stopped after them) and Redis
+ * backends on it, each with its own connections, as separate instances have; closed with it.
+ */
+export function redisForTestFile(): { redis(): TestRedis; backend(options?: Omit<RedisBackendOptions, 'url'>): Backend } {
+  let redis: TestRedis | undefined;
+  const backends: Backend[] = [];
+  beforeAll(async () => { redis = await startRedis(); });
+  afterAll(async () => {
+    await Promise.all(backends.map((b) => b.close()));
+    await redis?.stop();
+  });
+  return {
+    redis: () => redis!,
+    backend(options = {}) {
+      const backend = createRedisBackend({ ...options, url: redis!.url });
+      backends.push(backend);
+      return backend;
+    },
+  };
 }
