@@ -47,7 +47,7 @@ export type SubscribeResult =
   | {
       readonly mode: 'init';
       readonly reason: InitReason;
-      /** Checkpoint of the init: the snapshot the caller sends reflects exactly `version`. */
+      /** Checkpoint of the init: the snapshot the caller sends is the state as of `version`. */
       readonly stream: string;
       readonly version: number;
       /**
@@ -133,6 +133,12 @@ interface Channel {
   readonly stream: string;
   /** The last version published (or opened at). */
   version: number;
+  /**
+   * The checkpoint: the last version that sent messages (or the one opened at). A version that
+   * sent nothing changed nothing a client holds, so a client at the checkpoint is current; and
+   * the checkpoint is an id clients really receive.
+   */
+  sent: number;
   /** The buffer holds every message of the versions after this one. */
   coveredAfter: number;
   /** Events in (version, index) order from `buffer[head]`; compacted lazily. */
@@ -309,12 +315,12 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
       const existing = channels.get(cid);
       if (existing !== undefined && existing.stream === stream) {
         // Versions it did not see (it was not following): the buffer does not cover them.
-        if (version > existing.version) Object.assign(existing, { version, coveredAfter: version });
+        if (version > existing.version) Object.assign(existing, { version, coveredAfter: version, sent: version });
         return;
       }
       if (existing !== undefined) forgetChannel(cid);
       const ch: Channel = {
-        stream, version, coveredAfter: version, buffer: [], head: 0, bufferBytes: 0,
+        stream, version, sent: version, coveredAfter: version, buffer: [], head: 0, bufferBytes: 0,
         subscribers: new Set(), knownSurfaces: new Set(),
       };
       channels.set(cid, ch);
@@ -333,6 +339,7 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
       });
       ch.version = version;
       if (serialised.length === 0) return;
+      ch.sent = version;
       let batchBytes = 0;
       const last = serialised.length - 1;
       const events = serialised.map(({ data, bytes, surfaceId }, index): HubEvent => {
@@ -356,7 +363,7 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
       const verdict = classify(ch, lastEventId);
       if ('resume' in verdict) return { mode: 'resume', missed: ch.buffer.slice(verdict.resume), subscription: sub };
       return {
-        mode: 'init', reason: verdict.reason, stream: ch.stream, version: ch.version,
+        mode: 'init', reason: verdict.reason, stream: ch.stream, version: ch.sent,
         ...(verdict.since !== undefined ? { since: verdict.since } : {}),
         knownSurfaceIds: [...ch.knownSurfaces], subscription: sub,
       };
@@ -369,7 +376,7 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
 
     checkpoint(cid) {
       const ch = channel(cid);
-      return { stream: ch.stream, version: ch.version, id: formatEventId(ch.stream, ch.version) };
+      return { stream: ch.stream, version: ch.sent, id: formatEventId(ch.stream, ch.sent) };
     },
 
     subscriberCount(cid) {

@@ -40,11 +40,14 @@ describe('A2UI hub', () => {
     hub.send('a', formSurface());
     hub.send('b', [titleUpdate('main', 'x')]);
     hub.send('a', [titleUpdate('main', 'y')]);
-    hub.send('a', []); // a version that sends nothing still moves the checkpoint
+    hub.send('a', []); // a version that sends nothing changes nothing a client holds
     expect(subscription.take().map((e) => [e.id, e.version, e.index])).toEqual([
       ['sa-1.0', 1, 0], ['sa-1.1', 1, 1], ['sa-1', 1, 2], ['sa-2', 2, 0],
     ]);
-    expect(hub.checkpoint('a')).toEqual({ stream: 'sa', version: 3, id: 'sa-3' });
+    // The checkpoint is the last id sent, and a client holding it is current.
+    expect(hub.checkpoint('a')).toEqual({ stream: 'sa', version: 2, id: 'sa-2' });
+    const current = hub.subscribe('a', 'sa-2', recordingSink());
+    expect(current.mode === 'resume' && current.missed).toEqual([]);
     expect(hub.checkpoint('b').id).toBe('sb-1');
     expect(parseEventId('sa-1.1')).toEqual({ stream: 'sa', version: 1, index: 1 });
     expect(parseEventId('sa-3')).toEqual({ stream: 'sa', version: 3 });
