@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { getAt } from '../ui-ir/index.ts';
-import { childPointer, issue, preview, setOwn, type Diagnostics } from './diagnostics.ts';
+import { childPointer, isPlainObject, issue, preview, setOwn, type Diagnostics } from './diagnostics.ts';
 
 /**
  * Schema-driven repair of scalar types, led by zod's own issues rather than a second copy of
@@ -11,6 +11,9 @@ import { childPointer, issue, preview, setOwn, type Diagnostics } from './diagno
 
 type Issue = z.core.$ZodIssue;
 type Fix = { path: PropertyKey[]; from: unknown; to: unknown };
+
+// Stands for "remove the key": a null where the schema wants a value means the model had none.
+const ABSENT = Symbol('absent');
 
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const MAX_ROUNDS = 4;
@@ -25,7 +28,9 @@ function matchOption(value: unknown, options: readonly unknown[]): unknown {
   return hits.length === 1 ? hits[0] : undefined;
 }
 
-function coercedValue(issue: Issue, value: unknown): unknown {
+function coercedValue(issue: Issue, value: unknown, parent: unknown): unknown {
+  // Models (and OpenAI strict output) write null for "not given"; a required key then fails as missing.
+  if (value === null && issue.code === 'invalid_type' && isPlainObject(parent)) return ABSENT;
   if (issue.code === 'invalid_type') {
     switch (issue.expected) {
       case 'number':
@@ -54,7 +59,9 @@ function coercedValue(issue: Issue, value: unknown): unknown {
 
 function setPath(root: unknown, path: readonly PropertyKey[], value: unknown): void {
   const parent = getAt(root, path.slice(0, -1).map(String));
-  if (parent !== null && typeof parent === 'object') setOwn(parent as Record<string, unknown>, String(path.at(-1)), value);
+  if (parent === null || typeof parent !== 'object') return;
+  if (value === ABSENT) delete (parent as Record<string, unknown>)[String(path.at(-1))];
+  else setOwn(parent as Record<string, unknown>, String(path.at(-1)), value);
 }
 
 export type CoercedParse<T> = { ok: true; data: T } | { ok: false; issues: Issue[] };
@@ -72,13 +79,14 @@ export function parseWithCoercion<T>(
     for (const zIssue of result.error.issues) {
       if (zIssue.path.length === 0) continue;
       const from = getAt(payload, zIssue.path.map(String));
-      const to = coercedValue(zIssue, from);
+      const to = coercedValue(zIssue, from, getAt(payload, zIssue.path.slice(0, -1).map(String)));
       if (to !== undefined) fixes.push({ path: zIssue.path, from, to });
     }
     if (fixes.length === 0) break;
     for (const fix of fixes) {
       setPath(payload, fix.path, fix.to);
-      diagnostics.warnings.push(issue('DIRECTIVE_WARN_COERCED', childPointer(pointer, ...fix.path), `${preview(fix.from)} read as ${preview(fix.to)}`));
+      const read = fix.to === ABSENT ? 'absent' : preview(fix.to);
+      diagnostics.warnings.push(issue('DIRECTIVE_WARN_COERCED', childPointer(pointer, ...fix.path), `${preview(fix.from)} read as ${read}`));
     }
     result = schema.safeParse(payload);
   }
