@@ -4,8 +4,9 @@ import { childPointer, isPlainObject, issue, preview, setOwn, type Diagnostics }
 
 /**
  * Schema-driven repair of scalar types, led by zod's own issues rather than a second copy of
- * the schema: a numeric string where a number is expected, "true"/"false" for a boolean, a
- * number for a string, a string for a list, an enum value in the wrong case. Each repair is a
+ * the schema: a numeric string where a number is expected, "true"/"false" (or yes/no, on/off)
+ * for a boolean, a number for a string, a string or a single object for a list, an enum value in
+ * the wrong case, null for a field that takes none (absent). Each repair is a
  * DIRECTIVE_WARN_COERCED; anything else stays an error.
  */
 
@@ -15,6 +16,7 @@ type Fix = { path: PropertyKey[]; from: unknown; to: unknown };
 // Stands for "remove the key": a null where the schema wants a value means the model had none.
 const ABSENT = Symbol('absent');
 
+const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([['true', true], ['false', false], ['yes', true], ['no', false], ['on', true], ['off', false]]);
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const MAX_ROUNDS = 4;
 
@@ -30,19 +32,22 @@ function matchOption(value: unknown, options: readonly unknown[]): unknown {
 
 function coercedValue(issue: Issue, value: unknown, parent: unknown): unknown {
   // Models (and OpenAI strict output) write null for "not given"; a required key then fails as missing.
-  if (value === null && issue.code === 'invalid_type' && isPlainObject(parent)) return ABSENT;
+  // Whatever the schema wanted there (a type, an enum value, a union member), null is not it.
+  if (value === null && isPlainObject(parent)) return ABSENT;
   if (issue.code === 'invalid_type') {
     switch (issue.expected) {
       case 'number':
         return typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value.trim()) : undefined;
       case 'boolean':
         if (typeof value !== 'string') return undefined;
-        return value.trim().toLowerCase() === 'true' ? true : value.trim().toLowerCase() === 'false' ? false : undefined;
+        return BOOLEAN_WORDS.get(value.trim().toLowerCase());
       case 'string':
         if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
         if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value.join(', ');
         return undefined;
       case 'array':
+        // One item where a list is expected stands for a list of one.
+        if (isPlainObject(value)) return [value];
         return typeof value === 'string' && value.trim() !== ''
           ? value.split(',').map((s) => s.trim()).filter((s) => s !== '')
           : undefined;

@@ -25,11 +25,17 @@ const has = (value: Record<string, unknown>, keys: readonly string[]): string | 
   Object.keys(value).find((k) => keys.includes(toSnakeCase(k)));
 
 /**
- * `{"type": "function", "function": {...}}` (an OpenAI tool-call item), `{"function": {...}}` and
- * `{"function_call": {...}}` → the inner `{name, arguments}`; anything else is returned as is.
+ * `{"type": "function", "function": {...}}` (an OpenAI tool-call item), `{"function": {...}}`,
+ * `{"function_call": {...}}` → the inner `{name, arguments}`; `{"type": "function", "name",
+ * "parameters"}` → the same without its type; anything else is returned as is.
  */
 export function unwrapToolCall(value: unknown): { value: unknown; unwrapped: boolean } {
   if (!isPlainObject(value)) return { value, unwrapped: false };
+  // Llama 3.2's JSON tool format: {"type": "function", "name": …, "parameters": …}.
+  if (value.type === 'function' && typeof value.name === 'string' && TOOL_ARGUMENT_KEYS.some((k) => Object.hasOwn(value, k))) {
+    const { type: _type, ...call } = value;
+    return { value: call, unwrapped: true };
+  }
   for (const key of ['function', 'function_call']) {
     const inner = Object.hasOwn(value, key) ? value[key] : undefined;
     if (isPlainObject(inner) && typeof inner.name === 'string' && (value.type === undefined || value.type === 'function')) {

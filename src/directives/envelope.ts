@@ -86,8 +86,12 @@ function isList(value: unknown): boolean {
   return isPlainObject(value) || Array.isArray(value);
 }
 
-/** `directives` as a JSON string or as one object is read as the list it stands for. */
+/** `directives` as a JSON string or as one object is read as the list it stands for; left out beside a message, as none. */
 function checkDirectives(envelope: Partial<RawEnvelope>, diagnostics: Diagnostics): EnvelopeResult {
+  if (envelope.directives === undefined && typeof envelope.assistant_text === 'string') {
+    diagnostics.warnings.push(issue('DIRECTIVE_WARN_SHAPE_REPAIRED', '/directives', 'an envelope with only a message: no directives'));
+    envelope.directives = [];
+  }
   const decoded = decodeJsonString(envelope.directives);
   if (decoded.decoded) {
     diagnostics.warnings.push(issue('DIRECTIVE_WARN_SHAPE_REPAIRED', '/directives', '"directives" given as a JSON string was decoded'));
@@ -149,9 +153,13 @@ export function shapeDirective(
     ?? findKey(raw, TYPE_SYNONYMS, (v) => typeof v === 'string' && lookup.payloadKeys(v) !== undefined);
   const markup = a2uiMessageKey(raw);
   if (typeFound === undefined) {
-    diagnostics.errors.push(markup === undefined
-      ? issue('DIRECTIVE_ENVELOPE_INVALID', childPointer(pointer, 'type'), 'a directive needs a string "type"')
-      : issue('DIRECTIVE_MARKUP_FORBIDDEN', childPointer(pointer, markup), `an A2UI "${markup}" message instead of a directive`));
+    // A tool call (or `action` + `params`) naming something that is no directive: say which.
+    const named = isDirectiveLike(raw) ? findKey(raw, TYPE_SYNONYMS, (v) => typeof v === 'string') : undefined;
+    diagnostics.errors.push(markup !== undefined
+      ? issue('DIRECTIVE_MARKUP_FORBIDDEN', childPointer(pointer, markup), `an A2UI "${markup}" message instead of a directive`)
+      : named !== undefined
+        ? issue('DIRECTIVE_UNKNOWN_TYPE', childPointer(pointer, 'type'), `unknown directive type "${String(named.value)}" (given as "${named.key}")`)
+        : issue('DIRECTIVE_ENVELOPE_INVALID', childPointer(pointer, 'type'), 'a directive needs a string "type"'));
     return undefined;
   }
   const type = typeFound.value as string;

@@ -197,10 +197,12 @@ export function findDirectiveRegions(text: string, accept: (value: unknown) => b
 const JSON_OPENING = /^(\{\s*(["'\u201C]|[A-Za-z_$][\w$]*\s*:)|\[\s*[[{"'\u201C])/;
 
 /**
- * Whether the text ends inside a JSON value that a bracket outside every accepted region opened:
- * the reply was cut off (token limit, dropped connection) while it was writing JSON.
+ * How JSON outside every accepted region is broken, judged from the brackets that open JSON:
+ * `truncated` when one runs to the end of the text (the reply was cut off while writing it),
+ * `unreadable` when a balanced one that fails to parse holds an accepted region (the directives
+ * found inside are pieces of a broken whole, which is never applied in part).
  */
-export function endsInsideJson(text: string, regions: ReadonlyArray<{ start: number; end: number }>): boolean {
+export function brokenJson(text: string, regions: ReadonlyArray<{ start: number; end: number }>): 'truncated' | 'unreadable' | undefined {
   let budget = Math.max(MIN_WORK, WORK_FACTOR * text.length);
   let r = 0;
   for (let i = 0; i < text.length && budget > 0; i++) {
@@ -210,7 +212,8 @@ export function endsInsideJson(text: string, regions: ReadonlyArray<{ start: num
     if ((c !== '{' && c !== '[') || !JSON_OPENING.test(text.slice(i, i + 80))) continue;
     const { end, scanned } = matchBracket(text, i);
     budget -= scanned;
-    if (end === -1 && scanned === text.length - i) return true;
+    if (end === -1 && scanned === text.length - i) return 'truncated';
+    if (end !== -1 && regions.some((g) => g.start > i && g.end < end)) return 'unreadable';
   }
-  return false;
+  return undefined;
 }

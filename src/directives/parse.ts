@@ -2,8 +2,9 @@ import type { SurfacerError } from '../errors/index.ts';
 import { emptyDiagnostics, issue, type Diagnostics } from './diagnostics.ts';
 import { looksLikeDirectives } from './drift.ts';
 import { toEnvelope, type RawEnvelope } from './envelope.ts';
-import { endsInsideJson, findDirectiveRegions, tryParseJson, type JsonRepair } from './json-repair.ts';
-import { stripReasoning, stripTemplateTokens, unwrapToolCallTags } from './reply-text.ts';
+import { brokenJson, findDirectiveRegions, tryParseJson, type JsonRepair } from './json-repair.ts';
+import { stripReasoning, stripTemplateTokens } from './reply-text.ts';
+import { unwrapToolCallTags } from './tool-call-text.ts';
 import { resolveLimits, utf8Bytes, type DirectiveLimits } from './limits.ts';
 
 export type ParseResult =
@@ -53,8 +54,12 @@ export function safeParseModelOutput(text: string, limits?: Partial<DirectiveLim
   const again = cleaned.text === body ? { ok: false as const } : tryParseJson(trimmed);
   if (again.ok) return finishBlocks([{ value: again.value, repairs: again.repairs }], notes, diagnostics);
   const blocks = findDirectiveRegions(cleaned.text, looksLikeDirectives);
-  if (endsInsideJson(cleaned.text, blocks)) {
+  const broken = brokenJson(cleaned.text, blocks);
+  if (broken === 'truncated') {
     return fail(diagnostics, issue('DIRECTIVE_REPLY_TRUNCATED', '', 'the reply ends inside an unclosed JSON object or array'));
+  }
+  if (broken === 'unreadable') {
+    return fail(diagnostics, issue('DIRECTIVE_PARSE_FAILED', '', 'the JSON holding the directives could not be read (its complete directives are not applied alone)'));
   }
   if (blocks.length === 0) return withoutJson(trimmed, notes, diagnostics);
   if (/```|~~~/.test(cleaned.text)) notes.push('markdown code fences');
@@ -75,11 +80,12 @@ function cleanReply(body: string, notes: string[], diagnostics: Diagnostics): Cl
   if (reasoning.unclosed) {
     return { ok: false, error: issue('DIRECTIVE_REPLY_TRUNCATED', '', 'the reply ends inside a reasoning block') };
   }
-  const tokens = stripTemplateTokens(reasoning.text);
-  if (tokens.found) notes.push('chat template tokens');
-  const tools = unwrapToolCallTags(tokens.text);
+  // Tool-call tags first: gpt-oss writes its calls with template tokens the next step removes.
+  const tools = unwrapToolCallTags(reasoning.text);
   if (tools.found) diagnostics.warnings.push(issue('DIRECTIVE_WARN_TOOL_CALL_READ', '', 'tagged tool calls were read as JSON'));
-  return { ok: true, text: tools.text };
+  const tokens = stripTemplateTokens(tools.text);
+  if (tokens.found) notes.push('chat template tokens');
+  return { ok: true, text: tokens.text };
 }
 
 /** No directive JSON anywhere: an empty reply, markup, broken JSON, or a plain prose answer. */

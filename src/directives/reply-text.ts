@@ -1,6 +1,6 @@
 /**
- * Text-level clean-up of what chat models put around their answer: reasoning blocks, chat
- * template tokens and tagged tool calls. Pure and linear (indexOf scans only, no backtracking
+ * Text-level clean-up of what chat models put around their answer: reasoning blocks and chat
+ * template tokens (tagged tool calls: tool-call-text.ts). Pure and linear (indexOf scans only, no backtracking
  * regular expressions), and only ever run on replies that are not JSON as a whole, so a tag
  * written inside a JSON string of a canonical reply is never touched.
  */
@@ -73,64 +73,4 @@ export function stripTemplateTokens(text: string): { text: string; found: boolea
   let out = text;
   for (const token of TEMPLATE_TOKENS) if (out.includes(token)) out = out.split(token).join('\n');
   return { text: out, found: out !== text };
-}
-
-/**
- * Tagged tool calls → plain JSON blocks the region scan reads: Hermes/Qwen `<tool_call>{…}</tool_call>`,
- * `<function_call>`, Mistral `[TOOL_CALLS]`, Llama's `<|python_tag|>` and `<function=NAME>{…}</function>`,
- * DeepSeek's `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` + a fenced JSON argument block.
- */
-export function unwrapToolCallTags(text: string): { text: string; found: boolean } {
-  let out = text;
-  for (const marker of ['[TOOL_CALLS]', '<|python_tag|>', '<tool_call>', '</tool_call>', '<function_call>', '</function_call>',
-    '<｜tool▁calls▁begin｜>', '<｜tool▁calls▁end｜>', '<｜tool▁call▁end｜>']) {
-    if (out.includes(marker)) out = out.split(marker).join('\n');
-  }
-  out = namedCalls(out, '<function=', '>', '</function>');
-  out = namedCalls(out, '<｜tool▁call▁begin｜>function<｜tool▁sep｜>', '\n', undefined);
-  return { text: out, found: out !== text };
-}
-
-/**
- * `<function=NAME>ARGS</function>` → `{"name":"NAME","arguments":ARGS}`. Without a closing tag
- * (DeepSeek), ARGS is the fenced block right after the name, or else the rest of its line.
- */
-function namedCalls(text: string, open: string, nameEnd: string, close: string | undefined): string {
-  let out = '';
-  let from = 0;
-  for (let guard = 0; guard < 64; guard++) {
-    const at = text.indexOf(open, from);
-    if (at === -1) break;
-    const nameStop = text.indexOf(nameEnd, at + open.length);
-    if (nameStop === -1) break;
-    const name = text.slice(at + open.length, nameStop).trim();
-    const argsStart = nameStop + nameEnd.length;
-    if (!/^[\w.:-]{1,100}$/.test(name)) {
-      out += text.slice(from, argsStart);
-      from = argsStart;
-      continue;
-    }
-    const args = close === undefined ? argumentsAfter(text, argsStart) : closedArguments(text, argsStart, close);
-    out += `${text.slice(from, at)}\n{"name": ${JSON.stringify(name)}, "arguments": ${args.body.trim() || '{}'}}\n`;
-    from = args.end;
-  }
-  return out + text.slice(from);
-}
-
-type Arguments = { body: string; end: number };
-
-function closedArguments(text: string, from: number, close: string): Arguments {
-  const stop = text.indexOf(close, from);
-  return stop === -1 ? { body: text.slice(from), end: text.length } : { body: text.slice(from, stop), end: stop + close.length };
-}
-
-function argumentsAfter(text: string, from: number): Arguments {
-  const fence = text.indexOf('```', from);
-  if (fence !== -1 && /^\s*$/.test(text.slice(from, fence))) {
-    const bodyStart = text.indexOf('\n', fence);
-    const bodyEnd = bodyStart === -1 ? -1 : text.indexOf('```', bodyStart);
-    if (bodyEnd !== -1) return { body: text.slice(bodyStart + 1, bodyEnd), end: bodyEnd + 3 };
-  }
-  const eol = text.indexOf('\n', from);
-  return eol === -1 ? { body: text.slice(from), end: text.length } : { body: text.slice(from, eol), end: eol };
 }

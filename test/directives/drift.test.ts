@@ -36,6 +36,10 @@ describe('drift recovered with a warning', () => {
     ['a Llama <|python_tag|> call with parameters', `<|python_tag|>{"name": "ui.toast", "parameters": ${ARGS}}<|eom_id|>`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TEXT_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
     ['a Llama <function=…> call', `<function=ui.toast>${ARGS}</function>`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
     ['a DeepSeek tool-call block', `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>ui.toast\n\`\`\`json\n${ARGS}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
+    ['a gpt-oss commentary-channel tool call', `<|channel|>commentary to=functions.ui.toast <|constrain|>json<|message|>${ARGS}<|call|>`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
+    ['a Mistral v11 [TOOL_CALLS]name[ARGS] call', `[TOOL_CALLS]ui.toast[ARGS]${ARGS}`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
+    ['a Llama 3.2 {"type": "function", "name", "parameters"} call', `{"type": "function", "name": "ui.toast", "parameters": ${ARGS}}`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
+    ['a Gemma tool_code Python call', "```tool_code\nui.toast(level='info', text='hi')\n```", ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TEXT_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
     ['Python literals and single quotes', `{'directives': [{'type': 'ui.toast', 'payload': {'level': 'info', 'text': 'hi', 'surface': None}}]}`, ['DIRECTIVE_WARN_COERCED', 'DIRECTIVE_WARN_TEXT_REPAIRED']],
     ['JavaScript object literal with a comment', `{directives: [{type: 'ui.toast', payload: {level: 'info', text: 'hi'}}]} // done`, ['DIRECTIVE_WARN_TEXT_REPAIRED']],
     ['an envelope encoded as a JSON string', JSON.stringify(ENVELOPE), ['DIRECTIVE_WARN_SHAPE_REPAIRED']],
@@ -49,6 +53,19 @@ describe('drift recovered with a warning', () => {
     expect(r.errors).toEqual([]);
     expect(r.canonical).toEqual([TOAST]);
     expect(codes(r.warnings)).toEqual(expected);
+  });
+
+  it('reads an envelope with a message and no directives as a message', () => {
+    const r = read('{"assistant_text": "Hello!"}');
+    expect([r.errors, r.canonical, r.assistantText]).toEqual([[], [], 'Hello!']);
+    expect(codes(r.warnings)).toEqual(['DIRECTIVE_WARN_SHAPE_REPAIRED']);
+  });
+
+  it('reads yes/no for a boolean and one object for a list', () => {
+    const r = read('{"directives": [{"type": "ui.show_form", "payload": {"template": "scene_settings", "values": {"content_warnings": "yes"}}}]}');
+    expect(r.canonical[0]!.payload).toEqual({ template: 'scene_settings', values: { content_warnings: true } });
+    const list = validateModelOutput(registry, '{"directives": [{"type": "ui.request_upload", "payload": {"accept": {"x": 1}, "purpose": "p"}}]}', { mode: 'best_effort' });
+    expect(list.errors.map((e) => e.pointer)).toEqual(['/directives/0/payload/accept/0']);
   });
 
   it('reads "message" as the assistant text of an envelope', () => {
@@ -73,7 +90,7 @@ describe('drift recovered with a warning', () => {
 
   it('does not take a name that is no directive for a type', () => {
     const r = read('{"directives": [{"name": "Aria", "arguments": {"x": 1}}]}');
-    expect(r.errors.map((e) => [e.code, e.pointer])).toEqual([['DIRECTIVE_ENVELOPE_INVALID', '/directives/0/type']]);
+    expect(r.errors.map((e) => [e.code, e.pointer])).toEqual([['DIRECTIVE_UNKNOWN_TYPE', '/directives/0/type']]);
   });
 });
 
@@ -90,7 +107,7 @@ describe('drift refused with a stable code', () => {
     ['broken JSON', '```json\n{"directives": [{"type": "ui.toast" "payload": {}}]}\n```', 'DIRECTIVE_PARSE_FAILED'],
     ['JSON that is not an envelope', '{"answer": 42}', 'DIRECTIVE_ENVELOPE_INVALID'],
     ['an unknown directive', '{"directives": [{"type": "ui.render_html", "payload": {"html": "<b>x</b>"}}]}', 'DIRECTIVE_UNKNOWN_TYPE'],
-    ['a tool call of an unknown tool', '<tool_call>{"name": "web_search", "arguments": {"q": "x"}}</tool_call>', 'DIRECTIVE_ENVELOPE_INVALID'],
+    ['a tool call of an unknown tool', '<tool_call>{"name": "web_search", "arguments": {"q": "x"}}</tool_call>', 'DIRECTIVE_UNKNOWN_TYPE'],
   ])('%s', (_name, text, code) => {
     const r = read(text);
     expect(r.ok).toBe(false);

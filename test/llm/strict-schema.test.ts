@@ -6,6 +6,7 @@ import { directiveJsonSchema, validateBatch } from '../../src/directives/index.t
 import { fromStrictValue, toStrictJsonSchema, toStrictValue } from '../../src/llm/index.ts';
 import { validDirectiveEnvelope } from '../support/arbitraries-directives.ts';
 import { checkOpenAiStrictSchema } from '../support/openai-strict-subset.ts';
+import { loadFixtures } from '../../eval/fixture.ts';
 
 const registry = createDemoDirectiveRegistry();
 const original = directiveJsonSchema(registry);
@@ -15,9 +16,16 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateStrict = ajv.compile(strict.schema);
 const validateOriginal = ajv.compile(original);
 
-/** Every canonical envelope we have as data: each directive's catalogue example, alone and all together. */
-const EXAMPLES = registry.definitions.map((d) => ({ directives: [{ type: d.type, payload: d.example }] }));
+/**
+ * Every canonical envelope we have as data: each directive's catalogue example (alone and all
+ * together) and every labelled envelope of the eval corpus (what a recovered or repaired answer stands for).
+ */
+const EXAMPLES: Array<{ directives: unknown[]; assistant_text?: string }> = registry.definitions.map((d) => ({ directives: [{ type: d.type, payload: d.example }] }));
 EXAMPLES.push({ directives: registry.definitions.map((d) => ({ type: d.type, payload: d.example })) });
+for (const f of loadFixtures()) {
+  if (f.expect.outcome === 'recovered') EXAMPLES.push({ directives: f.expect.directives, ...(f.expect.assistant_text ? { assistant_text: f.expect.assistant_text } : {}) });
+  if (f.repair) EXAMPLES.push({ directives: f.repair.directives, ...(f.repair.assistant_text ? { assistant_text: f.repair.assistant_text } : {}) });
+}
 
 describe('strict-mode JSON Schema for OpenAI structured outputs', () => {
   it('passes the OpenAI strict subset rules', () => {
@@ -36,10 +44,13 @@ describe('strict-mode JSON Schema for OpenAI structured outputs', () => {
     expect(strict.dropped).not.toContain('pattern');
   });
 
-  it.each(EXAMPLES.map((e, i) => [i, e] as const))('accepts the strict form of catalogue example %i and maps it back', (_i, envelope) => {
-    const strictForm = toStrictValue(envelope, original);
-    expect(validateStrict(strictForm), JSON.stringify(validateStrict.errors)).toBe(true);
-    expect(fromStrictValue(strictForm, original)).toEqual(envelope);
+  it(`accepts the strict form of every valid fixture (${EXAMPLES.length}) and maps each back`, () => {
+    for (const envelope of EXAMPLES) {
+      expect(validateOriginal(envelope), JSON.stringify(envelope)).toBe(true);
+      const strictForm = toStrictValue(envelope, original);
+      expect(validateStrict(strictForm), JSON.stringify(validateStrict.errors)).toBe(true);
+      expect(fromStrictValue(strictForm, original)).toEqual(envelope);
+    }
   });
 
   it('writes an absent optional field as null and a map as entries', () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { DEMO_TEMPLATES } from '../../src/app/index.ts';
 import type { FieldSpec } from '../../src/app/index.ts';
 import { isSafeDataKey } from '../../src/ui-ir/index.ts';
+import { jsLiteral, pythonRepr } from './model-dialects.ts';
 
 /**
  * Arbitraries for the demo app's directives, shared by every suite that needs model output:
@@ -157,26 +158,6 @@ export const nonCanonicalVariant = (): fc.Arbitrary<Variant & { envelope: Envelo
     ];
     return fc.oneof(...variants).map((v) => ({ ...v, envelope }));
   });
-
-/** Python's repr of a JSON value: single-quoted strings, True/False/None. */
-export function pythonRepr(value: unknown): string {
-  if (value === null) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'string') return `'${JSON.stringify(value).slice(1, -1).replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-  return JSON.stringify(value);
-}
-
-/** A JavaScript object literal: identifier keys unquoted. */
-function jsLiteral(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(', ')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${jsLiteral(v)}`).join(', ')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /**
  * The drifts of issue 12 applied to one canonical envelope: reasoning blocks (with braces in
