@@ -86,6 +86,23 @@ describe('surfacer serve with a model planner, over HTTP', () => {
     expect(TraceSchema.parse(body.trace).llm).toMatchObject({ provider: 'ollama', model: 'qwen3:8b' });
   });
 
+  it('ollama: a repair loop that runs out applies the valid part of the best answer and says so', async () => {
+    const mixed = JSON.stringify({ directives: [PERSONA.directives[0], { type: 'ui.close', payload: { surface: 'sidebar' } }] });
+    const fake = await startFakeOllama([{ kind: 'reply', content: mixed }, { kind: 'reply', content: 'Sorry, I cannot fix that.' }]);
+    cleanup.push(() => fake.close());
+    const server = await serve('ollama', { OLLAMA_HOST: fake.host, SURFACER_OLLAMA_MODEL: 'llama3.2' });
+    const { client, base, body } = await say(server, 'set up my persona');
+    expect(fake.requests).toHaveLength(2);
+    expect(body.outcome).toBe('applied');
+    expect(body.surfaces.map((s) => s.id)).toEqual(['main']);
+    const trace = TraceSchema.parse(body.trace);
+    expect(trace.repair).toEqual({ max_repairs: 1, used: 1, exhausted: true, chosen: 0 });
+    expect(trace.validation.error_codes).toEqual(['DIRECTIVE_SURFACE_UNKNOWN']);
+    expect(trace.recovery).toContainEqual({ code: 'LLM_REPAIR_EXHAUSTED', path: 'soft_fail' });
+    const $ = parse(await (await client.get(`${base}/trace`)).text());
+    expect($('dt:contains("Repair") + dd').text()).toContain('none passed');
+  });
+
   it('openai unreachable: the offline planner answers and the trace says so', async () => {
     const fake = await startFakeOpenAi({ script: [{ kind: 'reply', content: '{}' }] });
     const baseURL = fake.baseURL;
