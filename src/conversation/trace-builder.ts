@@ -1,4 +1,4 @@
-import { errorSpec, type SurfacerError } from '../errors/index.ts';
+import { errorSpec, SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
 import type { Planner, PlannerOutput } from '../planner/types.ts';
 import type { AttemptRecord, PlannedTurn } from './plan-turn.ts';
 import { TRACE_VERSION, type Trace, type TraceAttempt, type TraceSurfaceStats } from './trace.ts';
@@ -46,6 +46,8 @@ export function buildTrace(p: TraceParams): Trace {
   };
   if (p.output?.model !== undefined) llm.model = p.output.model;
   if (p.output?.usage !== undefined) llm.usage = p.output.usage;
+  const fallback = SurfacerErrorSchema.safeParse(meta['fallback_error']);
+  if (fallback.success) llm.fallback_error = toIssue(fallback.data);
   const trace: Trace = {
     trace_version: TRACE_VERSION,
     request_id: p.requestId,

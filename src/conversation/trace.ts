@@ -76,6 +76,8 @@ export const TraceSchema = z.object({
     offline: z.boolean(),
     /** Summed over every call of the turn. */
     usage: Usage.optional(),
+    /** Why the model's planner did not answer when the offline planner answered in its place. */
+    fallback_error: TraceIssue.optional(),
   }),
   surfaces: z.array(TraceSurfaceStats),
   validation: z.object({

@@ -110,7 +110,18 @@ describe('surfacer serve with a model planner, over HTTP', () => {
     const server = await serve('openai', { OPENAI_BASE_URL: baseURL, SURFACER_OPENAI_MODEL: 'm' });
     const { body } = await say(server, 'create a character card');
     expect(body.outcome).toBe('applied');
-    expect(TraceSchema.parse(body.trace).llm).toMatchObject({ provider: 'offline', offline: true });
+    expect(TraceSchema.parse(body.trace).llm).toMatchObject({ provider: 'offline', offline: true, fallback_error: { code: 'LLM_UNAVAILABLE' } });
+  });
+
+  it('openai refusing a parameter: LLM_PARAMETER_UNSUPPORTED on the trace page, one request, the offline planner answers', async () => {
+    const fake = await startFakeOpenAi({ script: [{ kind: 'status', status: 404, error: { message: 'No endpoints found that support the requested parameters.', code: 404 } }] });
+    cleanup.push(() => fake.close());
+    const server = await serve('openai', { OPENAI_BASE_URL: fake.baseURL, SURFACER_OPENAI_MODEL: 'meta-llama/llama-3.1-8b-instruct' });
+    const { client, base, body } = await say(server, 'create a character card');
+    expect(fake.requests).toHaveLength(1);
+    expect(body.trace.llm.fallback_error?.code).toBe('LLM_PARAMETER_UNSUPPORTED');
+    const $ = parse(await (await client.get(`${base}/trace`)).text());
+    expect($('dt:contains("Fallback") + dd').text()).toContain('LLM_PARAMETER_UNSUPPORTED');
   });
 
   it('replay: answers from a recorded JSONL file', async () => {
