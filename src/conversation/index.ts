@@ -12,10 +12,12 @@ export { summarizeSurface, surfaceSummary } from './summary.ts';
 export { createConversationService, DEFAULT_SERVICE_LIMITS } from './service.ts';
 export type { ConversationService, ConversationServiceDeps, ServiceLimits } from './service.ts';
 export type { ConversationStore } from './store.ts';
-export { TRACE_VERSION, TraceSchema } from './trace.ts';
+export { PlannerProvider, TRACE_VERSION, TraceAttempt, TraceSchema } from './trace.ts';
 export type { Trace, TraceIssue, TraceSurfaceStats } from './trace.ts';
+export { MAX_REPAIR_ATTEMPTS, planTurn } from './plan-turn.ts';
+export type { AttemptRecord, PlannedTurn, PlanTurnOptions, RepairSummary } from './plan-turn.ts';
 export { applyFailedTurn, applyTurn, runDirectivesAdapter } from './turn.ts';
-export type { DirectiveRunOptions, DirectiveRunResult, DirectivesMode, RunDirectives } from './turn.ts';
+export type { DirectiveRunOptions, DirectiveRunResult, DirectivesMode, RunDirectives, TurnContext } from './turn.ts';
 export { silentLogger } from './types.ts';
 export type {
   ActionResult, ChangeCause, Conversation, ConversationEvent, ConversationListener, Logger, ResetResult, TurnResult,

@@ -12,6 +12,7 @@ import {
 } from '../ingress/index.ts';
 import type { IngressOutcome, IngressPort, StoredOutcome } from './ingress-port.ts';
 import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry } from './log.ts';
+import { planTurn } from './plan-turn.ts';
 import type { ConversationStore } from './store.ts';
 import { buildTrace } from './trace-builder.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
@@ -35,11 +36,13 @@ export interface ServiceLimits {
   /** Idle conversations kept folded in memory. */
   maxCachedConversations: number;
   maxTextLength: number;
+  /** Repair follow-ups after an answer that fails to parse or validate (plan-turn.ts), 0–3. */
+  maxRepairAttempts: number;
 }
 
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS,
-  maxCachedConversations: 1000, maxTextLength: 4000,
+  maxCachedConversations: 1000, maxTextLength: 4000, maxRepairAttempts: 1,
 };
 
 export interface ConversationServiceDeps {
@@ -198,7 +201,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   > {
     const started = performance.now();
     try {
-      const output = await planner.plan({ text, ir: state.ir }, controller.signal);
+      const output = await planTurn({ text, ir: state.ir }, { planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts }, controller.signal);
       if (controller.signal.aborted) throw controller.signal.reason;
       return { kind: 'ok', output };
     } catch (error) {
