@@ -15,10 +15,12 @@ export { AppendConflictError, StoreUnavailableError } from './store.ts';
 export type { ConversationStore } from './store.ts';
 export { createLocalTurnGate, TURN_CANCELLED } from './turn-gate.ts';
 export type { TurnClaim, TurnGate } from './turn-gate.ts';
-export { TRACE_VERSION, TraceSchema } from './trace.ts';
+export { PlannerProvider, TRACE_VERSION, TraceAttempt, TraceSchema } from './trace.ts';
 export type { Trace, TraceIssue, TraceSurfaceStats } from './trace.ts';
+export { MAX_REPAIR_ATTEMPTS, planTurn } from './plan-turn.ts';
+export type { AttemptRecord, PlannedTurn, PlanTurnOptions, RepairSummary } from './plan-turn.ts';
 export { applyFailedTurn, applyTurn, runDirectivesAdapter } from './turn.ts';
-export type { DirectiveRunOptions, DirectiveRunResult, DirectivesMode, RunDirectives } from './turn.ts';
+export type { DirectiveRunOptions, DirectiveRunResult, DirectivesMode, RunDirectives, TurnContext } from './turn.ts';
 export { silentLogger } from './types.ts';
 export type {
   ActionResult, ChangeCause, Conversation, ConversationEvent, ConversationListener, Logger, ResetResult, TurnResult,

@@ -1,7 +1,7 @@
 import { createHash, hash } from 'node:crypto';
 import { z } from 'zod';
 import type { ConversationIr } from '../ui-ir/index.ts';
-import { TraceSchema } from './trace.ts';
+import { PlannerProvider, TraceSchema } from './trace.ts';
 
 /**
  * The durable conversation log: one JSON object per line, append-only. IR = fold(entries).
@@ -37,7 +37,7 @@ export const TurnEntry = z.object({
   mode: z.enum(['strict', 'best-effort']),
   planner: z.object({
     name: z.string(),
-    provider: z.enum(['offline', 'ollama', 'replay']),
+    provider: PlannerProvider,
     label: z.string(),
     model: z.string().optional(),
     rawText: z.string().optional(),

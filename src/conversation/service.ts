@@ -14,7 +14,7 @@ import type { IngressOutcome, IngressPort } from './ingress-port.ts';
 import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry } from './log.ts';
 import { AppendConflictError, StoreUnavailableError, type ConversationStore } from './store.ts';
 import { createLocalTurnGate, TURN_CANCELLED, type TurnGate } from './turn-gate.ts';
-import { planTurn, recordTurn, TURN_TIMEOUT, type TurnRecordContext } from './turn-record.ts';
+import { askPlanner, recordTurn, TURN_TIMEOUT, type TurnRecordContext } from './turn-record.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
 import { runDirectivesAdapter, type DirectivesMode, type RunDirectives } from './turn.ts';
 import {
@@ -39,11 +39,13 @@ export interface ServiceLimits {
    * while this one decided). Past it the request is refused with CONVERSATION_BUSY.
    */
   maxConflictRetries: number;
+  /** Repair follow-ups after an answer that fails to parse or validate (plan-turn.ts), 0–3. */
+  maxRepairAttempts: number;
 }
 
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS,
-  maxCachedConversations: 1000, maxTextLength: 4000, maxConflictRetries: 16,
+  maxCachedConversations: 1000, maxTextLength: 4000, maxConflictRetries: 16, maxRepairAttempts: 1,
 };
 
 export interface ConversationServiceDeps {
@@ -238,7 +240,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         try {
           // Another instance's turn may have just changed the conversation: plan on what it is now.
           if (shared) await catchUp(cid, state);
-          const planned = await planTurn(planner, { text, ir: state.folded.ir }, controller, limits.turnTimeoutMs);
+          const planned = await askPlanner({ planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts }, { text, ir: state.folded.ir }, controller, limits.turnTimeoutMs);
           return await decided(cid, state, async () => {
             const basis = state.folded.version;
             const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin });

@@ -1,6 +1,7 @@
-import type { SurfacerError } from '../errors/index.ts';
+import { errorSpec, SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
 import type { Planner, PlannerOutput } from '../planner/types.ts';
-import { TRACE_VERSION, type Trace, type TraceSurfaceStats } from './trace.ts';
+import type { AttemptRecord, PlannedTurn } from './plan-turn.ts';
+import { TRACE_VERSION, type Trace, type TraceAttempt, type TraceSurfaceStats } from './trace.ts';
 import { toIssue, type DirectiveRunResult, type DirectivesMode } from './turn.ts';
 
 export interface TraceParams {
@@ -12,7 +13,8 @@ export interface TraceParams {
   mode: DirectivesMode;
   outcome: Trace['outcome'];
   planner: Planner;
-  output: PlannerOutput | undefined;
+  /** The planner's answer; from the repair loop (plan-turn.ts) it also carries every attempt. */
+  output: (PlannerOutput & Partial<Pick<PlannedTurn, 'attempts' | 'repair'>>) | undefined;
   run: DirectiveRunResult | undefined;
   surfaces: TraceSurfaceStats[];
   error: SurfacerError | undefined;
@@ -33,6 +35,7 @@ export function buildTrace(p: TraceParams): Trace {
   const recovery = [...warnings, ...errors]
     .filter((i) => i.recovery !== undefined && i.recovery !== 'none')
     .map((i) => ({ code: i.code, path: i.recovery! }));
+  if (p.output?.repair?.exhausted) recovery.push({ code: 'LLM_REPAIR_EXHAUSTED', path: errorSpec('LLM_REPAIR_EXHAUSTED').recovery });
   const llm: Trace['llm'] = {
     provider, label: p.planner.label,
     stream: meta['stream'] === true,
@@ -42,7 +45,10 @@ export function buildTrace(p: TraceParams): Trace {
     offline: provider === 'offline',
   };
   if (p.output?.model !== undefined) llm.model = p.output.model;
-  return {
+  if (p.output?.usage !== undefined) llm.usage = p.output.usage;
+  const fallback = SurfacerErrorSchema.safeParse(meta['fallback_error']);
+  if (fallback.success) llm.fallback_error = toIssue(fallback.data);
+  const trace: Trace = {
     trace_version: TRACE_VERSION,
     request_id: p.requestId,
     conversation_id: p.cid,
@@ -64,10 +70,37 @@ export function buildTrace(p: TraceParams): Trace {
     recovery,
     timings: roundTimings(p.timings),
   };
+  if (p.output?.attempts !== undefined) trace.attempts = p.output.attempts.map(traceAttempt);
+  if (p.output?.repair !== undefined) {
+    const { maxRepairs, used, exhausted, chosen } = p.output.repair;
+    trace.repair = { max_repairs: maxRepairs, used, exhausted, chosen };
+  }
+  return trace;
 }
 
+// Every attempt's raw text is kept for debugging, up to this many characters each.
+const MAX_TRACE_RAW_TEXT = 16_000;
+
+function traceAttempt(a: AttemptRecord): TraceAttempt {
+  const out: TraceAttempt = {
+    index: a.index, status: a.status, errors: a.errors, warning_codes: a.warningCodes, applied: a.applied, llm_ms: roundMs(a.llmMs),
+  };
+  if (a.rawText !== undefined) {
+    out.raw_text = a.rawText.slice(0, MAX_TRACE_RAW_TEXT);
+    if (a.rawText.length > MAX_TRACE_RAW_TEXT) out.raw_text_truncated = true;
+  }
+  if (a.usage !== undefined) out.usage = a.usage;
+  const meta = a.meta ?? {};
+  if (typeof meta['finish_reason'] === 'string') out.finish_reason = meta['finish_reason'];
+  if (Array.isArray(meta['dropped_keys'])) out.dropped_keys = meta['dropped_keys'].filter((k): k is string => typeof k === 'string');
+  if (Array.isArray(meta['http_retries'])) out.http_retries = meta['http_retries'].length;
+  return out;
+}
+
+const roundMs = (n: number): number => Math.max(0, Math.round(n * 1000) / 1000);
+
 function roundTimings(t: Trace['timings']): Trace['timings'] {
-  const r = (n: number): number => Math.max(0, Math.round(n * 1000) / 1000);
+  const r = roundMs;
   return { llm_ms: r(t.llm_ms), directives_ms: r(t.directives_ms), compile_ms: r(t.compile_ms), total_ms: r(t.total_ms) };
 }
 

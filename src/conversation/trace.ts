@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlannerName } from '../planner/types.ts';
 
 /**
  * Trace v1: one per planner turn, stored with the conversation (design.md §8). Plain wire
@@ -7,6 +8,9 @@ import { z } from 'zod';
 export const TRACE_VERSION = 1 as const;
 
 const Ms = z.number().nonnegative();
+
+/** Who produced a turn's model text; shared with the log entry. Logs written before `openai` existed still parse. */
+export const PlannerProvider = z.enum(['offline', 'ollama', 'openai', 'replay'] satisfies PlannerName[]);
 
 export const TraceSurfaceStats = z.object({
   surface_id: z.string(),
@@ -24,9 +28,33 @@ export type TraceSurfaceStats = z.infer<typeof TraceSurfaceStats>;
 
 export const TraceIssue = z.object({
   code: z.string(), message: z.string(), pointer: z.string().optional(), recovery: z.string().optional(),
+  /** The canonical error's technical_detail (what a repair follow-up quotes to the model). */
+  detail: z.string().optional(),
 });
 export type TraceIssue = z.infer<typeof TraceIssue>;
 
+const Usage = z.object({
+  prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative(), total_tokens: z.number().int().nonnegative(),
+});
+
+/** One answer of the turn's repair loop (plan-turn.ts). Raw text is clipped to keep logs bounded. */
+export const TraceAttempt = z.object({
+  index: z.number().int().nonnegative(),
+  status: z.enum(['passed', 'failed', 'planner_failed', 'unchecked']),
+  raw_text: z.string().optional(),
+  raw_text_truncated: z.boolean().optional(),
+  errors: z.array(TraceIssue),
+  warning_codes: z.array(z.string()),
+  applied: z.number().int().nonnegative(),
+  llm_ms: Ms,
+  usage: Usage.optional(),
+  finish_reason: z.string().optional(),
+  dropped_keys: z.array(z.string()).optional(),
+  http_retries: z.number().int().nonnegative().optional(),
+});
+export type TraceAttempt = z.infer<typeof TraceAttempt>;
+
+// Fields added after Trace v1 was first written are optional, so every stored trace still parses.
 export const TraceSchema = z.object({
   trace_version: z.literal(TRACE_VERSION),
   request_id: z.string(),
@@ -38,7 +66,7 @@ export const TraceSchema = z.object({
   strict_mode: z.boolean(),
   outcome: z.enum(['applied', 'planner_failed', 'cancelled']),
   llm: z.object({
-    provider: z.enum(['offline', 'ollama', 'replay']),
+    provider: PlannerProvider,
     label: z.string(),
     model: z.string().optional(),
     stream: z.boolean(),
@@ -46,6 +74,10 @@ export const TraceSchema = z.object({
     sampling: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
     dropped_keys: z.array(z.string()),
     offline: z.boolean(),
+    /** Summed over every call of the turn. */
+    usage: Usage.optional(),
+    /** Why the model's planner did not answer when the offline planner answered in its place. */
+    fallback_error: TraceIssue.optional(),
   }),
   surfaces: z.array(TraceSurfaceStats),
   validation: z.object({
@@ -57,5 +89,9 @@ export const TraceSchema = z.object({
   }),
   recovery: z.array(z.object({ surface_id: z.string().optional(), code: z.string(), path: z.string() })),
   timings: z.object({ llm_ms: Ms, directives_ms: Ms, compile_ms: Ms, total_ms: Ms }),
+  attempts: z.array(TraceAttempt).optional(),
+  repair: z.object({
+    max_repairs: z.number().int().nonnegative(), used: z.number().int().nonnegative(), exhausted: z.boolean(), chosen: z.number().int().nonnegative(),
+  }).optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;

@@ -2,6 +2,7 @@ import { makeError, SurfacerErrorSchema, type SurfacerError } from '../errors/in
 import type { Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
 import { createRecordingSource, type ConversationIr, type EntropySource } from '../ui-ir/index.ts';
 import type { FoldResult } from './fold.ts';
+import { planTurn, type PlanTurnOptions } from './plan-turn.ts';
 import { irHash, LOG_VERSION, type TurnEntry } from './log.ts';
 import { buildTrace } from './trace-builder.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
@@ -10,16 +11,19 @@ import { applyFailedTurn, applyTurn, type DirectiveRunResult, type DirectivesMod
 /** The abort reason of a turn that ran out of time (a cancel aborts with TURN_CANCELLED). */
 export const TURN_TIMEOUT = 'timeout';
 
-export type PlannedTurn =
+export type AskedPlanner =
   | { kind: 'ok'; output: PlannerOutput }
   | { kind: 'failed'; error: SurfacerError; llmMs: number }
   | { kind: 'cancelled'; llmMs: number };
 
-/** Asks the planner, and says what came of it: an answer, a canonical failure, or a cancel. */
-export async function planTurn(planner: Planner, input: PlannerInput, controller: AbortController, timeoutMs: number): Promise<PlannedTurn> {
+/**
+ * Asks the planner (with its bounded repair loop, plan-turn.ts), and says what came of it: an
+ * answer, a canonical failure, or a cancel.
+ */
+export async function askPlanner(options: PlanTurnOptions, input: PlannerInput, controller: AbortController, timeoutMs: number): Promise<AskedPlanner> {
   const started = performance.now();
   try {
-    const output = await planner.plan(input, controller.signal);
+    const output = await planTurn(input, options, controller.signal);
     if (controller.signal.aborted) throw controller.signal.reason;
     return { kind: 'ok', output };
   } catch (error) {
@@ -59,7 +63,7 @@ export interface TurnRecord {
  */
 export function recordTurn(
   ctx: TurnRecordContext, folded: FoldResult,
-  turn: { text: string; planned: PlannedTurn; startedAt: string; t0: number; origin?: string | undefined },
+  turn: { text: string; planned: AskedPlanner; startedAt: string; t0: number; origin?: string | undefined },
 ): TurnRecord {
   const { text, planned } = turn;
   const prev = folded.ir;

@@ -50,6 +50,7 @@ export function toIssue(value: unknown): TraceIssue {
     };
     if (typeof value['pointer'] === 'string') issue.pointer = value['pointer'];
     if (typeof value['recovery_path'] === 'string') issue.recovery = value['recovery_path'];
+    if (typeof value['technical_detail'] === 'string') issue.detail = value['technical_detail'];
     return issue;
   }
   return { code: 'UNKNOWN', message: String(value) };

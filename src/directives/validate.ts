@@ -3,7 +3,7 @@ import { parseWithCoercion, payloadErrors } from './coerce.ts';
 import {
   childPointer, emptyDiagnostics, issue, strictErrorsFor, type Diagnostics,
 } from './diagnostics.ts';
-import { shapeDirective, toEnvelope } from './envelope.ts';
+import { shapeDirective, toEnvelope, type DirectiveLookup } from './envelope.ts';
 import { normaliseKeys, schemaKeys } from './key-case.ts';
 import { exceedsDepth, jsonBytes, jsonText, resolveLimits, utf8Bytes, type DirectiveLimits } from './limits.ts';
 import { safeParseModelOutput } from './parse.ts';
@@ -111,7 +111,7 @@ function validateOne(
     diagnostics.errors.push(issue('DIRECTIVE_BUDGET_EXCEEDED', pointer, `directive is ${size} bytes; the limit is ${limits.maxDirectiveBytes}`));
     return undefined;
   }
-  const shaped = shapeDirective(entry, pointer, diagnostics);
+  const shaped = shapeDirective(entry, pointer, diagnostics, lookupFor(registry));
   if (shaped === undefined) return undefined;
   const resolved = registry.resolve(shaped.type);
   if (resolved === undefined) {
@@ -135,6 +135,18 @@ function validateOne(
     return undefined;
   }
   return { index, type: definition.type, payload: parsed.data, definition };
+}
+
+const lookups = new WeakMap<DirectiveRegistry, DirectiveLookup>();
+
+/** What the shaper may know of the registry: a name's payload keys, or undefined when it names no directive. */
+function lookupFor(registry: DirectiveRegistry): DirectiveLookup {
+  let lookup = lookups.get(registry);
+  if (lookup === undefined) {
+    lookup = { payloadKeys: (type) => { const r = registry.resolve(type); return r === undefined ? undefined : schemaKeys(r.definition.payload); } };
+    lookups.set(registry, lookup);
+  }
+  return lookup;
 }
 
 function contextFor(base: string, diagnostics: Diagnostics): NormaliseContext {

@@ -1,22 +1,83 @@
 import { z } from 'zod';
+import { makeError } from '../errors/index.ts';
+import { OPENAI_BASE_URL } from './openai-planner.ts';
+import { PlannerError } from './planner-error.ts';
+
+export const PlannerKind = z.enum(['offline', 'ollama', 'openai', 'replay']);
+export type PlannerKind = z.infer<typeof PlannerKind>;
+
+const Sampling = z.record(z.string(), z.union([z.number(), z.boolean(), z.array(z.string())]));
 
 /** Planner configuration from flags and environment. ollama-js ignores OLLAMA_HOST, so we read it. */
 export const PlannerConfig = z.object({
-  planner: z.enum(['offline', 'ollama']),
+  planner: PlannerKind,
   ollamaHost: z.string().url(),
   ollamaModel: z.string().min(1),
+  openaiBaseUrl: z.string().url(),
+  openaiApiKey: z.string().min(1).optional(),
+  openaiModel: z.string().min(1).optional(),
+  replayFile: z.string().min(1).optional(),
+  replayMatch: z.enum(['order', 'text']).optional(),
+  /** A JSON capability table (capabilities.ts) applied over the built-in one. */
+  capabilitiesFile: z.string().min(1).optional(),
+  /** Sampling/limit keys sent with every call (Ollama `options`, OpenAI top-level keys). */
+  sampling: Sampling,
   timeoutMs: z.number().int().positive(),
+  maxRetries: z.number().int().min(0).max(10),
   strict: z.boolean(),
+  /** Repair follow-ups per turn after a failed answer (0–3). */
+  repairAttempts: z.number().int().min(0).max(3),
 });
 export type PlannerConfig = z.infer<typeof PlannerConfig>;
 
+function jsonOr(text: string | undefined, name: string): unknown {
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PlannerError(makeError('LLM_CONFIG_INVALID', `${name} is not JSON`));
+  }
+}
+
+function numberOr(text: string | undefined, fallback: number): number {
+  return text === undefined || text.trim() === '' ? fallback : Number(text);
+}
+
+/**
+ * Reads the planner settings; a bad value is an LLM_CONFIG_INVALID PlannerError naming it. An
+ * OpenAI-compatible server other than api.openai.com needs a model name; api.openai.com needs a key.
+ */
 export function plannerConfigFromEnv(env: NodeJS.ProcessEnv, flag?: string): PlannerConfig {
   const host = env.OLLAMA_HOST ?? 'http://127.0.0.1:11434';
-  return PlannerConfig.parse({
-    planner: flag ?? env.SURFACER_PLANNER ?? (env.SURFACER_OLLAMA_MODEL ? 'ollama' : 'offline'),
+  const baseUrl = env.OPENAI_BASE_URL ?? OPENAI_BASE_URL;
+  const official = baseUrl.replace(/\/+$/, '') === OPENAI_BASE_URL;
+  const planner = flag ?? env.SURFACER_PLANNER
+    ?? (env.SURFACER_OLLAMA_MODEL ? 'ollama' : env.SURFACER_OPENAI_MODEL ? 'openai' : 'offline');
+  const parsed = PlannerConfig.safeParse({
+    planner,
     ollamaHost: /^https?:\/\//.test(host) ? host : `http://${host}`,
     ollamaModel: env.SURFACER_OLLAMA_MODEL ?? 'llama3.2',
-    timeoutMs: Number(env.SURFACER_LLM_TIMEOUT_MS ?? 60_000),
+    openaiBaseUrl: baseUrl,
+    // Local servers (vLLM, llama.cpp, LM Studio) ignore the key, but the client insists on one.
+    openaiApiKey: env.OPENAI_API_KEY ?? (official ? undefined : 'not-needed'),
+    openaiModel: env.SURFACER_OPENAI_MODEL ?? (official ? 'gpt-4o-mini' : undefined),
+    ...(env.SURFACER_REPLAY_FILE ? { replayFile: env.SURFACER_REPLAY_FILE } : {}),
+    ...(env.SURFACER_REPLAY_MATCH ? { replayMatch: env.SURFACER_REPLAY_MATCH } : {}),
+    ...(env.SURFACER_LLM_CAPABILITIES ? { capabilitiesFile: env.SURFACER_LLM_CAPABILITIES } : {}),
+    sampling: jsonOr(env.SURFACER_LLM_OPTIONS, 'SURFACER_LLM_OPTIONS'),
+    timeoutMs: numberOr(env.SURFACER_LLM_TIMEOUT_MS, 60_000),
+    maxRetries: numberOr(env.SURFACER_LLM_MAX_RETRIES, 2),
     strict: env.SURFACER_STRICT === '1' || env.NODE_ENV === 'development' || env.NODE_ENV === 'test',
+    repairAttempts: numberOr(env.SURFACER_REPAIR_ATTEMPTS, 1),
   });
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (parsed.success && parsed.data.planner === 'replay' && parsed.data.replayFile === undefined) problems.push('SURFACER_REPLAY_FILE is required');
+  if (parsed.success && parsed.data.planner === 'openai') {
+    if (parsed.data.openaiApiKey === undefined) problems.push('OPENAI_API_KEY is required for api.openai.com');
+    if (parsed.data.openaiModel === undefined) problems.push('SURFACER_OPENAI_MODEL is required for an OpenAI-compatible server');
+  }
+  if (!parsed.success || problems.length > 0) {
+    throw new PlannerError(makeError('LLM_CONFIG_INVALID', problems.join('; ')));
+  }
+  return parsed.data;
 }

@@ -1,5 +1,5 @@
 import type { Planner, PlannerOutput } from '../planner/types.ts';
-import { PlannerError } from './ollama-planner.ts';
+import { PlannerError } from './planner-error.ts';
 
 /**
  * Uses the model when it answers and the offline planner when it cannot be reached or fails,
@@ -13,7 +13,9 @@ export function createFallbackPlanner(primary: Planner, offline: Planner): Plann
       try {
         return await primary.plan(input, signal);
       } catch (error) {
-        if (!(error instanceof PlannerError) || error.error.code === 'LLM_CANCELLED') throw error;
+        // A repair follow-up is about the model's own earlier answer: the offline planner cannot
+        // answer it, so the turn keeps what it has instead.
+        if (!(error instanceof PlannerError) || error.error.code === 'LLM_CANCELLED' || input.repair !== undefined) throw error;
         const answer = await offline.plan(input, signal);
         return { ...answer, meta: { ...answer.meta, fallback_from: primary.label, fallback_error: error.error } };
       }

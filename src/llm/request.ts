@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { makeError, type SurfacerError } from '../errors/index.ts';
+import type { ModelCapabilities } from './capabilities.ts';
 
 /** What we ask a provider for, before provider-specific sanitising. */
 export const LlmRequestSpec = z.object({
@@ -15,22 +16,6 @@ export const LlmRequestSpec = z.object({
 });
 export type LlmRequestSpec = z.infer<typeof LlmRequestSpec>;
 
-/** What one provider/model accepts. Anything else is dropped (best-effort) or refused (strict). */
-export const ModelCapabilities = z.object({
-  structuredOutput: z.boolean(),
-  tools: z.boolean(),
-  think: z.boolean(),
-  options: z.array(z.string()),
-});
-export type ModelCapabilities = z.infer<typeof ModelCapabilities>;
-
-export const DEFAULT_OLLAMA_CAPABILITIES: ModelCapabilities = {
-  structuredOutput: true,
-  tools: true,
-  think: false,
-  options: ['temperature', 'top_p', 'top_k', 'seed', 'num_predict', 'num_ctx', 'stop', 'repeat_penalty'],
-};
-
 /** Combinations no provider call may carry, whatever the model can do (design.md §9). */
 export function preflightLlmRequest(spec: LlmRequestSpec): SurfacerError[] {
   const errors: SurfacerError[] = [];
@@ -45,6 +30,10 @@ export function preflightLlmRequest(spec: LlmRequestSpec): SurfacerError[] {
     errors.push(makeError('LLM_STRUCTURED_OUTPUTS_PARALLEL_TOOL_CALLS_FORBIDDEN', 'format with parallel tool calls', { pointer: '/parallelToolCalls' }));
   } else if (spec.format && hasTools) {
     errors.push(makeError('LLM_TOOLS_WITH_RESPONSE_FORMAT_FORBIDDEN', 'format with tools', { pointer: '/tools' }));
+  }
+  // One tool call per model turn keeps the tool loop deterministic and its trace readable.
+  if (hasTools && spec.parallelToolCalls !== false && !(spec.format && spec.parallelToolCalls)) {
+    errors.push(makeError('LLM_PARALLEL_TOOL_CALLS_NOT_DISABLED', 'tools without parallelToolCalls: false', { pointer: '/parallelToolCalls' }));
   }
   return errors;
 }

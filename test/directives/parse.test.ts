@@ -65,8 +65,8 @@ describe('safeParseModelOutput', () => {
 
   it.each([
     ['', 'DIRECTIVE_PARSE_FAILED'],
-    ['I could not decide what to show.', 'DIRECTIVE_PARSE_FAILED'],
-    ['{"directives": [', 'DIRECTIVE_PARSE_FAILED'],
+    ['{"directives": [', 'DIRECTIVE_REPLY_TRUNCATED'],
+    ['```json\n{"directives": oops}\n```', 'DIRECTIVE_PARSE_FAILED'],
     ['see [1] and {}', 'DIRECTIVE_PARSE_FAILED'],
     ['42', 'DIRECTIVE_ENVELOPE_INVALID'],
     ['{"directives": "none"}', 'DIRECTIVE_ENVELOPE_INVALID'],
@@ -74,6 +74,12 @@ describe('safeParseModelOutput', () => {
     const r = safeParseModelOutput(text);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(codes(r.errors)).toContain(code);
+  });
+
+  it('reads a prose-only reply as the assistant\'s plain answer, with a PROSE_ONLY warning', () => {
+    const r = read('  I could not decide what to show.\n');
+    expect(r.envelope).toEqual({ directives: [], assistant_text: 'I could not decide what to show.' });
+    expect(codes(r.warnings)).toEqual(['DIRECTIVE_WARN_PROSE_ONLY']);
   });
 
   it('refuses replies over the text budget before scanning', () => {
@@ -88,7 +94,7 @@ describe('safeParseModelOutput', () => {
   });
 
   it('parseModelOutput throws with the errors attached', () => {
-    expect(() => parseModelOutput('nothing here')).toThrow(/no directive JSON/);
+    expect(() => parseModelOutput('```\nnothing here\n```')).toThrow(/no directive JSON/);
   });
 });
 

@@ -65,9 +65,20 @@ describe('runDirectives', () => {
 
   it('reports unparseable text without touching the IR', () => {
     const ir = empty();
-    const r = runModelOutput(registry, ir, 'Sorry, I cannot help with that.', opts('best_effort'));
+    const r = runModelOutput(registry, ir, 'Here: {"directives": [{"type": "ui.toast" "payload": {}}]}', opts('best_effort'));
     expect(r.ir).toBe(ir);
     expect(r.errors.map((e) => e.code)).toEqual(['DIRECTIVE_PARSE_FAILED']);
+  });
+
+  it('shows a prose-only reply as the assistant\'s answer (best-effort) and refuses it in strict mode', () => {
+    const ir = empty();
+    const best = runModelOutput(registry, ir, 'Sorry, I cannot help with that.', opts('best_effort'));
+    expect(best.assistantText).toBe('Sorry, I cannot help with that.');
+    expect(best.applied).toEqual([]);
+    expect(best.ir.transcript.map((t) => t.text)).toEqual(['Sorry, I cannot help with that.']);
+    const strict = runModelOutput(registry, ir, 'Sorry, I cannot help with that.', opts('strict'));
+    expect(strict.ir).toBe(ir);
+    expect(strict.errors.map((e) => e.code)).toEqual(['DIRECTIVE_NON_CANONICAL']);
   });
 });
 

@@ -12,12 +12,15 @@ describe('LLM request preflight', () => {
     [{ stream: true, format: { type: 'object' } }, 'LLM_STREAMING_WITH_RESPONSE_FORMAT_FORBIDDEN'],
     [{ format: { type: 'object' }, tools: [{ type: 'function' }], parallelToolCalls: true }, 'LLM_STRUCTURED_OUTPUTS_PARALLEL_TOOL_CALLS_FORBIDDEN'],
     [{ format: { type: 'object' }, tools: [{ type: 'function' }] }, 'LLM_TOOLS_WITH_RESPONSE_FORMAT_FORBIDDEN'],
+    [{ tools: [{ type: 'function' }] }, 'LLM_PARALLEL_TOOL_CALLS_NOT_DISABLED'],
+    [{ tools: [{ type: 'function' }], parallelToolCalls: true }, 'LLM_PARALLEL_TOOL_CALLS_NOT_DISABLED'],
   ])('rejects %j with %s', (extra, code) => {
     expect(preflightLlmRequest({ ...base, ...extra }).map((e) => e.code)).toContain(code);
   });
 
-  it('accepts a non-streamed structured-output request', () => {
+  it('accepts a non-streamed structured-output request, and tools with parallelToolCalls: false', () => {
     expect(preflightLlmRequest({ ...base, format: { type: 'object' } })).toEqual([]);
+    expect(preflightLlmRequest({ ...base, tools: [{ type: 'function' }], parallelToolCalls: false })).toEqual([]);
   });
 });
 

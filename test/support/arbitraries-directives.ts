@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { DEMO_TEMPLATES } from '../../src/app/index.ts';
 import type { FieldSpec } from '../../src/app/index.ts';
 import { isSafeDataKey } from '../../src/ui-ir/index.ts';
+import { jsLiteral, pythonRepr } from './model-dialects.ts';
 
 /**
  * Arbitraries for the demo app's directives, shared by every suite that needs model output:
@@ -157,6 +158,36 @@ export const nonCanonicalVariant = (): fc.Arbitrary<Variant & { envelope: Envelo
     ];
     return fc.oneof(...variants).map((v) => ({ ...v, envelope }));
   });
+
+/**
+ * The drifts of issue 12 applied to one canonical envelope: reasoning blocks (with braces in
+ * them), tool-call syntaxes, Python and JavaScript literals, JSON encoded twice, key synonyms.
+ * `noise` becomes the reasoning text.
+ */
+export function driftVariant(envelope: Envelope, noise: string): Variant[] {
+  const json = JSON.stringify(envelope);
+  const thought = `${noise.replace(/think|\[\/?THINK\]/gi, '')} {"type": "ui.toast"} [1]`;
+  const call = (d: Directive) => ({ name: d.type, arguments: d.payload });
+  const variants: Variant[] = [
+    { kind: 'think', text: `<think>\n${thought}\n</think>\n\n${json}` },
+    { kind: 'r1_think', text: `${thought}\n</think>\n\n\`\`\`json\n${json}\n\`\`\`` },
+    { kind: 'python', text: pythonRepr(envelope) },
+    { kind: 'javascript', text: `${jsLiteral(envelope)} // the envelope` },
+    { kind: 'json_string', text: JSON.stringify(json) },
+    {
+      kind: 'openai_tool_calls',
+      text: JSON.stringify({ tool_calls: envelope.directives.map((d, i) => ({ id: `call_${i}`, type: 'function', function: { name: d.type, arguments: JSON.stringify(d.payload) } })) }),
+    },
+  ];
+  if (envelope.directives.length > 0) {
+    variants.push(
+      { kind: 'synonyms', text: JSON.stringify({ directives: envelope.directives.map((d) => ({ action: d.type, params: d.payload })) }) },
+      { kind: 'hermes_tool_call', text: envelope.directives.map((d) => `<tool_call>\n${JSON.stringify(call(d))}\n</tool_call>`).join('\n') },
+      { kind: 'mistral_tool_calls', text: `[TOOL_CALLS] ${JSON.stringify(envelope.directives.map(call))}` },
+    );
+  }
+  return variants;
+}
 
 /** Freezes a value and everything reachable from it, so any mutation throws in strict-mode ESM. */
 export function deepFreeze<T>(value: T): T {

@@ -1,46 +1,75 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
+/**
+ * A fake Ollama that speaks `POST /api/chat` as the Ollama API documents it: for `stream: false`
+ * one JSON object `{model, created_at, message: {role, content}, done: true, done_reason,
+ * total_duration, prompt_eval_count, eval_count, …}`; errors as `{"error": "..."}` with the HTTP
+ * status. It records every request body, and whether the client went away before the answer.
+ */
 export type FakeOllamaBehaviour =
-  | { kind: 'reply'; content: string }
+  | { kind: 'reply'; content: string; doneReason?: string }
   | { kind: 'malformed' }
-  | { kind: 'status'; status: number; error: string }
-  | { kind: 'slow'; delayMs: number; content: string };
+  | { kind: 'status'; status: number; error: string; headers?: Record<string, string> }
+  | { kind: 'slow'; delayMs: number; content: string }
+  | { kind: 'hang' }
+  | { kind: 'reset' };
 
-/** A fake Ollama that speaks just enough of `POST /api/chat`; it records every request body. */
-export async function startFakeOllama(behave: () => FakeOllamaBehaviour) {
+export interface FakeOllama {
+  host: string;
+  requests: Array<Record<string, unknown>>;
+  /** Parallel to `requests`: the client closed the connection before an answer was written. */
+  aborted: boolean[];
+  close(): Promise<void>;
+}
+
+/** `behave` is asked once per request; pass an array to script answers in order (the last repeats). */
+export async function startFakeOllama(behave: (() => FakeOllamaBehaviour) | FakeOllamaBehaviour[]): Promise<FakeOllama> {
   const requests: Array<Record<string, unknown>> = [];
+  const aborted: boolean[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+  const next = (): FakeOllamaBehaviour => (typeof behave === 'function' ? behave() : behave[Math.min(requests.length - 1, behave.length - 1)]!);
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || req.url !== '/api/chat') { res.writeHead(404).end('{"error":"not found"}'); return; }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
     requests.push(body);
-    const b = behave();
-    const reply = (content: string) => {
+    const index = aborted.push(false) - 1;
+    res.on('close', () => { if (!res.writableFinished) aborted[index] = true; });
+    const b = next();
+    const reply = (content: string, doneReason = 'stop') => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({
         model: body.model, created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content },
-        done: true, done_reason: 'stop', total_duration: 1, eval_count: 3,
+        done: true, done_reason: doneReason, total_duration: 1, load_duration: 1,
+        prompt_eval_count: Math.ceil(JSON.stringify(body.messages ?? []).length / 4), prompt_eval_duration: 1,
+        eval_count: Math.max(1, Math.ceil(content.length / 4)), eval_duration: 1,
       }));
     };
-    if (b.kind === 'reply') reply(b.content);
-    else if (b.kind === 'malformed') { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"message": {"content": '); }
-    else if (b.kind === 'status') { res.writeHead(b.status, { 'content-type': 'application/json' }); res.end(JSON.stringify({ error: b.error })); }
-    else {
-      const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) reply(b.content); }, b.delayMs);
-      timers.add(t);
+    switch (b.kind) {
+      case 'reply': reply(b.content, b.doneReason); break;
+      case 'malformed': res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"message": {"content": '); break;
+      case 'status': res.writeHead(b.status, { 'content-type': 'application/json', ...b.headers }); res.end(JSON.stringify({ error: b.error })); break;
+      case 'reset': req.socket.destroy(); break;
+      case 'hang': break;
+      case 'slow': {
+        const t = setTimeout(() => { timers.delete(t); if (!res.destroyed) reply(b.content); }, b.delayMs);
+        timers.add(t);
+      }
     }
   });
+  server.on('connection', (socket) => { sockets.add(socket); socket.on('close', () => sockets.delete(socket)); });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     host: `http://127.0.0.1:${port}`,
     requests,
+    aborted,
     async close() {
       for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
+      for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

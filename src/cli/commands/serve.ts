@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createDemoApp } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
@@ -9,17 +10,17 @@ import { directiveJsonSchema, renderSystemPrompt } from '../../directives/index.
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../../host-a2ui/index.ts';
 import { createApp, createConversationStack, startServer, type RunningServer } from '../../host-html/index.ts';
 import type { ConversationService } from '../../conversation/index.ts';
-import { createFallbackPlanner, createOllamaPlanner, plannerConfigFromEnv } from '../../llm/index.ts';
+import { createConfiguredPlanner, plannerConfigFromEnv, PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
 import { createSystemSource } from '../../ui-ir/index.ts';
 import type { CliIo } from '../main.ts';
 
-const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama] [--data DIR] [--host ADDR] [--redis URL]\n';
+const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama|openai|replay] [--data DIR] [--host ADDR] [--redis URL]\n';
 
 export interface ServeOptions {
   port: number;
   hostname: string;
-  planner: 'offline' | 'ollama';
+  planner: PlannerKind;
   dataDir: string;
   /** Shared state on Redis (several instances); absent: the JSONL log in `dataDir`, this process only. */
   redisUrl?: string;
@@ -41,7 +42,7 @@ export interface ServeHandle extends RunningServer {
 /** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const app = createDemoApp();
-  const planner = choosePlanner(app, options);
+  const { planner, repairAttempts } = choosePlanner(app, options);
   const secret = options.env.SURFACER_SESSION_SECRET;
   if (secret === undefined || secret.length < 16) {
     options.logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
@@ -58,6 +59,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
     idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
     entropy: createSystemSource(), logger: options.logger,
     mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
+    limits: { maxRepairAttempts: repairAttempts },
   });
   const rateLimiter = backend.rateLimiter.bind(backend);
   // Same conversations in both hosts: a change made in one shows live in the other.
@@ -82,15 +84,14 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   return { ...server, close, plannerLabel: planner.label, conversations, a2ui, backend };
 }
 
-function choosePlanner(app: AppDefinition, options: ServeOptions): Planner {
-  if (options.planner === 'offline') return app.offlinePlanner;
-  const config = plannerConfigFromEnv(options.env, 'ollama');
-  const ollama = createOllamaPlanner({
-    host: config.ollamaHost, model: config.ollamaModel, timeoutMs: config.timeoutMs, strict: config.strict,
-    systemPrompt: renderSystemPrompt(app.directives), format: directiveJsonSchema(app.directives),
+/** Throws an LLM_CONFIG_INVALID PlannerError on a bad planner configuration. */
+function choosePlanner(app: AppDefinition, options: ServeOptions): { planner: Planner; repairAttempts: number } {
+  const config = plannerConfigFromEnv(options.env, options.planner);
+  const planner = createConfiguredPlanner(config, {
+    offline: app.offlinePlanner, systemPrompt: renderSystemPrompt(app.directives), envelopeSchema: directiveJsonSchema(app.directives),
+    readFile: (path) => readFileSync(path, 'utf8'),
   });
-  // Honest fallback: when the model is unreachable the offline planner answers and says so.
-  return createFallbackPlanner(ollama, app.offlinePlanner);
+  return { planner, repairAttempts: config.repairAttempts };
 }
 
 function consoleLogger(io: CliIo): Logger {
@@ -123,9 +124,9 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     io.stderr.write(`surfacer serve: invalid port "${portText}"\n${USAGE}`);
     return 2;
   }
-  const planner = values.planner ?? io.env.SURFACER_PLANNER ?? 'offline';
-  if (planner !== 'offline' && planner !== 'ollama') {
-    io.stderr.write(`surfacer serve: --planner must be offline or ollama\n${USAGE}`);
+  const planner = PlannerKind.safeParse(values.planner ?? io.env.SURFACER_PLANNER ?? 'offline');
+  if (!planner.success) {
+    io.stderr.write(`surfacer serve: --planner must be one of ${PlannerKind.options.join(', ')}\n${USAGE}`);
     return 2;
   }
   const redisUrl = values.redis ?? io.env.SURFACER_REDIS_URL;
@@ -134,10 +135,17 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     return 2;
   }
   const logger = consoleLogger(io);
-  const server = await startServe({
-    port, planner, hostname: values.host ?? io.env.HOST ?? '127.0.0.1', ...(redisUrl ? { redisUrl } : {}),
-    dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
-  });
+  let server: ServeHandle;
+  try {
+    server = await startServe({
+      port, planner: planner.data, hostname: values.host ?? io.env.HOST ?? '127.0.0.1', ...(redisUrl ? { redisUrl } : {}),
+      dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
+    });
+  } catch (error) {
+    if (!(error instanceof PlannerError)) throw error;
+    io.stderr.write(`surfacer serve: ${error.error.message} ${error.error.technical_detail}\n`);
+    return 2;
+  }
   io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel}; ${server.backend.engine === 'redis' ? 'shared state on Redis' : 'JSONL log'})\n`);
   await new Promise<void>((resolve) => {
     const done = (): void => {

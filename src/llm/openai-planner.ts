@@ -1,0 +1,98 @@
+import OpenAI from 'openai';
+import { makeError } from '../errors/index.ts';
+import type { Planner } from '../planner/types.ts';
+import { capabilitiesFor, type LlmProvider, type ModelCapabilities } from './capabilities.ts';
+import { createChatPlanner, type ChatPlannerOptions, type ChatProvider, type ProviderReply } from './chat-planner.ts';
+import { PlannerError } from './planner-error.ts';
+import { toOpenAiChatRequest } from './provider-request.ts';
+import { fromStrictValue, toStrictJsonSchema } from './strict-schema.ts';
+
+export interface OpenAiPlannerOptions extends Omit<ChatPlannerOptions, 'capabilities' | 'format'> {
+  baseURL: string;
+  apiKey: string;
+  /** `openai` for api.openai.com, `openai-compatible` for anything else (capability table key). */
+  provider?: LlmProvider;
+  /** JSON Schema of the directive envelope as zod generates it; the strict-mode variant is derived here. */
+  envelopeSchema: Record<string, unknown>;
+  capabilities?: ModelCapabilities;
+}
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export function openAiProviderFor(baseURL: string): LlmProvider {
+  try {
+    return new URL(baseURL).hostname === 'api.openai.com' ? 'openai' : 'openai-compatible';
+  } catch {
+    return 'openai-compatible';
+  }
+}
+
+/**
+ * Any OpenAI-compatible chat completions API through the official `openai` client: strict
+ * `json_schema` structured output, non-streamed. The client's own retries are off
+ * (`maxRetries: 0`): the shared chat planner retries, once, for every provider.
+ */
+export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
+  const capabilityKey = options.provider ?? openAiProviderFor(options.baseURL);
+  const strict = toStrictJsonSchema(options.envelopeSchema);
+  const provider: ChatProvider = {
+    name: 'openai',
+    capabilityKey,
+    endpoint: options.baseURL,
+    async send(spec, fetch, signal) {
+      // The client's timeout is a backstop only: the planner's own signal ends the call first.
+      const client = new OpenAI({
+        apiKey: options.apiKey, baseURL: options.baseURL, fetch, maxRetries: 0, timeout: (options.timeoutMs ?? 60_000) + 5_000,
+      });
+      const completion = await client.chat.completions.create(toOpenAiChatRequest(spec), { signal });
+      return readCompletion(completion, spec.format === undefined ? undefined : options.envelopeSchema);
+    },
+  };
+  return createChatPlanner(provider, {
+    ...options,
+    format: strict.schema,
+    capabilities: options.capabilities ?? capabilitiesFor(capabilityKey, options.model),
+    label: options.label ?? `${capabilityKey} · ${options.model}`,
+  });
+}
+
+function readCompletion(completion: OpenAI.Chat.ChatCompletion, envelopeSchema: Record<string, unknown> | undefined): ProviderReply {
+  const choice = completion?.choices?.[0];
+  const message = choice?.message;
+  if (message === undefined || message === null) {
+    throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'reply has no choices[0].message'));
+  }
+  if (typeof message.refusal === 'string' && message.refusal !== '') {
+    throw new PlannerError(makeError('LLM_RESPONSE_REFUSED', message.refusal.slice(0, 500)));
+  }
+  let content = message.content;
+  // A model that calls tools instead of answering: the directive parser reads OpenAI tool calls.
+  if ((content === null || content === undefined || content === '') && (message.tool_calls?.length ?? 0) > 0) {
+    content = JSON.stringify({ tool_calls: message.tool_calls });
+  }
+  if (typeof content !== 'string') throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'reply has no message.content string'));
+  const reply: ProviderReply = { content, meta: { response_id: completion.id } };
+  if (choice?.finish_reason) reply.finishReason = choice.finish_reason;
+  const usage = completion.usage;
+  if (usage) {
+    reply.usage = { prompt_tokens: usage.prompt_tokens ?? 0, completion_tokens: usage.completion_tokens ?? 0, total_tokens: usage.total_tokens ?? 0 };
+  }
+  const mapped = envelopeSchema === undefined ? undefined : mapStrictNulls(content, envelopeSchema);
+  if (mapped !== undefined) {
+    reply.modelText = content;
+    reply.content = mapped;
+  }
+  return reply;
+}
+
+/** Strict-mode answers write absent fields as null (and maps as entries): map them back before validation. */
+function mapStrictNulls(content: string, envelopeSchema: Record<string, unknown>): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return undefined; // not plain JSON: the parser's own repairs take it from here
+  }
+  const back = JSON.stringify(fromStrictValue(value, envelopeSchema));
+  return back === JSON.stringify(value) ? undefined : back;
+}
