@@ -19,7 +19,11 @@ const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama] [--da
 export interface ServeOptions {
   port: number;
   hostname: string;
-  planner: 'offline' | 'ollama';
+  /**
+   * 'offline' (the app's keyword planner), 'ollama' (with the offline one as fallback), or a
+   * planner of the caller's own (tests, embedding: e.g. one that holds a turn until cancelled).
+   */
+  planner: 'offline' | 'ollama' | Planner;
   dataDir: string;
   /** Shared state on Redis (several instances); absent: the JSONL log in `dataDir`, this process only. */
   redisUrl?: string;
@@ -83,6 +87,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
 }
 
 function choosePlanner(app: AppDefinition, options: ServeOptions): Planner {
+  if (typeof options.planner !== 'string') return options.planner;
   if (options.planner === 'offline') return app.offlinePlanner;
   const config = plannerConfigFromEnv(options.env, 'ollama');
   const ollama = createOllamaPlanner({
