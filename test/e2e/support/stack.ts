@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { startServe, type ServeHandle, type ServeOptions } from '../../../src/cli/commands/serve.ts';
 import type { ClientSim, UserActionMessage } from '../../../src/clientsim/index.ts';
 import type { Logger } from '../../../src/conversation/index.ts';
+import type { A2uiHub } from '../../../src/host-a2ui/index.ts';
 import type { Planner } from '../../../src/planner/types.ts';
 import { HttpClient } from '../../support/http-client.ts';
 import { openSse, type SseConnection } from '../../support/sse-client.ts';
@@ -122,6 +123,27 @@ export async function until(conn: SseConnection, id: string, timeoutMs = 5_000):
   const deadline = Date.now() + timeoutMs;
   while (conn.parser.lastEventId !== id) {
     if (Date.now() > deadline) throw new Error(`stream did not reach ${id} (at ${conn.parser.lastEventId})`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * True when a client whose last event id is `lastEventId` holds everything `hub` published for
+ * `cid` (resuming there would send nothing). Asked of the hub itself because a log version whose
+ * change sent no A2UI message (a turn that only answered in the transcript or a toast) has no
+ * event id a client could hold: the checkpoint's id may never arrive.
+ */
+export function holdsEverything(hub: A2uiHub, cid: string, lastEventId: string): boolean {
+  const probe = hub.subscribe(cid, lastEventId, { notify() {}, dropped() {} });
+  probe.subscription.close();
+  return probe.mode === 'resume' && probe.missed.length === 0;
+}
+
+/** Resolves once the client whose last event id `lastEventId()` tells holds everything `s` published for `cid`. */
+export async function caughtUpWith(s: E2eServer, cid: string, lastEventId: () => string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!holdsEverything(s.handle.a2ui.hub, cid, lastEventId())) {
+    if (Date.now() > deadline) throw new Error(`stream did not catch up with ${s.handle.a2ui.hub.checkpoint(cid).id} (at ${lastEventId()})`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
