@@ -1,7 +1,7 @@
 import {
   compileA2uiUpdate, compileConversationToA2ui, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiSurfaceBatch,
 } from '../compiler/index.ts';
-import { silentLogger, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
+import { silentLogger, StoreUnavailableError, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { parseEventId, streamNameOf } from './event-id.ts';
 import type { A2uiHub } from './hub.ts';
@@ -46,7 +46,8 @@ export interface A2uiBridges {
   /**
    * Makes sure `cid` is bridged, its IR loaded and current, and its hub channel open. With the
    * Last-Event-ID of a client the hub's buffer cannot resume, also loads the IR that client holds,
-   * so `catchUp` can send it just what changed since. False: no such conversation.
+   * so `catchUp` can send it just what changed since. False: no such conversation. Rejects with
+   * StoreUnavailableError while the shared store cannot be reached.
    */
   prepare(cid: string, lastEventId?: string): Promise<boolean>;
   /** Re-opens the hub channel of a prepared bridge (it may have been evicted meanwhile). Synchronous. */
@@ -250,8 +251,11 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         return true;
       },
       (error: unknown) => {
-        logger.error('A2UI bridge could not load the conversation', { cid, error: String(error) });
         if (bridges.get(cid) === b) dispose(b);
+        // The shared store is away: no failure of the bridge's, and no missing conversation
+        // either. The stream request answers 503 with a retry hint; the next one loads again.
+        if (error instanceof StoreUnavailableError) throw error;
+        logger.error('A2UI bridge could not load the conversation', { cid, error: String(error) });
         return false;
       },
     );

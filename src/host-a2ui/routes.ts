@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { StoreUnavailableError } from '../conversation/index.ts';
-import { makeError } from '../errors/index.ts';
+import { makeError, retryAfterOf } from '../errors/index.ts';
 import type { A2uiClientAssets, ClientAsset } from './client-bundle.ts';
 import type { A2uiHub } from './hub.ts';
 import type { A2uiServerMessage } from './messages.ts';
@@ -79,7 +79,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       await deps.prepare?.(cid, lastEventId);
       return undefined;
     } catch (error) {
-      // The shared state is away: the app's error handler answers 503 with a retry hint.
+      // The shared state is away: answered 503 with a retry hint (storeGuard).
       if (error instanceof StoreUnavailableError) throw error;
       onError(error, { route, cid });
       return c.json(makeError('INTERNAL_ERROR', 'the conversation could not be prepared for streaming'), 500);
@@ -91,7 +91,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
   };
 
-  app.get('/a2ui/c/:cid/stream', async (c) => {
+  app.get('/a2ui/c/:cid/stream', storeGuard(async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
     // EventSource sends the header on its own reconnects; the query form serves manual ones.
@@ -122,9 +122,9 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
         onError(error, { route: 'stream', cid });
       }
     });
-  });
+  }));
 
-  app.get('/a2ui/c/:cid/snapshot.jsonl', async (c) => {
+  app.get('/a2ui/c/:cid/snapshot.jsonl', storeGuard(async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
     const failed = await prepare(c, cid, 'snapshot');
@@ -139,7 +139,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       'Cache-Control': 'no-store',
       [SNAPSHOT_CHECKPOINT_HEADER]: checkpoint.id,
     });
-  });
+  }));
 
   app.post(
     '/a2ui/c/:cid/events',
@@ -148,7 +148,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       // Transport guard against unbounded reads; keep it above the ingress's own envelope limit.
       onError: (c) => c.json(makeError('HTTP_PAYLOAD_TOO_LARGE', `request body over ${maxEventBytes} bytes`), 413),
     }),
-    async (c) => {
+    storeGuard(async (c) => {
       const cid = await allowed(c);
       if (cid === undefined) return c.notFound();
       // A custom header (or Authorization: Bearer) cannot be sent cross-site without a CORS
@@ -170,8 +170,11 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       }
       c.header('Cache-Control', 'no-store');
       if (result.body === undefined || result.status === 204) return c.body(null, result.status as 204);
+      const code = (result.body as { code?: unknown }).code;
+      const retryAfter = typeof code === 'string' ? retryAfterOf(code) : undefined;
+      if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
       return c.json(result.body as object, result.status as 200);
-    },
+    }),
   );
 
   app.get('/a2ui/c/:cid', async (c) => {
@@ -202,6 +205,23 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const asset = [assets.script, assets.style].find((a) => a.path === c.req.path);
     return asset === undefined ? c.notFound() : serveAsset(c, asset);
   });
+}
+
+/**
+ * The shared state is away (e.g. Redis is down) while a request authorises, prepares or posts:
+ * the canonical 503 with a retry hint, as JSON like every other answer of these client routes
+ * (the app's error handler would answer a browser-looking request with an HTML page).
+ */
+function storeGuard(handler: (c: Context) => Promise<Response>): (c: Context) => Promise<Response> {
+  return async (c) => {
+    try {
+      return await handler(c);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      c.header('Retry-After', String(retryAfterOf('STORE_UNAVAILABLE')));
+      return c.json(makeError('STORE_UNAVAILABLE', error.message), 503);
+    }
+  };
 }
 
 function serveAsset(c: Context, asset: ClientAsset): Response {

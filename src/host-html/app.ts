@@ -10,7 +10,7 @@ import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
 import { clientAddress, createHeartbeat, createRateLimiter, secureHeadersOnNode } from '../hosting/index.ts';
 import { PAGE_ID, type Host, type HostContext, type HostEnv } from './host.ts';
-import { clientKind, htmxError, jsonError, statusFor } from './responses.ts';
+import { clientKind, htmxError, jsonError, retryHint, statusFor } from './responses.ts';
 import { registerActionRoutes } from './routes/actions.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerPageRoutes } from './routes/page.ts';
@@ -119,8 +119,9 @@ export function createApp(deps: HostDeps): HostApp {
     if (err instanceof StoreUnavailableError) {
       // Nothing was changed: the client may retry shortly, here or on another instance.
       logger.warn('shared state unavailable', { path: c.req.path, error: err.message });
-      c.header('Retry-After', '2');
-      return plainError(c as HostContext, makeError('STORE_UNAVAILABLE', err.message));
+      const error = makeError('STORE_UNAVAILABLE', err.message);
+      retryHint(c, error);
+      return plainError(c as HostContext, error);
     }
     logger.error('request failed', { path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
     return plainError(c as HostContext, makeError('INTERNAL_ERROR', 'unhandled error'));

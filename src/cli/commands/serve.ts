@@ -20,7 +20,11 @@ const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama|openai
 export interface ServeOptions {
   port: number;
   hostname: string;
-  planner: PlannerKind;
+  /**
+   * A planner kind (see Language models in the README), or a planner of the caller's own (tests,
+   * embedding: e.g. one that holds a turn until cancelled).
+   */
+  planner: PlannerKind | Planner;
   dataDir: string;
   /** Shared state on Redis (several instances); absent: the JSONL log in `dataDir`, this process only. */
   redisUrl?: string;
@@ -86,7 +90,8 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
 
 /** Throws an LLM_CONFIG_INVALID PlannerError on a bad planner configuration. */
 function choosePlanner(app: AppDefinition, options: ServeOptions): { planner: Planner; repairAttempts: number } {
-  const config = plannerConfigFromEnv(options.env, options.planner);
+  const config = plannerConfigFromEnv(options.env, typeof options.planner === 'string' ? options.planner : 'offline');
+  if (typeof options.planner !== 'string') return { planner: options.planner, repairAttempts: config.repairAttempts };
   const planner = createConfiguredPlanner(config, {
     offline: app.offlinePlanner, systemPrompt: renderSystemPrompt(app.directives), envelopeSchema: directiveJsonSchema(app.directives),
     readFile: (path) => readFileSync(path, 'utf8'),
