@@ -12,6 +12,7 @@ export interface RedisTurnGateOptions {
 }
 
 /** Only the holder of a claim may renew or end it. */
+const SUBSCRIBE_WAIT_MS = 1_000;
 const RENEW = redisScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`);
 const RELEASE = redisScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`);
 
@@ -27,17 +28,18 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
   /** Claims held by this process: token → its turn's controller. */
   const held = new Map<string, AbortController>();
   let listening: Promise<unknown> | undefined;
-  // Not awaited by claims: while Redis is away the subscriber waits for it, and a claim must
-  // fail fast instead (its SET does). node-redis re-subscribes after every reconnect.
-  const listen = (): void => {
+  // A claim waits for the cancel subscription, but only briefly: while Redis is away the
+  // subscriber waits for it, and a claim must fail fast instead (its SET does). node-redis
+  // re-subscribes after every reconnect.
+  const listen = (): Promise<unknown> => {
     listening ??= connection.subscriber()
       .then((sub) => sub.subscribe(keys.cancel, (token) => held.get(token)?.abort(TURN_CANCELLED)))
       .catch(() => { listening = undefined; });
+    return Promise.race([listening, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   };
 
   return {
     async claim(cid, controller, waitMs) {
-      listen();
       const token = `${randomBytes(12).toString('base64url')}`;
       const deadline = Date.now() + waitMs;
       for (;;) {
@@ -47,6 +49,8 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
       held.set(token, controller);
+      // A cancel sent from another instance from now on must reach this one.
+      await listen();
       const renew = setInterval(() => {
         connection.call((client) => RENEW.run(client, [keys.turn(cid)], [token, String(leaseMs)])).catch(() => {
           // Redis is away: the turn goes on; its log append will fail or conflict, never double-apply.
