@@ -13,18 +13,21 @@ import { silentLogger } from '../src/conversation/index.ts';
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'surfacer-bench-sse-'));
+  // BENCH_REDIS_URL: one of several instances on one Redis (bench/a2ui-sse.ts starts them).
+  const redisUrl = process.env.BENCH_REDIS_URL;
   const server = await startServe({
-    port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: dir, env: { SURFACER_SESSION_SECRET: 'bench-secret-0123456789abcdef' },
-    logger: silentLogger, fsync: false, a2ui: { heartbeatMs: 60_000 },
+    port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: dir,
+    env: { SURFACER_SESSION_SECRET: 'bench-secret-0123456789abcdef', ...(redisUrl ? { SURFACER_REDIS_PREFIX: process.env.BENCH_REDIS_PREFIX ?? 'bench:' } : {}) },
+    logger: silentLogger, fsync: false, a2ui: { heartbeatMs: 60_000 }, ...(redisUrl ? { redisUrl } : {}),
   });
   // Time spent inside hub.publish: serialise + queue + (synchronously) write to every stream.
   const publishMs: number[] = [];
   const hub = server.a2ui.hub;
   const publish = hub.publish.bind(hub);
-  hub.publish = (cid, messages, lines) => {
+  hub.publish = (cid, version, messages, lines) => {
     const t0 = performance.now();
     try {
-      return publish(cid, messages, lines);
+      return publish(cid, version, messages, lines);
     } finally {
       publishMs.push(performance.now() - t0);
     }

@@ -12,6 +12,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createDemoApp } from '../src/app/index.ts';
+import { createLocalBackend, createRedisBackend, type Backend } from '../src/backend/index.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../src/ingress/index.ts';
 import { createJsonlStore, createMemoryStore } from '../src/conversation/index.ts';
 import { createApp, createConversationStack, HOST_SECURE_HEADERS, startServer } from '../src/host-html/index.ts';
 import { secureHeadersOnNode } from '../src/hosting/index.ts';
@@ -49,15 +51,26 @@ async function main(): Promise<void> {
   hello.get('/', (c) => c.text('Hello, world!'));
   const baseline = await listen(hello.fetch);
   const ports: Record<string, number> = { baseline, floor: await listen(floorApp('host').fetch), floorHono: await listen(floorApp('hono').fetch) };
-  for (const store of ['memory', 'jsonl'] as const) {
+  // BENCH_REDIS_URL adds an instance on the Redis backend (bench/redis-scale.ts starts the server).
+  const redisUrl = process.env.BENCH_REDIS_URL;
+  const backends: Record<string, () => Backend> = {
+    memory: () => createLocalBackend(createMemoryStore()),
+    jsonl: () => createLocalBackend(createJsonlStore({ dir: mkdtempSync(join(tmpdir(), 'surfacer-bench-')) })),
+    ...(redisUrl ? { redis: () => createRedisBackend({ url: redisUrl, prefix: `bench${process.pid}:` }) } : {}),
+  };
+  for (const [name, make] of Object.entries(backends)) {
+    const backend = make();
     const app = createDemoApp();
     const conversations = createConversationStack({
-      app, entropy: createSystemSource(),
-      store: store === 'memory' ? createMemoryStore() : createJsonlStore({ dir: mkdtempSync(join(tmpdir(), 'surfacer-bench-')) }),
+      app, entropy: createSystemSource(), store: backend.store, turns: backend.turns,
+      idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
       limits: { maxQueuePerConversation: 1000 },
     });
-    const host = createApp({ app, conversations, sessionSecret: 'bench-secret-0123456789abcdef', limits: { maxConversationsPerSession: 10_000, conversationCreatesPerMinute: 100_000 } });
-    ports[store] = (await startServer(host, { port: 0 })).port;
+    const host = createApp({
+      app, conversations, sessionSecret: 'bench-secret-0123456789abcdef', rateLimiter: backend.rateLimiter.bind(backend),
+      limits: { maxConversationsPerSession: 10_000, conversationCreatesPerMinute: 100_000 },
+    });
+    ports[name] = (await startServer(host, { port: 0 })).port;
   }
   process.send!({ ports });
 }

@@ -51,9 +51,9 @@ class Server {
   }
 }
 
-async function startServer(): Promise<Server> {
+async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./_a2ui-sse-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SSE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SSE_PROFILE] : [])], env: { ...process.env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SSE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SSE_PROFILE] : [])], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
@@ -174,16 +174,27 @@ function fdLimit(): number {
 
 interface Row { heapPerConn: number; publishP50: number; n: number; clientP50: number; clientP99: number; allP50: number; allP99: number; postP50: number; kbPerConn: number; rounds: number }
 
-async function measure(server: Server, t: Target, n: number): Promise<Row> {
-  const before = await server.stats();
+/** Every server's stats, summed (the memory and subscriber counts of all instances together). */
+async function statsOf(servers: readonly Server[]): Promise<Stats> {
+  const all = await Promise.all(servers.map((s) => s.stats()));
+  return {
+    rss: all.reduce((sum, s) => sum + s.rss, 0), heapUsed: all.reduce((sum, s) => sum + s.heapUsed, 0),
+    external: all.reduce((sum, s) => sum + s.external, 0), publishMs: all.flatMap((s) => s.publishMs),
+    hub: { subscribers: all.reduce((sum, s) => sum + s.hub.subscribers, 0), queuedBytes: all.reduce((sum, s) => sum + s.hub.queuedBytes, 0) },
+  };
+}
+
+/** Clients are split evenly over `servers`; every submit goes to the first. */
+async function measure(servers: readonly Server[], t: Target, n: number): Promise<Row> {
+  const before = await statsOf(servers);
   const clients: Client[] = [];
   for (let i = 0; i < n; i += CONNECT_BATCH) {
     const batch = Array.from({ length: Math.min(CONNECT_BATCH, n - i) }, () => new Client());
-    await Promise.all(batch.map((c) => c.open(t, server.port)));
+    await Promise.all(batch.map((c, k) => c.open(t, servers[(i + k) % servers.length]!.port)));
     clients.push(...batch);
   }
   await waitFor(() => clients.every((c) => c.initialised), 30_000, 'every init');
-  const connected = await server.stats(); // also clears the publish timings of the inits
+  const connected = await statsOf(servers); // also clears the publish timings of the inits
   if (connected.hub.subscribers !== n) throw new Error(`${connected.hub.subscribers} subscribers, expected ${n}`);
 
   const perClient: number[] = [];
@@ -217,10 +228,10 @@ async function measure(server: Server, t: Target, n: number): Promise<Row> {
     all.push(last);
     posts.push(posted);
   }
-  const fanOut = (await server.stats()).publishMs.sort((a, b) => a - b);
+  const fanOut = (await statsOf(servers)).publishMs.sort((a, b) => a - b);
   for (const c of clients) c.close();
   const deadline = performance.now() + 10_000;
-  while ((await server.stats()).hub.subscribers > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while ((await statsOf(servers)).hub.subscribers > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 
   perClient.sort((a, b) => a - b);
   all.sort((a, b) => a - b);
@@ -248,11 +259,41 @@ export async function run(): Promise<void> {
     const server = await startServer();
     try {
       const t = await prepare(`http://127.0.0.1:${server.port}`);
-      const r = await measure(server, t, n);
-      process.stdout.write(`| ${n.toLocaleString('en')} | ${r.clientP50.toFixed(1)} | ${r.clientP99.toFixed(1)} | ${r.allP50.toFixed(1)} | ${r.allP99.toFixed(1)} | ${r.postP50.toFixed(1)} | ${r.publishP50.toFixed(1)} | ${r.kbPerConn.toFixed(1)} KB | ${r.heapPerConn.toFixed(1)} KB |\n`);
+      printRow(n, await measure([server], t, n));
     } finally {
       await server.stop();
     }
   }
   process.stdout.write(`\n${ROUNDS} measured rounds per size (after 3 warm-up rounds); goals at 2,000: all clients p99 ≤ 200 ms, ≤ 64 KB per connection.\n`);
+  await twoInstances(Math.max(...SIZES), limit);
+}
+
+function printRow(n: number, r: Row): void {
+  process.stdout.write(`| ${n.toLocaleString('en')} | ${r.clientP50.toFixed(1)} | ${r.clientP99.toFixed(1)} | ${r.allP50.toFixed(1)} | ${r.allP99.toFixed(1)} | ${r.postP50.toFixed(1)} | ${r.publishP50.toFixed(1)} | ${r.kbPerConn.toFixed(1)} KB | ${r.heapPerConn.toFixed(1)} KB |\n`);
+}
+
+/**
+ * The same fan-out over two instances on one Redis (issue 10): the clients split evenly, every
+ * submit through the first instance; the second learns of it by following the conversation's
+ * log (pub/sub notification, then a range read), folds the entry and publishes the same update.
+ */
+async function twoInstances(n: number, limit: number): Promise<void> {
+  process.stdout.write(`\nTwo instances on Redis (AOF, appendfsync always), ${n.toLocaleString('en')} clients split evenly, submits through instance 1:\n\n`);
+  process.stdout.write('| clients | per-client p50 ms | per-client p99 ms | all clients p50 ms | all clients p99 ms | POST p50 ms | server fan-out p50 ms | RSS / connection (both servers) | JS heap + external / connection |\n');
+  process.stdout.write('|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  if (n + 64 > limit) {
+    process.stdout.write(`| ${n} | skipped: ulimit -n ${limit} is too low | | | | | | | |\n`);
+    return;
+  }
+  const { startRedis } = await import('../test/support/redis-server.ts');
+  const redis = await startRedis();
+  const env = { BENCH_REDIS_URL: redis.url, BENCH_REDIS_PREFIX: `sse${process.pid}:` };
+  const servers = [await startServer(env), await startServer(env)];
+  try {
+    const t = await prepare(`http://127.0.0.1:${servers[0]!.port}`);
+    printRow(n, await measure(servers, t, n));
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await redis.stop();
+  }
 }

@@ -31,9 +31,9 @@ export interface Slot { cid: string; fields: Record<string, string>; rev: number
  * Forks bench/_http-actions-server.ts. `execArgv` lets bench/profile-actions.ts add `--cpu-prof`;
  * `stop()` resolves once the child exited (so a CPU profile has been written).
  */
-export async function startServers(execArgv: readonly string[] = []): Promise<{ ports: Record<string, number>; pid: number; stop(): Promise<void> }> {
+export async function startServers(execArgv: readonly string[] = [], env: Record<string, string> = {}): Promise<{ ports: Record<string, number>; pid: number; stop(): Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./_http-actions-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ports = await new Promise<Record<string, number>>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { ports: Record<string, number> }).ports));

@@ -48,6 +48,16 @@ export interface FoldResult {
   version: number;
 }
 
+/** What one folded entry did: the IR before and after it, and its logged outcome if it was a keyed action. */
+export interface FoldStep {
+  entry: LogEntry;
+  /** The entry's version (its 1-based position in the log). */
+  version: number;
+  prev: ConversationIr;
+  next: ConversationIr;
+  outcome?: LoggedOutcome;
+}
+
 /**
  * IR = fold(log). Each entry is re-applied through the same pure functions that produced it,
  * fed its recorded draws, and checked against its recorded IR hash.
@@ -55,25 +65,39 @@ export interface FoldResult {
 export function foldLog(entries: readonly LogEntry[], ctx: FoldContext): FoldResult {
   const [first, ...rest] = entries;
   if (first?.type !== 'created') throw new Error('a conversation log starts with a "created" entry');
-  let ir = emptyConversation(first.cid);
   const result: FoldResult = {
-    meta: first, ir, turnCount: 0, traces: [], outcomes: [], divergences: [], version: entries.length,
+    meta: first, ir: emptyConversation(first.cid), turnCount: 0, traces: [], outcomes: [], divergences: [], version: 1,
   };
-  rest.forEach((entry, i) => {
-    const diverged = (message: string): void => { result.divergences.push({ entry: i + 2, type: entry.type, message }); };
-    try {
-      ir = foldEntry(ir, entry, ctx, result);
-    } catch (error) {
-      diverged((error as Error).message);
-      return;
-    }
-    if (entry.type !== 'created' && irHash(ir) !== entry.irHash && legacyIrHash(ir) !== entry.irHash) diverged('IR hash differs');
-  });
-  result.ir = ir;
+  for (const step of foldMore(result, rest, ctx)) if (step.outcome) result.outcomes.push(step.outcome);
   return result;
 }
 
-function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: FoldResult): ConversationIr {
+/**
+ * Folds entries that follow `acc.version` onto it (a conversation catching up with a log other
+ * instances append to): the same pure steps as foldLog, one entry at a time, so every version
+ * in between is seen. Updates `acc` in place (not `acc.outcomes`: steps carry them) and returns the steps.
+ */
+export function foldMore(acc: FoldResult, entries: readonly LogEntry[], ctx: FoldContext): FoldStep[] {
+  const steps: FoldStep[] = [];
+  for (const entry of entries) {
+    const prev = acc.ir;
+    const version = acc.version + 1;
+    const diverged = (message: string): void => { acc.divergences.push({ entry: version, type: entry.type, message }); };
+    let step: { ir: ConversationIr; outcome?: LoggedOutcome } = { ir: prev };
+    try {
+      step = foldEntry(prev, entry, ctx, acc);
+      if (entry.type !== 'created' && irHash(step.ir) !== entry.irHash && legacyIrHash(step.ir) !== entry.irHash) diverged('IR hash differs');
+    } catch (error) {
+      diverged((error as Error).message);
+    }
+    acc.ir = step.ir;
+    acc.version = version;
+    steps.push({ entry, version, prev, next: step.ir, ...(step.outcome ? { outcome: step.outcome } : {}) });
+  }
+  return steps;
+}
+
+function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: FoldResult): { ir: ConversationIr; outcome?: LoggedOutcome } {
   switch (entry.type) {
     case 'created':
       throw new Error('a second "created" entry');
@@ -82,25 +106,24 @@ function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: F
       acc.traces.push(entry.trace);
       const source = createReplaySource(entry.draws);
       if (entry.outcome === 'applied') {
-        return applyTurn(ir, { text: entry.text, rawText: entry.planner.rawText ?? '' }, { ...ctx.turn, mode: entry.mode }, source).ir;
+        return { ir: applyTurn(ir, { text: entry.text, rawText: entry.planner.rawText ?? '' }, { ...ctx.turn, mode: entry.mode }, source).ir };
       }
       if (entry.outcome === 'planner_failed') {
-        return applyFailedTurn(ir, entry.text, entry.planner.error?.message ?? '', source);
+        return { ir: applyFailedTurn(ir, entry.text, entry.planner.error?.message ?? '', source) };
       }
-      return ir;
+      return { ir };
     }
     case 'action': {
       const request = entry.request as unknown as ActionRequest;
       const replayed = replayAction(ir, request, entry.draw, ctx.actions);
       if (!replayed.ok) throw new Error(`action was rejected on replay: ${replayed.error.code}`);
       const key = idempotencyScope(acc.meta.cid, request);
-      if (key !== undefined) acc.outcomes.push({ key, outcome: replayed.outcome, at: entry.at });
-      return replayed.ir;
+      return key === undefined ? { ir: replayed.ir } : { ir: replayed.ir, outcome: { key, outcome: replayed.outcome, at: entry.at } };
     }
     case 'reset': {
       const reset = resetSurfaceEpoch(ir, entry.surfaceId, draw(createReplaySource(entry.draws)));
       if (!reset.ok) throw new Error(`reset was rejected on replay: ${reset.error.code}`);
-      return reset.ir;
+      return { ir: reset.ir };
     }
   }
 }

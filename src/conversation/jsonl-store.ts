@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { open as openFile, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
+import { open as openFile, readdir, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CONVERSATION_ID, LogEntrySchema, type LogEntry } from './log.ts';
-import type { ConversationStore } from './store.ts';
+import { AppendConflictError, type ConversationStore } from './store.ts';
 
 export interface JsonlStoreOptions {
   /** Directory of `<cid>.jsonl` files; default `.data/conversations`. */
@@ -21,6 +21,8 @@ interface OpenFile {
   handle?: Promise<FileHandle>;
   /** Size to cut the file back to before the next append or read (a failed append's rollback failed). */
   truncateTo?: number;
+  /** Entries in the file, once known (after a read or an append); checked by every append. */
+  count?: number;
 }
 
 /** Conversations whose log file stays open between appends (least recently used closed first). */
@@ -89,9 +91,13 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     delete file.truncateTo;
   }
 
-  async function write(cid: string, file: OpenFile, entry: LogEntry, line: string): Promise<void> {
+  async function write(cid: string, file: OpenFile, entry: LogEntry, line: string, version: number): Promise<void> {
     if (entry.type === 'created') {
-      const handle = await open(fileOf(cid), 'wx');
+      if (version !== 0) throw new AppendConflictError(cid, version, 0);
+      // 'wx': a conversation is created once; an existing file is a conflict, never overwritten.
+      const handle = await open(fileOf(cid), 'wx').catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EEXIST' ? new AppendConflictError(cid, 0) : error;
+      });
       try {
         await handle.appendFile(line, 'utf8');
         if (fsync) await handle.datasync();
@@ -103,9 +109,14 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       await handle.close();
       // A new file is durable only once its directory entry is.
       if (fsync) await syncDir();
+      file.count = 1;
+      noteOwner(cid, entry.ownerSessionId);
       return;
     }
     await settle(cid, file);
+    // Unknown after the file was closed to bound open handles: count its complete lines again.
+    file.count ??= (await readEntries(cid, file))?.length ?? 0;
+    if (file.count !== version) throw new AppendConflictError(cid, version, file.count);
     file.handle ??= open(fileOf(cid), 'a');
     let handle: FileHandle;
     try {
@@ -122,11 +133,57 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       await rollback(file, handle, size);
       throw error;
     }
+    file.count = version + 1;
+  }
+
+  /** The file's entries; a torn tail is cut first (nothing may be appended after it). */
+  async function readEntries(cid: string, file: OpenFile | undefined): Promise<LogEntry[] | undefined> {
+    await settle(cid, file);
+    let text: string;
+    try {
+      text = await readFile(fileOf(cid), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const { entries, validBytes } = parseLog(text, cid);
+    if (validBytes < Buffer.byteLength(text, 'utf8')) await truncate(fileOf(cid), validBytes);
+    if (file !== undefined) file.count = entries.length;
+    return entries;
+  }
+
+  /**
+   * Conversations per owner: built on first use from every log's first line (its `created`
+   * entry), then kept current by creates. Nothing else to keep durable: the logs are the record.
+   * Sets of ids, not counts: a create racing the first scan is then counted once, whether the
+   * scan saw its file or not.
+   */
+  let owners: Promise<Map<string, Set<string>>> | undefined;
+  function noteOwner(cid: string, owner: string): void {
+    void owners?.then((map) => ownedBy(map, owner).add(cid));
+  }
+  function ownedBy(map: Map<string, Set<string>>, owner: string): Set<string> {
+    let set = map.get(owner);
+    if (set === undefined) map.set(owner, (set = new Set()));
+    return set;
+  }
+  async function scanOwners(): Promise<Map<string, Set<string>>> {
+    const map = new Map<string, Set<string>>();
+    const names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl'));
+    // A few files at a time: thousands of conversations must not exhaust file handles.
+    for (let i = 0; i < names.length; i += 32) {
+      await Promise.all(names.slice(i, i + 32).map(async (name) => {
+        const owner = await firstLineOwner(join(dir, name));
+        if (owner !== undefined) ownedBy(map, owner).add(name.slice(0, -'.jsonl'.length));
+      }));
+    }
+    return map;
   }
 
   return {
     dir,
-    append(cid, entry) {
+    writers: 'single',
+    append(cid, entry, version) {
       let line: string;
       try {
         line = `${JSON.stringify(LogEntrySchema.parse(entry))}\n`;
@@ -138,27 +195,21 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       files.delete(cid); // re-inserted last: the map is in least-recently-used order
       files.set(cid, file);
       file.pending += 1;
-      const done = file.tail.then(() => write(cid, file, entry, line)).finally(() => { file.pending -= 1; });
+      const done = file.tail.then(() => write(cid, file, entry, line, version)).finally(() => { file.pending -= 1; });
       file.tail = done.catch(() => {});
       trim();
       return done;
     },
-    async read(cid) {
+    async read(cid, after = 0) {
       if (!CONVERSATION_ID.test(cid)) return undefined;
       const file = files.get(cid);
       await file?.tail; // never cut a line that is being written
-      await settle(cid, file);
-      let text: string;
-      try {
-        text = await readFile(fileOf(cid), 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-      const { entries, validBytes } = parseLog(text, cid);
-      // Cut a torn tail before anything is appended after it.
-      if (validBytes < Buffer.byteLength(text, 'utf8')) await truncate(fileOf(cid), validBytes);
-      return entries;
+      const entries = await readEntries(cid, file);
+      return after === 0 ? entries : entries?.slice(after);
+    },
+    countOwnedBy(owner) {
+      owners ??= scanOwners();
+      return owners.then((map) => map.get(owner)?.size ?? 0);
     },
     async close() {
       const open = [...files.values()];
@@ -185,4 +236,23 @@ export function parseLog(text: string, cid = '?'): { entries: LogEntry[]; validB
     }
   });
   return { entries, validBytes: Buffer.byteLength(text.slice(0, end), 'utf8') };
+}
+
+/** The owner named by a log's `created` line, read without reading the whole file. */
+async function firstLineOwner(path: string): Promise<string | undefined> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await openFile(path, 'r');
+    const buffer = Buffer.alloc(2048);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    const end = text.indexOf('\n');
+    if (end < 0) return undefined; // torn or empty: never acknowledged
+    const entry = LogEntrySchema.safeParse(JSON.parse(text.slice(0, end)));
+    return entry.success && entry.data.type === 'created' ? entry.data.ownerSessionId : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
 }

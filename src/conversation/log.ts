@@ -13,6 +13,8 @@ export const LOG_VERSION = 1 as const;
 /** A conversation id: what the stores, the log and both hosts accept. */
 export const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Who caused a change (a page id, or 'a2ui'): lets every instance tell a page which changes were its own. */
+const Origin = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional();
 const Draws = z.array(z.object({ kind: z.enum(['now', 'nonce']), value: z.string() }));
 const Hash = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
@@ -45,6 +47,7 @@ export const TurnEntry = z.object({
   draws: Draws,
   irHash: Hash,
   trace: TraceSchema,
+  origin: Origin,
 });
 
 /** The normalised src/ingress ActionRequest, as accepted (context values stay as the client sent them). */
@@ -68,6 +71,7 @@ export const ActionEntry = z.object({
   /** The one draw (time + nonce) the ingress used for this action. */
   draw: z.object({ now: z.string(), nonce: z.string() }),
   irHash: Hash,
+  origin: Origin,
 });
 
 export const ResetEntry = z.object({
@@ -78,6 +82,7 @@ export const ResetEntry = z.object({
   reason: z.string().max(200),
   draws: Draws,
   irHash: Hash,
+  origin: Origin,
 });
 
 export const LogEntrySchema = z.discriminatedUnion('type', [CreatedEntry, TurnEntry, ActionEntry, ResetEntry]);

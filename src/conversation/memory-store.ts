@@ -1,5 +1,5 @@
 import type { LogEntry } from './log.ts';
-import type { ConversationStore } from './store.ts';
+import { AppendConflictError, type ConversationStore } from './store.ts';
 
 /**
  * In-process store for tests and ephemeral runs. Entries are kept as their JSON text, like the
@@ -8,17 +8,28 @@ import type { ConversationStore } from './store.ts';
  */
 export function createMemoryStore(): ConversationStore & { readonly size: number } {
   const logs = new Map<string, string[]>();
+  const owned = new Map<string, number>();
   return {
+    writers: 'single',
     get size() { return logs.size; },
-    async append(cid, entry) {
+    async append(cid, entry, version) {
       const log = logs.get(cid);
-      if (log === undefined && entry.type !== 'created') throw new Error(`conversation ${cid} has no created entry`);
+      if ((log?.length ?? 0) !== version) throw new AppendConflictError(cid, version, log?.length ?? 0);
       const line = JSON.stringify(entry);
-      if (log === undefined) logs.set(cid, [line]);
-      else log.push(line);
+      if (log !== undefined) {
+        log.push(line);
+      } else if (entry.type === 'created') {
+        logs.set(cid, [line]);
+        owned.set(entry.ownerSessionId, (owned.get(entry.ownerSessionId) ?? 0) + 1);
+      } else {
+        throw new Error(`conversation ${cid} has no created entry`);
+      }
     },
-    async read(cid) {
-      return logs.get(cid)?.map((line) => JSON.parse(line) as LogEntry);
+    async read(cid, after = 0) {
+      return logs.get(cid)?.slice(after).map((line) => JSON.parse(line) as LogEntry);
+    },
+    async countOwnedBy(owner) {
+      return owned.get(owner) ?? 0;
     },
     async close() {},
   };

@@ -1,13 +1,53 @@
 import type { LogEntry } from './log.ts';
 
 /**
- * Where conversation logs live. `append` resolves only once the entry is durable (for the
- * disk store: written and fsynced), so the service acknowledges nothing that a crash could lose.
- * A shared engine (e.g. Redis streams) fits behind the same interface.
+ * Where conversation logs live. IR = fold(log) wherever the log is read, so a store shared by
+ * several server instances (Redis) and an embedded one (JSONL, memory) sit behind this one
+ * interface.
+ *
+ * `append` is a compare-and-append: the entry becomes entry number `version + 1`, where `version`
+ * is the number of entries the writer folded before deciding. When the log already holds more,
+ * another writer got there first: the store writes nothing and rejects with
+ * AppendConflictError, and the writer re-reads, re-folds and decides again. So a conversation's
+ * entries are totally ordered and no decision is ever taken on a state its writer did not see.
+ * `append` resolves only once the entry is durable (JSONL: written and fsynced; Redis: accepted
+ * by the server, which fsyncs before it answers with `appendfsync always`), so the service
+ * acknowledges nothing a crash could lose.
  */
 export interface ConversationStore {
-  append(cid: string, entry: LogEntry): Promise<void>;
-  /** All entries in order, or undefined when the conversation does not exist. */
-  read(cid: string): Promise<LogEntry[] | undefined>;
+  /**
+   * 'single': this process is the only writer, so a folded conversation it holds is always
+   * current. 'many': other processes append too; readers catch up before they answer.
+   */
+  readonly writers: 'single' | 'many';
+  append(cid: string, entry: LogEntry, version: number): Promise<void>;
+  /** The entries after the first `after` (default 0), in order; undefined when the conversation does not exist. */
+  read(cid: string, after?: number): Promise<LogEntry[] | undefined>;
+  /**
+   * Stores with other writers call `changed` whenever the log of `cid` may have grown (also after
+   * a reconnect, when notifications may have been missed). Returns the unsubscribe function.
+   */
+  watch?(cid: string, changed: () => void): () => void;
+  /** How many conversations `owner` created (the per-session cap survives restarts). */
+  countOwnedBy(owner: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The log holds more entries than the writer folded: nothing was written; re-read and decide again. */
+export class AppendConflictError extends Error {
+  constructor(readonly cid: string, readonly expected: number, readonly actual?: number) {
+    super(`conversation ${cid}: log is past version ${expected}${actual === undefined ? '' : ` (at ${actual})`}`);
+    this.name = 'AppendConflictError';
+  }
+}
+
+/**
+ * The store cannot be reached (e.g. Redis is down). Distinct from a failed append: callers answer
+ * 503 with a retry hint and acknowledge nothing.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(detail, options);
+    this.name = 'StoreUnavailableError';
+  }
 }

@@ -86,6 +86,8 @@ export type ActionResult =
       prev: ConversationIr;
       next: ConversationIr;
       surfaceId: string;
+      /** The epoch the client reported the error for. */
+      epoch: number;
       recovery: string;
       error: SurfacerError;
     }

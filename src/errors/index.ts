@@ -1,4 +1,4 @@
-export { ERROR_REGISTRY, errorSpec, httpStatusOf, isErrorCode, makeError } from './registry.ts';
+export { ERROR_REGISTRY, errorSpec, httpStatusOf, isErrorCode, makeError, retryAfterOf } from './registry.ts';
 export type { ErrorCode } from './registry.ts';
 export { ErrorCategory, ErrorSeverity, RecoveryPath, SurfacerErrorSchema } from './types.ts';
 export type { ErrorSpec, SurfacerError } from './types.ts';

@@ -48,3 +48,16 @@ export function makeError(
 export function httpStatusOf(code: string): number {
   return isErrorCode(code) ? (ERROR_REGISTRY[code] as ErrorSpec).httpStatus ?? 500 : 500;
 }
+
+const RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Seconds a client should wait before retrying (the `Retry-After` header), for the errors that
+ * say "briefly unavailable" (503, retryable: e.g. the shared store is away); otherwise undefined.
+ * Every host that answers with such an error sends it, wherever the answer is built.
+ */
+export function retryAfterOf(code: string): number | undefined {
+  if (!isErrorCode(code)) return undefined;
+  const spec: ErrorSpec = ERROR_REGISTRY[code];
+  return spec.retryable && spec.httpStatus === 503 ? RETRY_AFTER_SECONDS : undefined;
+}

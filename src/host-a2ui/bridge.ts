@@ -1,8 +1,9 @@
 import {
   compileA2uiUpdate, compileConversationToA2ui, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiSurfaceBatch,
 } from '../compiler/index.ts';
-import { silentLogger, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
+import { silentLogger, StoreUnavailableError, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
+import { parseEventId, streamNameOf } from './event-id.ts';
 import type { A2uiHub } from './hub.ts';
 import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
 
@@ -23,7 +24,7 @@ import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
  */
 
 export interface BridgeOptions {
-  service: Pick<ConversationService, 'get' | 'subscribe' | 'resetSurfaceEpoch'>;
+  service: Pick<ConversationService, 'get' | 'subscribe' | 'resetSurfaceEpoch' | 'irAt'>;
   hub: A2uiHub;
   /** Compiler options for every batch and snapshot (not `reinit`/`priorTypes`: the bridge owns them). */
   compile?: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>;
@@ -42,8 +43,21 @@ export interface BridgeOptions {
 }
 
 export interface A2uiBridges {
-  /** Makes sure `cid` is bridged and its IR loaded. False: no such conversation. */
-  prepare(cid: string): Promise<boolean>;
+  /**
+   * Makes sure `cid` is bridged, its IR loaded and current, and its hub channel open. With the
+   * Last-Event-ID of a client the hub's buffer cannot resume, also loads the IR that client holds,
+   * so `catchUp` can send it just what changed since. False: no such conversation. Rejects with
+   * StoreUnavailableError while the shared store cannot be reached.
+   */
+  prepare(cid: string, lastEventId?: string): Promise<boolean>;
+  /** Re-opens the hub channel of a prepared bridge (it may have been evicted meanwhile). Synchronous. */
+  open(cid: string): void;
+  /**
+   * What a client holding everything up to version `since` needs to reach the IR published last:
+   * the update from that version's IR (loaded by prepare). Undefined when it cannot be had (the
+   * caller sends a full init). Synchronous, like `snapshot`.
+   */
+  catchUp(cid: string, since: number): readonly A2uiServerMessage[] | undefined;
   /**
    * Full init of every live surface of the IR published last (cached per IR). Synchronous on
    * purpose (see above). Throws if `cid` is not prepared.
@@ -60,6 +74,10 @@ export interface A2uiBridges {
 
 interface Bridge {
   readonly cid: string;
+  /** The conversation's event-id stream name (event-id.ts), set once loaded. */
+  stream: string;
+  /** An older IR a resuming client holds, loaded by prepare for catchUp. */
+  base?: { version: number; ir: ConversationIr };
   /** The IR whose compilation every subscriber holds (undefined until loaded). */
   ir: ConversationIr | undefined;
   version: number;
@@ -121,14 +139,20 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
     return ids;
   }
 
-  function publishBatch(b: Bridge, batch: A2uiSurfaceBatch): void {
-    if (batch.kind === 'fallback') b.fallbacks.add(batch.surfaceId);
-    if (batch.errors.length > 0) {
-      logger.warn('A2UI batch recovered', { cid: b.cid, surface: batch.a2uiSurfaceId, recovery: batch.recovery, codes: batch.errors.map((e) => e.code) });
+  /** All surface batches of one log version, as the hub publishes them: one version, one id sequence. */
+  function publishVersion(b: Bridge, version: number, batches: readonly A2uiSurfaceBatch[]): void {
+    const messages: A2uiServerMessage[] = [];
+    const lines: string[] = [];
+    for (const batch of batches) {
+      if (batch.kind === 'fallback') b.fallbacks.add(batch.surfaceId);
+      if (batch.errors.length > 0) {
+        logger.warn('A2UI batch recovered', { cid: b.cid, surface: batch.a2uiSurfaceId, recovery: batch.recovery, codes: batch.errors.map((e) => e.code) });
+      }
+      messages.push(...batch.messages);
+      lines.push(...batch.lines);
     }
-    if (batch.messages.length === 0) return;
-    remember(b.cid, idsOf(batch.messages));
-    hub.publish(b.cid, batch.messages, batch.lines);
+    remember(b.cid, idsOf(messages));
+    hub.publish(b.cid, version, messages, lines);
   }
 
   function requestReset(b: Bridge, surfaceId: string, ir: ConversationIr): void {
@@ -142,7 +166,10 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
     }
     b.resets.add(key);
     if (b.resets.size > MAX_RESET_KEYS) b.resets.delete(b.resets.values().next().value as string);
-    service.resetSurfaceEpoch(b.cid, surfaceId, { reason: 'a2ui_compiler_epoch_reset', origin: 'a2ui' }).then(
+    // Every instance following the conversation compiles the same change and asks too: the
+    // reset happens once, while the surface is still at the epoch that failed.
+    const ifEpoch = surface === undefined ? {} : { ifEpoch: surface.epoch };
+    service.resetSurfaceEpoch(b.cid, surfaceId, { reason: 'a2ui_compiler_epoch_reset', origin: 'a2ui', ...ifEpoch }).then(
       (result) => { if (!result.ok) logger.warn('A2UI epoch reset failed', { cid: b.cid, surfaceId, code: result.error.code }); },
       (error: unknown) => logger.error('A2UI epoch reset threw', { cid: b.cid, surfaceId, error: String(error) }),
     );
@@ -165,9 +192,10 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
       // Nothing consistent to send: every client re-initialises from a fresh snapshot.
       if (result !== undefined) logger.error('A2UI update failed (strict)', { cid: b.cid, codes: result.errors.map((e) => e.code) });
       hub.forget(b.cid);
+      hub.open(b.cid, b.stream, version);
       return;
     }
-    for (const batch of result.batches) publishBatch(b, batch);
+    publishVersion(b, version, result.batches);
     for (const surfaceId of result.epochResets) requestReset(b, surfaceId, next);
   }
 
@@ -201,7 +229,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
 
   function create(cid: string): Bridge {
     const b: Bridge = {
-      cid, ir: undefined, version: -1, pending: [], ready: Promise.resolve(false), unsubscribe: () => {},
+      cid, stream: '', ir: undefined, version: -1, pending: [], ready: Promise.resolve(false), unsubscribe: () => {},
       lastUsed: now(), snapshotOf: undefined, snapshot: [], fallbacks: new Set(), resets: new Set(),
     };
     // Subscribe before loading: an event that lands while the IR loads is kept and replayed
@@ -215,14 +243,19 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         }
         b.ir = conversation.ir;
         b.version = conversation.version;
+        b.stream = streamNameOf(cid, conversation.createdAt);
+        hub.open(cid, b.stream, b.version);
         const pending = b.pending;
         b.pending = [];
         for (const event of pending) onEvent(b, event);
         return true;
       },
       (error: unknown) => {
-        logger.error('A2UI bridge could not load the conversation', { cid, error: String(error) });
         if (bridges.get(cid) === b) dispose(b);
+        // The shared store is away: no failure of the bridge's, and no missing conversation
+        // either. The stream request answers 503 with a retry hint; the next one loads again.
+        if (error instanceof StoreUnavailableError) throw error;
+        logger.error('A2UI bridge could not load the conversation', { cid, error: String(error) });
         return false;
       },
     );
@@ -246,13 +279,50 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
   }
 
   return {
-    async prepare(cid) {
+    async prepare(cid, lastEventId) {
       if (closed) return false;
-      const b = bridges.get(cid) ?? create(cid);
+      const existing = bridges.get(cid);
+      const b = existing ?? create(cid);
       b.lastUsed = now();
-      const ok = await b.ready;
-      if (ok) b.lastUsed = now();
-      return ok && bridges.get(cid) === b;
+      let ok = await b.ready;
+      // A bridge that was already following: fold in what other instances appended just now (its
+      // events publish it), so a client that saw a newer version elsewhere finds it here.
+      if (ok && existing !== undefined) ok = (await service.get(cid)) !== undefined;
+      if (!ok || bridges.get(cid) !== b) return false;
+      b.lastUsed = now();
+      hub.open(cid, b.stream, b.version);
+      const position = lastEventId === undefined ? undefined : parseEventId(lastEventId);
+      if (position !== undefined && position.index === undefined && position.stream === b.stream
+        && position.version < b.version && hub.needsCatchUp(cid, lastEventId)) {
+        const ir = await service.irAt(cid, position.version);
+        if (ir !== undefined) b.base = { version: position.version, ir };
+      }
+      return bridges.get(cid) === b;
+    },
+
+    open(cid) {
+      const b = bridges.get(cid);
+      if (b?.ir === undefined) throw new Error(`A2UI bridge for ${cid} is not prepared`);
+      hub.open(cid, b.stream, b.version);
+    },
+
+    catchUp(cid, since) {
+      const b = bridges.get(cid);
+      const base = b?.base;
+      if (b?.ir === undefined || base === undefined || base.version !== since) return undefined;
+      b.base = undefined;
+      try {
+        // The client shows a fallback wherever that IR could not be compiled: rebuild those whole.
+        const reinit = compiler.init(base.ir, compileOptions).batches.filter((x) => x.kind === 'fallback').map((x) => x.surfaceId);
+        const result = compiler.update(base.ir, b.ir, reinit.length > 0 ? { ...compileOptions, reinit } : compileOptions);
+        if (!result.ok) return undefined;
+        const messages = result.batches.flatMap((batch) => batch.messages);
+        remember(cid, idsOf(messages));
+        return messages;
+      } catch (error) {
+        logger.error('A2UI catch-up compilation threw', { cid, error: String(error) });
+        return undefined;
+      }
     },
 
     snapshot(cid) {

@@ -1,27 +1,43 @@
+import { createHash } from 'node:crypto';
+
 /*
- * SSE event ids of the A2UI stream.
+ * SSE event ids of the A2UI stream are positions in the conversation's log, so a client may
+ * resume on any instance (and after a restart):
  *
- *   <stream>-<seq>          a published message, or the id-only checkpoint ending an init
- *   <stream>-<seq>-i<k>     message k of an init taken at <seq> (provisional)
+ *   <stream>-<v>          the last message sent for log version v, or the id-only checkpoint of an init
+ *   <stream>-<v>.<k>      message k (from 0) of the messages sent for version v, not the last
+ *   <stream>-<v>-i<k>     message k of an init or catch-up that brings a client to version v (provisional)
  *
- * <stream> names one life of a conversation channel in one hub (hub epoch + channel counter),
- * so an id from a previous process, or from a channel that was evicted and re-created, never
- * resumes into a sequence it does not belong to. A provisional id means the client dropped in
- * the middle of an init; it is answered with a fresh init, never a resume.
+ * <stream> names the conversation's log (a digest of its id and creation time): every instance
+ * derives the same one, and an id from another conversation never resumes here. A provisional id
+ * means the client dropped in the middle of an init: it is answered with a fresh init.
  */
 
-const PUBLISHED = /^([a-z0-9]{1,40})-(\d{1,15})$/;
+const ID = /^([a-z0-9]{1,40})-(\d{1,15})(?:\.(\d{1,6}))?$/;
 
-export function formatEventId(stream: string, seq: number): string {
-  return `${stream}-${seq}`;
+export interface EventPosition {
+  stream: string;
+  version: number;
+  /** Set for a message that was not the last of its version. */
+  index?: number;
 }
 
-export function formatInitEventId(stream: string, seq: number, index: number): string {
-  return `${stream}-${seq}-i${index}`;
+export function streamNameOf(cid: string, createdAt: string): string {
+  return `l${createHash('sha256').update(`${cid}\n${createdAt}`).digest('hex').slice(0, 15)}`;
 }
 
-export function parseEventId(raw: string): { stream: string; seq: number } | undefined {
-  const match = PUBLISHED.exec(raw);
+export function formatEventId(stream: string, version: number, index?: number): string {
+  return index === undefined ? `${stream}-${version}` : `${stream}-${version}.${index}`;
+}
+
+export function formatInitEventId(stream: string, version: number, index: number): string {
+  return `${stream}-${version}-i${index}`;
+}
+
+export function parseEventId(raw: string): EventPosition | undefined {
+  const match = ID.exec(raw);
   if (match === null) return undefined;
-  return { stream: match[1]!, seq: Number(match[2]) };
+  const position: EventPosition = { stream: match[1]!, version: Number(match[2]) };
+  if (match[3] !== undefined) position.index = Number(match[3]);
+  return position;
 }

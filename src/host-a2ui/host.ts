@@ -3,7 +3,7 @@ import { unguardA2uiValue, type A2uiCompileOptions } from '../compiler/index.ts'
 import { CONVERSATION_ID, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
-import { createRateLimiter } from '../hosting/index.ts';
+import { createRateLimiter, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
@@ -39,6 +39,8 @@ export interface A2uiHostOptions {
    */
   clientResetsPerMinute?: number;
   now?: () => number;
+  /** Token buckets (shared by every instance with the Redis backend); default in-process. */
+  rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;
 }
 
 export interface A2uiHost {
@@ -65,7 +67,8 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   });
   const sessionOwner = options.sessionOwner ?? defaultSessionOwner;
   const resetsPerMinute = options.clientResetsPerMinute ?? 5;
-  const resets = createRateLimiter({ perMinute: resetsPerMinute, burst: resetsPerMinute, clock: now });
+  const resets = options.rateLimiter?.('a2ui-client-resets', { perMinute: resetsPerMinute, burst: resetsPerMinute })
+    ?? createRateLimiter({ perMinute: resetsPerMinute, burst: resetsPerMinute, clock: now });
 
   async function authorize(c: Context, cid: string): Promise<boolean> {
     if (!CONVERSATION_ID.test(cid)) return false;
@@ -86,8 +89,9 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     if (result.kind === 'recover') {
       let reset: 'done' | 'skipped' | 'failed' = 'skipped';
       // A replayed report already triggered its reset; a renderer that keeps failing is capped.
-      if (result.recovery === 'epoch_reset' && !result.replayed && resets.take(`${cid}\n${result.surfaceId}`)) {
-        const done = await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2UI_ORIGIN });
+      if (result.recovery === 'epoch_reset' && !result.replayed && await resets.take(`${cid}\n${result.surfaceId}`)) {
+        // Reports of one broken rendering may reach several instances: it is reset once.
+        const done = await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2UI_ORIGIN, ifEpoch: result.epoch });
         reset = done.ok ? 'done' : 'failed';
         if (!done.ok) logger.warn('epoch reset after a client error failed', { cid, surfaceId: result.surfaceId, code: done.error.code });
         const current = done.ok ? done.next : result.next;
@@ -106,9 +110,11 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
 
   const deps: A2uiRouteDeps = {
     hub,
-    prepare: async (cid) => {
-      if (!(await bridges.prepare(cid))) throw new Error(`conversation ${cid} is gone`);
+    prepare: async (cid, lastEventId) => {
+      if (!(await bridges.prepare(cid, lastEventId))) throw new Error(`conversation ${cid} is gone`);
     },
+    open: (cid) => bridges.open(cid),
+    catchUp: (cid, since) => bridges.catchUp(cid, since),
     snapshot: (cid) => bridges.snapshot(cid),
     surfaceIds: (cid) => bridges.surfaceIds(cid),
     authorize,

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { formatEventId, parseEventId } from './event-id.ts';
+import { formatEventId, parseEventId, type EventPosition } from './event-id.ts';
 import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
 
 /*
@@ -15,7 +14,9 @@ import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
 export interface HubEvent {
   /** SSE `id` (see event-id.ts). */
   readonly id: string;
-  readonly seq: number;
+  /** The log version whose change this message sends, and its place among that version's messages. */
+  readonly version: number;
+  readonly index: number;
   /** The message as one line of JSON, serialised once and shared by every subscriber. */
   readonly data: string;
   readonly bytes: number;
@@ -46,9 +47,14 @@ export type SubscribeResult =
   | {
       readonly mode: 'init';
       readonly reason: InitReason;
-      /** Checkpoint of the init: the snapshot the caller sends reflects at least `seq`. */
+      /** Checkpoint of the init: the snapshot the caller sends is the state as of `version`. */
       readonly stream: string;
-      readonly seq: number;
+      readonly version: number;
+      /**
+       * The client holds every message up to this version (its id was the last of a version),
+       * but the buffer no longer does: a catch-up from that version's IR can replace the init.
+       */
+      readonly since?: number;
       /** Surfaces the client may hold: send them `deleteSurface` first (messages.ts initMessages). */
       readonly knownSurfaceIds: readonly string[];
       readonly subscription: HubSubscription;
@@ -88,17 +94,25 @@ export interface HubStats {
 
 export interface A2uiHub {
   /**
-   * Appends a batch atomically (all serialised first; a throw changes nothing). `lines`, when
-   * given, are the messages already serialised (the compiler's batch lines), one per message.
+   * Names `cid`'s stream (the same on every instance, see event-id.ts) and where its log stands.
+   * Called before the first publish; a different stream starts the channel over.
    */
-  publish(cid: string, messages: readonly A2uiServerMessage[], lines?: readonly string[]): { firstSeq: number; lastSeq: number } | undefined;
+  open(cid: string, stream: string, version: number): void;
+  /**
+   * Appends the messages of log version `version` atomically (all serialised first; a throw
+   * changes nothing). Versions skipped between two publishes are versions that sent nothing.
+   * `lines`, when given, are the messages already serialised (the compiler's), one per message.
+   */
+  publish(cid: string, version: number, messages: readonly A2uiServerMessage[], lines?: readonly string[]): void;
   /** `lastEventId`: the client's Last-Event-ID, if any. Throws HubClosedError after close(). */
   subscribe(cid: string, lastEventId: string | undefined, sink: HubSink): SubscribeResult;
   /** Where the stream of `cid` stands now (for snapshot readers that want to resume later). */
-  checkpoint(cid: string): { stream: string; seq: number; id: string };
+  checkpoint(cid: string): { stream: string; version: number; id: string };
+  /** False when a client whose last event id is `lastEventId` can be resumed from the buffer (or needs nothing). */
+  needsCatchUp(cid: string, lastEventId: string | undefined): boolean;
   subscriberCount(cid: string): number;
   stats(cid?: string): HubStats;
-  /** Drops a conversation: its subscribers ('forgotten'), buffer and sequence. */
+  /** Drops a conversation: its subscribers ('forgotten') and buffer. */
   forget(cid: string): void;
   /** Drops every subscriber ('shutdown'); later subscribes throw, later publishes are ignored. */
   close(): void;
@@ -113,14 +127,21 @@ export class HubClosedError extends Error {
 
 export interface HubOptions {
   limits?: Partial<HubLimits>;
-  /** Names this hub's streams in event ids ([a-z0-9], ≤ 24); random by default. */
-  epoch?: string;
 }
 
 interface Channel {
   readonly stream: string;
-  seq: number;
-  /** Consecutive seqs from `buffer[head]`; compacted lazily. */
+  /** The last version published (or opened at). */
+  version: number;
+  /**
+   * The checkpoint: the last version that sent messages (or the one opened at). A version that
+   * sent nothing changed nothing a client holds, so a client at the checkpoint is current; and
+   * the checkpoint is an id clients really receive.
+   */
+  sent: number;
+  /** The buffer holds every message of the versions after this one. */
+  coveredAfter: number;
+  /** Events in (version, index) order from `buffer[head]`; compacted lazily. */
   buffer: HubEvent[];
   head: number;
   bufferBytes: number;
@@ -160,27 +181,16 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
   for (const [key, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`hub limit ${key} must be a positive integer`);
   }
-  const epoch = options.epoch ?? randomBytes(4).toString('hex');
-  if (!/^[a-z0-9]{1,24}$/.test(epoch)) throw new RangeError('hub epoch must match [a-z0-9]{1,24}');
 
   const channels = new Map<string, Channel>();
   /** Channels without subscribers, least recently used first. */
   const idle = new Map<string, Channel>();
   const owner = new WeakMap<Subscriber, string>();
-  let channelCounter = 0;
   let closed = false;
 
   function channel(cid: string): Channel {
-    let ch = channels.get(cid);
-    if (ch === undefined) {
-      channelCounter += 1;
-      ch = {
-        stream: `${epoch}c${channelCounter.toString(36)}`,
-        seq: 0, buffer: [], head: 0, bufferBytes: 0,
-        subscribers: new Set(), knownSurfaces: new Set(),
-      };
-      channels.set(cid, ch);
-    }
+    const ch = channels.get(cid);
+    if (ch === undefined) throw new Error(`A2UI hub: conversation ${cid} was not opened`);
     if (ch.subscribers.size === 0) markIdle(cid, ch);
     return ch;
   }
@@ -201,7 +211,10 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
 
   function trimBuffer(ch: Channel): void {
     while (bufferLength(ch) > 0 && (bufferLength(ch) > limits.bufferMessages || ch.bufferBytes > limits.bufferBytes)) {
-      ch.bufferBytes -= ch.buffer[ch.head]!.bytes;
+      const dropped = ch.buffer[ch.head]!;
+      ch.bufferBytes -= dropped.bytes;
+      // Part of that version is gone: only the versions after it are still whole.
+      ch.coveredAfter = Math.max(ch.coveredAfter, dropped.version);
       ch.head += 1;
     }
     if (ch.head > 64 && ch.head * 2 > ch.buffer.length) {
@@ -257,29 +270,87 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
     };
   }
 
+  function forgetChannel(cid: string): void {
+    const ch = channels.get(cid);
+    if (ch === undefined) return;
+    for (const sub of [...ch.subscribers]) drop(sub, 'forgotten');
+    channels.delete(cid);
+    idle.delete(cid);
+  }
+
+  /** Where a client that holds everything up to `lastEventId` resumes in the buffer; undefined: it cannot. */
+  function resumeFrom(ch: Channel, position: EventPosition): number | undefined {
+    if (position.version > ch.version) return undefined;
+    if (position.index === undefined) {
+      if (position.version === ch.version) return ch.buffer.length;
+      if (position.version < ch.coveredAfter) return undefined;
+      let i = ch.head;
+      while (i < ch.buffer.length && ch.buffer[i]!.version <= position.version) i += 1;
+      return i;
+    }
+    // Inside a version's messages: only where this buffer holds that very message (and its whole version).
+    if (position.version <= ch.coveredAfter) return undefined;
+    for (let i = ch.head; i < ch.buffer.length; i += 1) {
+      const event = ch.buffer[i]!;
+      if (event.version === position.version && event.index === position.index) return i + 1;
+      if (event.version > position.version) break;
+    }
+    return undefined;
+  }
+
+  function classify(ch: Channel, lastEventId: string | undefined):
+    { resume: number } | { reason: InitReason; since?: number } {
+    if (lastEventId === undefined || lastEventId === '') return { reason: 'fresh' };
+    const position = parseEventId(lastEventId);
+    if (position === undefined) return { reason: 'malformed' };
+    if (position.stream !== ch.stream) return { reason: 'other-stream' };
+    if (position.version > ch.version) return { reason: 'ahead' };
+    const from = resumeFrom(ch, position);
+    if (from !== undefined) return { resume: from };
+    return position.index === undefined ? { reason: 'gap', since: position.version } : { reason: 'gap' };
+  }
+
   return {
-    publish(cid, messages, lines) {
-      if (closed || messages.length === 0) return undefined;
+    open(cid, stream, version) {
+      const existing = channels.get(cid);
+      if (existing !== undefined && existing.stream === stream) {
+        // Versions it did not see (it was not following): the buffer does not cover them.
+        if (version > existing.version) Object.assign(existing, { version, coveredAfter: version, sent: version });
+        return;
+      }
+      if (existing !== undefined) forgetChannel(cid);
+      const ch: Channel = {
+        stream, version, sent: version, coveredAfter: version, buffer: [], head: 0, bufferBytes: 0,
+        subscribers: new Set(), knownSurfaces: new Set(),
+      };
+      channels.set(cid, ch);
+      markIdle(cid, ch);
+    },
+
+    publish(cid, version, messages, lines) {
+      if (closed) return;
       if (lines !== undefined && lines.length !== messages.length) throw new RangeError('one serialised line per message');
+      const ch = channel(cid);
+      if (version <= ch.version) return; // already sent
       const serialised = messages.map((message, i) => {
         const data = lines?.[i] ?? JSON.stringify(message);
         if (typeof data !== 'string') throw new TypeError('A2UI message is not JSON-serialisable');
         return { data, bytes: Buffer.byteLength(data), surfaceId: surfaceIdOf(message) };
       });
-      const ch = channel(cid);
-      const firstSeq = ch.seq + 1;
+      ch.version = version;
+      if (serialised.length === 0) return;
+      ch.sent = version;
       let batchBytes = 0;
-      const events = serialised.map(({ data, bytes, surfaceId }) => {
-        ch.seq += 1;
+      const last = serialised.length - 1;
+      const events = serialised.map(({ data, bytes, surfaceId }, index): HubEvent => {
         batchBytes += bytes;
         if (surfaceId !== undefined) rememberSurface(ch, surfaceId);
-        return { id: formatEventId(ch.stream, ch.seq), seq: ch.seq, data, bytes };
+        return { id: formatEventId(ch.stream, version, index === last ? undefined : index), version, index, data, bytes };
       });
       ch.buffer.push(...events);
       ch.bufferBytes += batchBytes;
       trimBuffer(ch);
       for (const sub of ch.subscribers) offer(sub, events, batchBytes);
-      return { firstSeq, lastSeq: ch.seq };
     },
 
     subscribe(cid, lastEventId, sink) {
@@ -289,25 +360,23 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
       owner.set(sub, cid);
       ch.subscribers.add(sub);
       idle.delete(cid);
-
-      const init = (reason: InitReason): SubscribeResult => ({
-        mode: 'init', reason, stream: ch.stream, seq: ch.seq,
+      const verdict = classify(ch, lastEventId);
+      if ('resume' in verdict) return { mode: 'resume', missed: ch.buffer.slice(verdict.resume), subscription: sub };
+      return {
+        mode: 'init', reason: verdict.reason, stream: ch.stream, version: ch.sent,
+        ...(verdict.since !== undefined ? { since: verdict.since } : {}),
         knownSurfaceIds: [...ch.knownSurfaces], subscription: sub,
-      });
-      if (lastEventId === undefined || lastEventId === '') return init('fresh');
-      const parsed = parseEventId(lastEventId);
-      if (parsed === undefined) return init('malformed');
-      if (parsed.stream !== ch.stream) return init('other-stream');
-      if (parsed.seq > ch.seq) return init('ahead');
-      const firstSeq = ch.seq - bufferLength(ch) + 1;
-      if (parsed.seq < firstSeq - 1) return init('gap');
-      const from = ch.head + (parsed.seq + 1 - firstSeq);
-      return { mode: 'resume', missed: ch.buffer.slice(from), subscription: sub };
+      };
+    },
+
+    needsCatchUp(cid, lastEventId) {
+      const ch = channels.get(cid);
+      return ch === undefined || !('resume' in classify(ch, lastEventId));
     },
 
     checkpoint(cid) {
       const ch = channel(cid);
-      return { stream: ch.stream, seq: ch.seq, id: formatEventId(ch.stream, ch.seq) };
+      return { stream: ch.stream, version: ch.sent, id: formatEventId(ch.stream, ch.sent) };
     },
 
     subscriberCount(cid) {
@@ -329,13 +398,7 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
       return total;
     },
 
-    forget(cid) {
-      const ch = channels.get(cid);
-      if (ch === undefined) return;
-      for (const sub of [...ch.subscribers]) drop(sub, 'forgotten');
-      channels.delete(cid);
-      idle.delete(cid);
-    },
+    forget: forgetChannel,
 
     close() {
       if (closed) return;

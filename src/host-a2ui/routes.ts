@@ -3,7 +3,8 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
-import { makeError } from '../errors/index.ts';
+import { StoreUnavailableError } from '../conversation/index.ts';
+import { makeError, retryAfterOf } from '../errors/index.ts';
 import type { A2uiClientAssets, ClientAsset } from './client-bundle.ts';
 import type { A2uiHub } from './hub.ts';
 import type { A2uiServerMessage } from './messages.ts';
@@ -17,7 +18,14 @@ export interface A2uiRouteDeps {
    * Called (after authorisation) before a stream subscribes or a snapshot is read: e.g. start
    * publishing the conversation's changes to the hub. A throw ends the request.
    */
-  prepare?(cid: string): void | Promise<void>;
+  prepare?(cid: string, lastEventId?: string): void | Promise<void>;
+  /** Re-opens the conversation's hub channel, synchronously, right before a stream subscribes. */
+  open?(cid: string): void;
+  /**
+   * What a client that holds the conversation up to log version `since` needs to be current
+   * (prepared by `prepare` from its Last-Event-ID); undefined → a full init. Synchronous, like `snapshot`.
+   */
+  catchUp?(cid: string, since: number): readonly A2uiServerMessage[] | undefined;
   /**
    * Full current state of every surface of the conversation (A2UI messages, in order).
    * Synchronous on purpose: it is taken in the same tick as the hub subscription (or
@@ -66,11 +74,13 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   const maxEventBytes = deps.maxEventBytes ?? 64 * 1024;
   const onError = deps.onError ?? ((error, where) => console.error(`[a2ui ${where.route} ${where.cid}]`, error));
   /** Undefined when ready; else the canonical 500 (the failure goes to onError). */
-  const prepare = async (c: Context, cid: string, route: string): Promise<Response | undefined> => {
+  const prepare = async (c: Context, cid: string, route: string, lastEventId?: string): Promise<Response | undefined> => {
     try {
-      await deps.prepare?.(cid);
+      await deps.prepare?.(cid, lastEventId);
       return undefined;
     } catch (error) {
+      // The shared state is away: answered 503 with a retry hint (storeGuard).
+      if (error instanceof StoreUnavailableError) throw error;
       onError(error, { route, cid });
       return c.json(makeError('INTERNAL_ERROR', 'the conversation could not be prepared for streaming'), 500);
     }
@@ -81,14 +91,17 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
   };
 
-  app.get('/a2ui/c/:cid/stream', async (c) => {
+  app.get('/a2ui/c/:cid/stream', storeGuard(async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
     // EventSource sends the header on its own reconnects; the query form serves manual ones.
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
-    const failed = await prepare(c, cid, 'stream');
+    const failed = await prepare(c, cid, 'stream', lastEventId);
     if (failed) return failed;
-    const params: ConnectionParams = { hub: deps.hub, snapshot: deps.snapshot, surfaceIds: deps.surfaceIds, cid, lastEventId, retryMs, heartbeat };
+    const params: ConnectionParams = {
+      hub: deps.hub, snapshot: deps.snapshot, catchUp: deps.catchUp, surfaceIds: deps.surfaceIds, open: deps.open,
+      cid, lastEventId, retryMs, heartbeat,
+    };
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
     if (outgoing instanceof ServerResponse) {
       // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.
@@ -109,14 +122,15 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
         onError(error, { route: 'stream', cid });
       }
     });
-  });
+  }));
 
-  app.get('/a2ui/c/:cid/snapshot.jsonl', async (c) => {
+  app.get('/a2ui/c/:cid/snapshot.jsonl', storeGuard(async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
     const failed = await prepare(c, cid, 'snapshot');
     if (failed) return failed;
     // Same tick: the checkpoint names exactly the state of the snapshot.
+    deps.open?.(cid);
     const checkpoint = deps.hub.checkpoint(cid);
     const messages = deps.snapshot(cid);
     const body = messages.map((m) => `${serialise(m)}\n`).join('');
@@ -125,7 +139,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       'Cache-Control': 'no-store',
       [SNAPSHOT_CHECKPOINT_HEADER]: checkpoint.id,
     });
-  });
+  }));
 
   app.post(
     '/a2ui/c/:cid/events',
@@ -134,7 +148,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       // Transport guard against unbounded reads; keep it above the ingress's own envelope limit.
       onError: (c) => c.json(makeError('HTTP_PAYLOAD_TOO_LARGE', `request body over ${maxEventBytes} bytes`), 413),
     }),
-    async (c) => {
+    storeGuard(async (c) => {
       const cid = await allowed(c);
       if (cid === undefined) return c.notFound();
       // A custom header (or Authorization: Bearer) cannot be sent cross-site without a CORS
@@ -150,13 +164,17 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       try {
         result = await deps.postEvent(cid, raw, idempotencyKey === undefined ? {} : { idempotencyKey });
       } catch (error) {
+        if (error instanceof StoreUnavailableError) throw error;
         onError(error, { route: 'events', cid });
         return c.json(makeError('INTERNAL_ERROR', 'event ingress failed'), 500);
       }
       c.header('Cache-Control', 'no-store');
       if (result.body === undefined || result.status === 204) return c.body(null, result.status as 204);
+      const code = (result.body as { code?: unknown }).code;
+      const retryAfter = typeof code === 'string' ? retryAfterOf(code) : undefined;
+      if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
       return c.json(result.body as object, result.status as 200);
-    },
+    }),
   );
 
   app.get('/a2ui/c/:cid', async (c) => {
@@ -187,6 +205,23 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const asset = [assets.script, assets.style].find((a) => a.path === c.req.path);
     return asset === undefined ? c.notFound() : serveAsset(c, asset);
   });
+}
+
+/**
+ * The shared state is away (e.g. Redis is down) while a request authorises, prepares or posts:
+ * the canonical 503 with a retry hint, as JSON like every other answer of these client routes
+ * (the app's error handler would answer a browser-looking request with an HTML page).
+ */
+function storeGuard(handler: (c: Context) => Promise<Response>): (c: Context) => Promise<Response> {
+  return async (c) => {
+    try {
+      return await handler(c);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      c.header('Retry-After', String(retryAfterOf('STORE_UNAVAILABLE')));
+      return c.json(makeError('STORE_UNAVAILABLE', error.message), 503);
+    }
+  };
 }
 
 function serveAsset(c: Context, asset: ClientAsset): Response {

@@ -1,4 +1,6 @@
-import { openPushConnection, sseFrame, type Heartbeat, type PushConnection, type SseSink } from '../hosting/index.ts';
+import {
+  openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, type Heartbeat, type PushConnection, type SseSink,
+} from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import { HubClosedError, type A2uiHub, type HubEvent, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
@@ -17,7 +19,11 @@ export interface ConnectionParams {
   heartbeat: Heartbeat;
   /** Synchronous with the subscription (see A2uiRouteDeps.snapshot). */
   snapshot(cid: string): readonly A2uiServerMessage[];
+  /** Synchronous with the subscription too (see A2uiRouteDeps.catchUp). */
+  catchUp: ((cid: string, since: number) => readonly A2uiServerMessage[] | undefined) | undefined;
   surfaceIds: ((cid: string) => Iterable<string>) | undefined;
+  /** Re-opens the conversation's hub channel right before subscribing (it may have been evicted). */
+  open: ((cid: string) => void) | undefined;
 }
 
 /**
@@ -31,9 +37,13 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
   let droppedEarly = false;
   let result: SubscribeResult;
   try {
+    p.open?.(p.cid);
     result = p.hub.subscribe(p.cid, p.lastEventId, {
       notify: () => connection?.drain(),
-      dropped: () => { if (connection) connection.end(); else droppedEarly = true; },
+      dropped: (reason) => {
+        if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
+        else droppedEarly = true;
+      },
     });
   } catch (error) {
     if (error instanceof HubClosedError) {
@@ -45,10 +55,16 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
   const { subscription } = result;
   let head = `retry: ${p.retryMs}\n\n`;
   if (result.mode === 'init') {
-    let init: A2uiServerMessage[];
+    let init: readonly A2uiServerMessage[];
     try {
-      const known = p.surfaceIds === undefined ? result.knownSurfaceIds : [...result.knownSurfaceIds, ...p.surfaceIds(p.cid)];
-      init = initMessages(p.snapshot(p.cid), known);
+      // A client that holds a whole older version gets what changed since; anyone else a full init.
+      const catchUp = result.since === undefined ? undefined : p.catchUp?.(p.cid, result.since);
+      if (catchUp !== undefined) {
+        init = catchUp;
+      } else {
+        const known = p.surfaceIds === undefined ? result.knownSurfaceIds : [...result.knownSurfaceIds, ...p.surfaceIds(p.cid)];
+        init = initMessages(p.snapshot(p.cid), known);
+      }
     } catch (error) {
       subscription.close();
       throw error;
@@ -56,11 +72,11 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
     for (let i = 0; i < init.length; i += 1) {
       // Only the last message carries the checkpoint: a client cut off inside the init holds
       // a provisional id and is re-initialised, never resumed from a half-applied state.
-      const id = i === init.length - 1 ? formatEventId(result.stream, result.seq) : formatInitEventId(result.stream, result.seq, i);
+      const id = i === init.length - 1 ? formatEventId(result.stream, result.version) : formatInitEventId(result.stream, result.version, i);
       head += sseFrame({ id, data: serialise(init[i]!) });
     }
     // An id-only event sets the client's last event id without dispatching anything.
-    if (init.length === 0) head += `id: ${formatEventId(result.stream, result.seq)}\n\n`;
+    if (init.length === 0) head += `id: ${formatEventId(result.stream, result.version)}\n\n`;
   } else {
     for (const event of result.missed) head += sseFrame({ id: event.id, data: event.data });
   }

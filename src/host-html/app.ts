@@ -3,14 +3,14 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
-import { CONVERSATION_ID, silentLogger } from '../conversation/index.ts';
+import { CONVERSATION_ID, silentLogger, StoreUnavailableError } from '../conversation/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
 import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
 import { clientAddress, createHeartbeat, createRateLimiter, secureHeadersOnNode } from '../hosting/index.ts';
 import { PAGE_ID, type Host, type HostContext, type HostEnv } from './host.ts';
-import { clientKind, htmxError, jsonError, statusFor } from './responses.ts';
+import { clientKind, htmxError, jsonError, retryHint, statusFor } from './responses.ts';
 import { registerActionRoutes } from './routes/actions.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerPageRoutes } from './routes/page.ts';
@@ -73,7 +73,9 @@ export function createApp(deps: HostDeps): HostApp {
   const heartbeat = createHeartbeat(limits.sseHeartbeatMs);
   const service = deps.conversations;
   const trusted = new Set(deps.trustedOrigins ?? []);
-  const conversationsPerSession = new Map<string, number>();
+  const rateLimiter = deps.rateLimiter ?? ((_name: string, options: { perMinute: number; burst: number }) => createRateLimiter(options));
+  const health = deps.health ?? (async () => ({ ok: true, engine: 'local' }));
+  let draining = false;
 
   const host: Host = {
     deps, service, limits, logger, views, sessions, streams, heartbeat, randomToken,
@@ -114,6 +116,13 @@ export function createApp(deps: HostDeps): HostApp {
     if (err instanceof HTTPException && err.status === 403) {
       return plainError(c as HostContext, makeError('HTTP_ORIGIN_FORBIDDEN', 'Origin / Sec-Fetch-Site check failed'));
     }
+    if (err instanceof StoreUnavailableError) {
+      // Nothing was changed: the client may retry shortly, here or on another instance.
+      logger.warn('shared state unavailable', { path: c.req.path, error: err.message });
+      const error = makeError('STORE_UNAVAILABLE', err.message);
+      retryHint(c, error);
+      return plainError(c as HostContext, error);
+    }
     logger.error('request failed', { path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
     return plainError(c as HostContext, makeError('INTERNAL_ERROR', 'unhandled error'));
   });
@@ -128,23 +137,27 @@ export function createApp(deps: HostDeps): HostApp {
     app.get(asset.path, (c) => c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=31536000, immutable' }));
   }
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  // Liveness: this process answers. Readiness: it can serve (shared state reachable, not shutting down).
+  app.get('/healthz', async (c) => c.json({ ok: true, store: await health() }));
+  app.get('/readyz', async (c) => {
+    const store = await health();
+    const ready = store.ok && !draining;
+    return c.json({ ok: ready, draining, store }, ready ? 200 : 503);
+  });
   app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
 
-  const creations = createRateLimiter({ perMinute: limits.conversationCreatesPerMinute, burst: limits.conversationCreatesPerMinute });
+  const creations = rateLimiter('conversation-creates', { perMinute: limits.conversationCreatesPerMinute, burst: limits.conversationCreatesPerMinute });
   app.get('/', async (c) => {
-    if (!creations.take(clientAddress(c))) {
+    if (!(await creations.take(clientAddress(c)))) {
       return plainError(c, makeError('HTTP_TOO_MANY_CONVERSATIONS', `over ${limits.conversationCreatesPerMinute} new conversations a minute from this address`));
     }
     const session = await sessions.ensure(c);
-    const count = conversationsPerSession.get(session.owner) ?? 0;
+    // A soft cap: requests racing each other (on one instance or several) may pass it by as many.
+    const count = await service.countOwnedBy(session.owner);
     if (count >= limits.maxConversationsPerSession) {
       return plainError(c, makeError('HTTP_TOO_MANY_CONVERSATIONS', `${count} conversations`));
     }
     const conversation = await service.create(session.owner);
-    // In-memory and bounded: a restart or eviction resets the count, which is acceptable for a soft limit.
-    if (conversationsPerSession.size >= 100_000) conversationsPerSession.delete(conversationsPerSession.keys().next().value!);
-    conversationsPerSession.set(session.owner, count + 1);
     c.header('Cache-Control', 'no-store');
     return c.redirect(`/c/${conversation.id}`, 303);
   });
@@ -209,7 +222,10 @@ export function createApp(deps: HostDeps): HostApp {
   return {
     hono: app,
     fetch: (request, env) => app.fetch(request, env as never),
-    closeStreams: () => streams.closeAll(),
+    closeStreams: () => {
+      draining = true;
+      streams.closeAll();
+    },
     get openStreams() { return streams.size; },
   };
 }

@@ -1,12 +1,13 @@
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import type { ConversationService, Logger } from '../conversation/index.ts';
+import type { RateLimiter } from '../hosting/index.ts';
 
 export interface HostLimits {
   /** Largest request body (form posts, uploads included). */
   maxBodyBytes: number;
   /** Longest chat message, in characters. */
   maxMessageLength: number;
-  /** Conversations one session may create (GET /) while this process runs. */
+  /** Conversations one session may create (GET /); counted by the store, so restarts keep it. */
   maxConversationsPerSession: number;
   /**
    * Conversations one client address may create per minute (GET / persists one, and needs no
@@ -45,4 +46,8 @@ export interface HostDeps {
   extend?: (app: import('hono').Hono<any>) => void;
   /** Random url-safe tokens (session ids, page ids); default crypto.randomBytes. */
   randomToken?: (bytes: number) => string;
+  /** Token buckets (shared by every instance with the Redis backend); default in-process. */
+  rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;
+  /** `GET /readyz` and the details of `GET /healthz`: can the shared state be reached? Default: always. */
+  health?: () => Promise<{ ok: boolean; engine: string; detail?: string; latencyMs?: number }>;
 }

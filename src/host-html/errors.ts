@@ -4,7 +4,7 @@ import type { SurfacerError } from '../errors/index.ts';
 import { findLiveSurface, type ConversationIr } from '../ui-ir/index.ts';
 import { alertHtml, regenerateHtml, type AlertData, type PageContext } from './fragments.ts';
 import type { FormFields, Host, HostContext } from './host.ts';
-import { asStatus, clientKind, htmxError, issueLines, jsonError, statusFor } from './responses.ts';
+import { asStatus, clientKind, htmxError, issueLines, jsonError, retryHint, statusFor } from './responses.ts';
 import { conversationPage } from './routes/page.ts';
 
 const STALE = 'A2UI_C2S_SURFACE_STALE';
@@ -36,6 +36,8 @@ export async function respondFailure(
   const { error } = failure;
   const status = statusFor(error, failure.status);
   const kind = clientKind(c);
+  // Not on the flash-and-redirect answer: on a 3xx, Retry-After would delay the redirect itself.
+  if (kind !== 'html' || options.rejected !== undefined) retryHint(c, error);
   if (kind === 'json') return jsonError(c, error, status, failure.issues);
   const pc = c.get('pc');
   const live = options.surfaceId !== undefined && findLiveSurface(options.ir, options.surfaceId) !== undefined;

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
+import { httpStatusOf, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import { alertHtml, type AlertData, type PageContext } from './fragments.ts';
 
 /** Who is asking: htmx (fragments), a JSON client (canonical objects) or a plain browser form. */
@@ -20,6 +20,12 @@ export type HttpStatus = 200 | 202 | 204 | 303 | 400 | 403 | 404 | 409 | 413 | 4
 
 export function asStatus(n: number): HttpStatus {
   return n as HttpStatus;
+}
+
+/** `Retry-After` on answers whose error says "briefly unavailable, try again" (the registry decides which). */
+export function retryHint(c: Context, error: Pick<SurfacerError, 'code'>): void {
+  const seconds = retryAfterOf(error.code);
+  if (seconds !== undefined) c.header('Retry-After', String(seconds));
 }
 
 /** `{...canonical error, issues?}` with its status. */

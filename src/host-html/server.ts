@@ -11,10 +11,20 @@ export interface RunningServer {
   close(deadlineMs?: number): Promise<void>;
 }
 
+/** Longer than the idle timeout of common clients and load balancers (see startServer). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export function startServer(app: Pick<HostApp, 'fetch' | 'closeStreams'>, options: { port?: number; hostname?: string } = {}): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname }) as Server;
+    // An idle keep-alive socket is closed by whichever side times out first. If that is the
+    // server while a client (or a load balancer, commonly 60 s) sends its next request on it,
+    // the request dies with ECONNRESET, and a POST is not retried. Node's 5 s default loses that
+    // race against undici's 4 s as soon as the event loop lags; outlasting the usual idle
+    // timeouts makes the client side close first.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     server.once('error', reject);
     server.once('listening', () => {
       const { port } = server.address() as AddressInfo;

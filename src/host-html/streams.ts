@@ -1,19 +1,20 @@
 /** Live SSE streams, so shutdown can tell each to finish (server.close() waits for them otherwise). */
 export interface StreamRegistry {
-  add(close: () => void): () => void;
+  /** `close` is called with 'shutdown' when the server stops. */
+  add(close: (reason: 'shutdown') => void): () => void;
   closeAll(): void;
   readonly size: number;
 }
 
 export function createStreamRegistry(): StreamRegistry {
-  const open = new Set<() => void>();
+  const open = new Set<(reason: 'shutdown') => void>();
   return {
     add(close) {
       open.add(close);
       return () => { open.delete(close); };
     },
     closeAll() {
-      for (const close of [...open]) close();
+      for (const close of [...open]) close('shutdown');
     },
     get size() { return open.size; },
   };

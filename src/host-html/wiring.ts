@@ -3,9 +3,9 @@ import { htmlSurfaceStats } from '../compiler/html/index.ts';
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import {
   createConversationService, type ConversationService, type ConversationStore, type DirectivesMode,
-  type Logger, type RunDirectives, type ServiceLimits,
+  type Logger, type RunDirectives, type ServiceLimits, type TurnGate,
 } from '../conversation/index.ts';
-import { createIngress, type IngressLimits } from '../ingress/index.ts';
+import { createIngress, type IdempotencyStore, type IngressLimits, type StoredOutcome } from '../ingress/index.ts';
 import type { Planner } from '../planner/types.ts';
 import type { EntropySource } from '../ui-ir/index.ts';
 
@@ -14,6 +14,10 @@ export interface ConversationStackOptions {
   /** Default: the app's offline planner. */
   planner?: Planner;
   store: ConversationStore;
+  /** One running turn per conversation; default this process's (src/backend gives a shared one). */
+  turns?: TurnGate;
+  /** Where client error reports' first outcomes are kept; default in this process. */
+  idempotency?: IdempotencyStore<StoredOutcome>;
   entropy: EntropySource;
   /** Default: the real runner (turn.ts runDirectivesAdapter). */
   runDirectives?: RunDirectives;
@@ -33,9 +37,11 @@ export function createConversationStack(options: ConversationStackOptions): Conv
   const ingress = createIngress({
     actions: options.app.actions, decodeSurfaceId: decodeA2uiSurfaceId, source: options.entropy,
     ...(options.ingressLimits ? { limits: options.ingressLimits } : {}),
+    ...(options.idempotency ? { idempotency: options.idempotency } : {}),
   });
   return createConversationService({
     app: options.app, store: options.store, entropy: options.entropy, ingress,
+    ...(options.turns ? { turns: options.turns } : {}),
     surfaceStats: (ir) => htmlSurfaceStats(ir),
     ...(options.planner ? { planner: options.planner } : {}),
     ...(options.runDirectives ? { runDirectives: options.runDirectives } : {}),

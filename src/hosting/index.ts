@@ -2,5 +2,7 @@
 export { clientAddress, createRateLimiter } from './rate-limit.ts';
 export type { RateLimiter } from './rate-limit.ts';
 export { secureHeadersOnNode } from './secure-headers.ts';
-export { createHeartbeat, nodeSink, openPushConnection, SSE_PING, sseFrame, webSink } from './sse.ts';
+export {
+  createHeartbeat, nodeSink, openPushConnection, SHUTDOWN_RETRY_MS, SSE_PING, SSE_SHUTDOWN_FAREWELL, sseFrame, webSink,
+} from './sse.ts';
 export type { Heartbeat, PushConnection, PushConnectionOptions, SseSink } from './sse.ts';

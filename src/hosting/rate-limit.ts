@@ -8,10 +8,10 @@ import type { Context } from 'hono';
  */
 export interface RateLimiter {
   /** Takes one token for `key`; false when its bucket is empty. */
-  take(key: string): boolean;
+  take(key: string): boolean | Promise<boolean>;
 }
 
-export function createRateLimiter(options: { perMinute: number; burst: number; maxKeys?: number; clock?: () => number }): RateLimiter {
+export function createRateLimiter(options: { perMinute: number; burst: number; maxKeys?: number; clock?: () => number }): RateLimiter & { take(key: string): boolean } {
   const clock = options.clock ?? Date.now;
   const maxKeys = options.maxKeys ?? 10_000;
   const buckets = new Map<string, { tokens: number; at: number }>();

@@ -148,11 +148,21 @@ export function sseFrame(event: { id?: string; event?: string; data?: string }):
 
 export const SSE_PING = Buffer.from(': ping\n\n');
 
+/**
+ * What a stream says when its server shuts down: come back soon. Behind a load balancer the
+ * reconnect (with Last-Event-ID) reaches another instance, which resumes the client.
+ */
+export const SHUTDOWN_RETRY_MS = 500;
+export const SSE_SHUTDOWN_FAREWELL = `retry: ${SHUTDOWN_RETRY_MS}\n\n`;
+
 export interface PushConnection {
   /** Writes what `pull` has, unless a write is still waiting for the client (then after it). */
   drain(): void;
-  /** Ends the response (or cuts it, if a write is stuck on a client that stopped reading). */
-  end(): void;
+  /**
+   * Ends the response (or cuts it, if a write is stuck on a client that stopped reading);
+   * `farewell` (e.g. a `retry:` hint) goes out last when the client is still reading.
+   */
+  end(farewell?: string): void;
   /** Resolves once the connection is over. */
   readonly finished: Promise<void>;
 }
@@ -182,13 +192,17 @@ export function openPushConnection(sink: SseSink, heartbeat: Heartbeat, options:
   const finished = new Promise<void>((resolve) => { finish = resolve; });
   let unregister: () => void = () => {};
 
-  const end = (): void => {
+  const end = (farewell?: string): void => {
     if (over) return;
     over = true;
     unregister();
     onEnd();
-    if (writing) sink.abort();
-    else sink.end();
+    if (writing) {
+      sink.abort();
+    } else {
+      if (farewell !== undefined) void sink.write([farewell]);
+      sink.end();
+    }
     finish();
   };
 

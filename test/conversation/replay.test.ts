@@ -66,7 +66,7 @@ describe('IR = fold(log)', () => {
     const submit = formAction(turn.next, 'main', { name: 'Aria', personality: 'Kind.' }, { idempotencyKey: 'k1' });
     expect(await live.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
     const copy = createMemoryStore();
-    for (const entry of (await store.read(c.id))!) await copy.append(c.id, entry.type === 'action' ? { ...entry, at: 'not a time' } : entry);
+    for (const [i, entry] of (await store.read(c.id))!.entries()) await copy.append(c.id, entry.type === 'action' ? { ...entry, at: 'not a time' } : entry, i);
     const restarted = makeService(copy, { demo: true }).service;
     expect(await restarted.divergences(c.id)).toEqual([]);
     expect(await restarted.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: true });

@@ -89,10 +89,10 @@ describe('conversation service', () => {
   it('cancels a running turn (cancelTurn or the caller signal) without changing the IR', async () => {
     const { service } = makeService(createMemoryStore());
     const c = await service.create('o');
-    expect(service.cancelTurn(c.id)).toBe(false);
+    expect(await service.cancelTurn(c.id)).toBe(false);
     const running = service.runTurn(c.id, 'slow one');
     await until(async () => (await service.get(c.id))!.busy);
-    expect(service.cancelTurn(c.id)).toBe(true);
+    expect(await service.cancelTurn(c.id)).toBe(true);
     const result = await running;
     if (!result.ok) throw new Error('turn failed');
     expect(result.outcome).toBe('cancelled');
@@ -205,8 +205,8 @@ describe('conversation service', () => {
     let failing = false;
     const store: ConversationStore = {
       ...inner,
-      append: async (cid: string, entry: LogEntry) => { if (failing) throw new Error('disk full'); return inner.append(cid, entry); },
-      read: (cid: string) => inner.read(cid),
+      append: async (cid: string, entry: LogEntry, version: number) => { if (failing) throw new Error('disk full'); return inner.append(cid, entry, version); },
+      read: (cid: string, after?: number) => inner.read(cid, after),
     };
     const { service } = makeService(store);
     const c = await service.create('o');

@@ -2,12 +2,23 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, parseLog, type ConversationStore, type JsonlStoreOptions, type LogEntry } from '../../src/conversation/index.ts';
+import {
+  AppendConflictError, createMemoryStore, parseLog, type ConversationStore, type JsonlStoreOptions, type LogEntry,
+} from '../../src/conversation/index.ts';
 import { jsonlTestFiles } from '../support/jsonl-stores.ts';
+import { sequential } from '../support/log-writer.ts';
+import { redisForTestFile } from '../support/redis-server.ts';
 
-const { tempDir, jsonlStore } = jsonlTestFiles('surfacer-store-');
+const files = jsonlTestFiles('surfacer-store-');
+const { tempDir } = files;
+const jsonlStore = (options: JsonlStoreOptions) => sequential(files.jsonlStore(options));
 
-const created = (cid: string): LogEntry => ({ type: 'created', v: 1, cid, ownerSessionId: 'owner', a2uiToken: 't'.repeat(32), at: '2026-01-01T00:00:00.000Z' });
+const redis = redisForTestFile();
+let prefixes = 0;
+/** A fresh key space on the test's Redis per store: the contract's conversation ids repeat. */
+const redisStore = (): ConversationStore => redis.backend({ prefix: `t${(prefixes += 1)}:` }).store;
+
+const created = (cid: string, owner = 'owner'): LogEntry => ({ type: 'created', v: 1, cid, ownerSessionId: owner, a2uiToken: 't'.repeat(32), at: '2026-01-01T00:00:00.000Z' });
 const reset = (n: number): LogEntry => ({
   type: 'reset', v: 1, at: `2026-01-01T00:00:0${n}.000Z`, surfaceId: 'main', reason: `r${n}`,
   draws: [{ kind: 'now', value: 'x' }, { kind: 'nonce', value: 'y' }], irHash: 'A'.repeat(43),
@@ -16,8 +27,10 @@ const reset = (n: number): LogEntry => ({
 // One contract, every implementation (style.md §8).
 describe.each<[string, () => ConversationStore]>([
   ['memory', () => createMemoryStore()],
-  ['jsonl', () => jsonlStore({ dir: tempDir() })],
-])('conversation store contract (%s)', (_name, make) => {
+  ['jsonl', () => files.jsonlStore({ dir: tempDir() })],
+  ['redis', () => redisStore()],
+])('conversation store contract (%s)', (_name, makeStore) => {
+  const make = () => sequential(makeStore());
   it('appends and reads back entries in order', async () => {
     const store = make();
     await store.append('c1', created('c1'));
@@ -43,6 +56,53 @@ describe.each<[string, () => ConversationStore]>([
     const [entry] = (await store.read('c'))!;
     (entry as { ownerSessionId: string }).ownerSessionId = 'mallory';
     expect((await store.read('c'))![0]).toEqual(created('c'));
+  });
+
+  it('appends only at the version the writer folded: a writer that is behind writes nothing', async () => {
+    const store = makeStore();
+    await store.append('c', created('c'), 0);
+    await store.append('c', reset(1), 1);
+    // Another writer folded version 1 too, and decided after the first one appended.
+    await expect(store.append('c', reset(2), 1)).rejects.toBeInstanceOf(AppendConflictError);
+    await expect(store.append('c', created('c'), 0)).rejects.toBeInstanceOf(AppendConflictError);
+    expect(await store.read('c')).toEqual([created('c'), reset(1)]);
+    await store.append('c', reset(2), 2);
+    expect(await store.read('c')).toEqual([created('c'), reset(1), reset(2)]);
+  });
+
+  it('reads the entries after a version', async () => {
+    const store = make();
+    await store.append('c', created('c'));
+    await store.append('c', reset(1));
+    await store.append('c', reset(2));
+    expect(await store.read('c', 1)).toEqual([reset(1), reset(2)]);
+    expect(await store.read('c', 3)).toEqual([]);
+  });
+
+  it('counts the conversations each owner created', async () => {
+    const store = make();
+    await store.append('a', created('a'));
+    await store.append('b', created('b'));
+    await store.append('x', created('x', 'other'));
+    await store.append('a', reset(1));
+    expect(await store.countOwnedBy('owner')).toBe(2);
+    expect(await store.countOwnedBy('other')).toBe(1);
+    expect(await store.countOwnedBy('nobody')).toBe(0);
+  });
+});
+
+describe('JSONL store: owners after a restart', () => {
+  it('counts conversations created before the restart, and those created after it, once each', async () => {
+    const dir = tempDir();
+    const first = jsonlStore({ dir });
+    await first.append('a', created('a'));
+    await first.append('b', created('b'));
+    await first.close();
+    const second = jsonlStore({ dir });
+    const counting = second.countOwnedBy('owner');
+    await second.append('c', created('c'));
+    expect(await counting).toBeGreaterThanOrEqual(2);
+    expect(await second.countOwnedBy('owner')).toBe(3);
   });
 });
 

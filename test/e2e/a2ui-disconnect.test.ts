@@ -3,7 +3,7 @@ import { createClientSim, type ClientSim } from '../../src/clientsim/index.ts';
 import { hashAll } from '../../src/clientsim/snapshot.ts';
 import type { SseConnection, SseEvent } from '../support/sse-client.ts';
 import { createCutClient, seededRandom } from './support/cut-client.ts';
-import { feed, newConversation, postEvent, say, startE2e, stream, until, type E2eServer } from './support/stack.ts';
+import { caughtUpWith, feed, newConversation, postEvent, say, startE2e, stream, until, type E2eServer } from './support/stack.ts';
 import { createWorkload } from './support/workload.ts';
 
 /*
@@ -94,13 +94,12 @@ async function run(s: E2eServer, seed: number, options: { minCuts: number; maxBu
   } finally {
     finishing = true;
   }
-  const last = s.handle.a2ui.hub.checkpoint(c.cid).id;
-  const deadline = Date.now() + 10_000;
-  while (cutClient.lastEventId !== last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  const caughtUp = caughtUpWith(s, c.cid, () => cutClient.lastEventId, 10_000);
+  await caughtUp.catch(() => {});
   done = true;
   cutClient.stop();
   await cutLoop;
-  expect(cutClient.lastEventId).toBe(last);
+  await caughtUp;
   stats.steps = workload.steps;
   stats.messages = referenceConn.events.length;
 
@@ -128,11 +127,13 @@ describe('A2UI stream cut at random points and resumed with Last-Event-ID', () =
     expect(stats.reinitAfterCut).toBe(0);
   });
 
-  it('re-initialises when the gap is older than the buffer (≥ 50 cuts, seeded)', async () => {
+  it('catches up or re-initialises when the gap is older than the buffer (≥ 50 cuts, seeded)', async () => {
     server = await startE2e({ hubOptions: { limits: { bufferMessages: 6 } } });
     const stats = await run(server, Number(process.env.CUT_SEED ?? 7), { minCuts: 60, maxBudget: 60_000, awayProbability: 0.5, awaySteps: 4 });
     expect(stats.cuts).toBeGreaterThanOrEqual(50);
     // How many gaps outgrow the buffer depends on timing; the deterministic tests below pin the path.
+    // Both answers to such a gap (the update from the client's version's IR, or a full re-init)
+    // carry provisional ids until their last message.
     expect(stats.reinitAfterCut).toBeGreaterThanOrEqual(1);
   });
 });

@@ -38,6 +38,9 @@ function fakeService(conversation: Partial<Conversation> & { ir: ConversationIr;
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    async irAt() {
+      return undefined;
+    },
     async resetSurfaceEpoch(cid: string, surfaceId: string) {
       resets.push({ cid, surfaceId });
       return { ok: false as const, error: { code: 'IR_SURFACE_NOT_FOUND' } as never };
@@ -53,7 +56,7 @@ function fakeService(conversation: Partial<Conversation> & { ir: ConversationIr;
 describe('A2UI bridge (conversation service → hub)', () => {
   it('publishes each change as compileA2uiUpdate(lastIr, next), one hub batch per surface, serialised by the compiler', async () => {
     const service = realService();
-    const hub = createA2uiHub({ epoch: 'b1' });
+    const hub = createA2uiHub();
     const bridges = createA2uiBridges({ service, hub, autoSweep: false });
     const { id: cid } = await service.create('owner');
     expect(await bridges.prepare(cid)).toBe(true);
@@ -73,7 +76,7 @@ describe('A2UI bridge (conversation service → hub)', () => {
 
   it('a snapshot plus the batches after its checkpoint always rebuild the live state', async () => {
     const service = realService();
-    const hub = createA2uiHub({ epoch: 'b2' });
+    const hub = createA2uiHub();
     const bridges = createA2uiBridges({ service, hub, autoSweep: false });
     const { id: cid } = await service.create('owner');
     await bridges.prepare(cid);
@@ -107,16 +110,17 @@ describe('A2UI bridge (conversation service → hub)', () => {
     const a = await turnIr(service, cid, 'create a character card');
     const b = await turnIr(service, cid, 'open my persona');
     const fake = fakeService({ ir: a.next, version: 2 });
-    const hub = createA2uiHub({ epoch: 'b3' });
+    const hub = createA2uiHub();
     const bridges = createA2uiBridges({ service: fake.service as never, hub, autoSweep: false });
     const ready = bridges.prepare(cid);
     expect(fake.listeners).toBe(1); // subscribed before loading
     fake.emit({ cid, prev: a.prev, next: a.next, cause: { kind: 'turn' }, version: 2 }); // already in the loaded IR
     fake.emit({ cid, prev: a.next, next: b.next, cause: { kind: 'turn' }, version: 3 });
-    expect(hub.checkpoint(cid).seq).toBe(0);
+    expect(hub.stats(cid).channels).toBe(0); // nothing opened, nothing published while loading
     fake.release();
     expect(await ready).toBe(true);
-    const resumed = hub.subscribe(cid, `${hub.checkpoint(cid).stream}-0`, sink);
+    expect(hub.checkpoint(cid).version).toBe(3);
+    const resumed = hub.subscribe(cid, `${hub.checkpoint(cid).stream}-2`, sink);
     if (resumed.mode !== 'resume') throw new Error('expected a resume');
     const { missed } = resumed;
     expect(parse(missed)).toEqual(compileA2uiUpdate(a.next, b.next).batches.flatMap((x) => x.messages));
@@ -133,9 +137,9 @@ describe('A2UI bridge (conversation service → hub)', () => {
     expect(() => bridges.snapshot('nope')).toThrow(/not prepared/);
   });
 
-  it('drops idle bridges with their hub channel, so a later resume re-initialises; ids are remembered', async () => {
+  it('drops idle bridges with their hub channel; a later resume gets what changed since its version; ids are remembered', async () => {
     const service = realService();
-    const hub = createA2uiHub({ epoch: 'b4' });
+    const hub = createA2uiHub();
     let now = 0;
     const bridges = createA2uiBridges({ service, hub, autoSweep: false, idleMs: 1000, now: () => now });
     const { id: cid } = await service.create('owner');
@@ -153,11 +157,18 @@ describe('A2UI bridge (conversation service → hub)', () => {
     now = 6_100;
     bridges.sweep();
     expect(bridges.size).toBe(0);
-    await service.resetSurfaceEpoch(cid, 'main'); // nobody bridges it: nothing published
-    const after = hub.subscribe(cid, before.id, sink);
-    expect(after).toMatchObject({ mode: 'init', reason: 'other-stream' });
+    expect(hub.stats(cid).channels).toBe(0);
+    const held = (await service.get(cid))!.ir;
+    const reset = await service.resetSurfaceEpoch(cid, 'main'); // nobody bridges it: nothing published
+    if (!reset.ok) throw new Error('reset failed');
     expect(bridges.surfaceIds(cid)).toContain('main--e0');
-    await bridges.prepare(cid);
+    // The client comes back with the id of the last version it holds: the buffer never saw what
+    // followed, so it gets the update from that version's IR to the current one.
+    expect(await bridges.prepare(cid, before.id)).toBe(true);
+    const after = hub.subscribe(cid, before.id, sink);
+    expect(after).toMatchObject({ mode: 'init', reason: 'gap', since: before.version });
+    expect(bridges.catchUp(cid, before.version)).toEqual(compileA2uiUpdate(held, reset.next).batches.flatMap((x) => x.messages));
+    expect(bridges.catchUp(cid, before.version)).toBeUndefined(); // prepared once, used once
     expect(bridges.surfaceIds(cid)).toEqual(expect.arrayContaining(['main--e0', 'main--e1']));
     expect(JSON.stringify(bridges.snapshot(cid))).toContain('main--e1');
     bridges.close();
@@ -183,7 +194,7 @@ describe('A2UI bridge (conversation service → hub)', () => {
     const b = await turnIr(service, cid, 'open my persona');
     const fake = fakeService({ ir: a.next, version: 2 });
     fake.release();
-    const hub = createA2uiHub({ epoch: 'b5' });
+    const hub = createA2uiHub();
     const bridges = createA2uiBridges({
       service: fake.service as never, hub, autoSweep: false,
       compiler: {
@@ -196,13 +207,14 @@ describe('A2UI bridge (conversation service → hub)', () => {
     fake.emit({ cid, prev: b.next, next: b.next, cause: { kind: 'turn' }, version: 4 });
     await new Promise((r) => setImmediate(r));
     expect(fake.resets).toEqual([{ cid, surfaceId: 'main' }]);
-    expect(hub.checkpoint(cid).seq).toBe(0);
+    expect(hub.checkpoint(cid).version).toBe(2); // versions 3 and 4 sent nothing
+    expect(hub.stats(cid).bufferedMessages).toBe(0);
     bridges.close();
   });
 
   it('re-initialises a surface the clients hold as a fallback with the next batch', async () => {
     const service = realService();
-    const hub = createA2uiHub({ epoch: 'b6' });
+    const hub = createA2uiHub();
     const calls: Array<readonly string[] | undefined> = [];
     let fail = true;
     const bridges = createA2uiBridges({
@@ -228,7 +240,7 @@ describe('A2UI bridge (conversation service → hub)', () => {
 
   it('forgets the hub channel when an update cannot be compiled (every client re-initialises)', async () => {
     const service = realService();
-    const hub = createA2uiHub({ epoch: 'b7' });
+    const hub = createA2uiHub();
     const bridges = createA2uiBridges({
       service, hub, autoSweep: false,
       compiler: { init: compileConversationToA2ui, update: () => { throw new Error('boom'); } },

@@ -76,7 +76,7 @@ describe('A2UI page with the official Lit renderer', () => {
     );
     expect(post.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
 
-    server.hub.publish('b1', [titleUpdate('main', 'Saved, thank you')]);
+    server.publish('b1', [titleUpdate('main', 'Saved, thank you')]);
     await p.locator('h2', { hasText: 'Saved, thank you' }).waitFor();
     // The field keeps what the user typed: a data update elsewhere does not reset the model.
     expect(await input.inputValue()).toBe('Ada Lovelace');
@@ -93,12 +93,12 @@ describe('A2UI page with the official Lit renderer', () => {
     const p = await openPage(server, 'b2');
     await p.locator('h2', { hasText: 'Your details' }).waitFor();
 
-    server.hub.publish('b2', noteSurface('side', 'A side note'));
+    server.publish('b2', noteSurface('side', 'A side note'));
     await p.locator('a2ui-surface[data-surface-id="side"]', { hasText: 'A side note' }).waitFor();
     expect(await p.locator('a2ui-surface').count()).toBe(2);
     await p.screenshot({ path: `${ARTIFACTS}/two-surfaces.png` });
 
-    server.hub.publish('b2', [{ deleteSurface: { surfaceId: 'side' } }]);
+    server.publish('b2', [{ deleteSurface: { surfaceId: 'side' } }]);
     await expect.poll(() => p.locator('a2ui-surface').count()).toBe(1);
   });
 
@@ -128,7 +128,7 @@ describe('A2UI page with the official Lit renderer', () => {
     const p = await openPage(server, 'b4');
     await p.locator('h2', { hasText: 'Your details' }).waitFor();
     // path + literal in one BoundValue: valid JSON, rejected by the official processor.
-    server.hub.publish('b4', [{
+    server.publish('b4', [{
       surfaceUpdate: { surfaceId: 'main', components: [{ id: 'bad', component: { Text: { text: { path: '/a', literalString: 'b' } } } }] },
     }]);
     await eventually(() => server!.posts.length === 1, 5000, 'error POST');
@@ -141,7 +141,7 @@ describe('A2UI page with the official Lit renderer', () => {
     // provokes it, so that one line is expected, and nothing else.
     expect(consoleLog.drain()).toEqual([{ kind: 'error', text: expect.stringMatching(/^A2UI message rejected /), url: expect.stringMatching(new RegExp(`^${server.url}/.+\\.js$`)) }]);
     // The page keeps working after a rejected message.
-    server.hub.publish('b4', [titleUpdate('main', 'Still alive')]);
+    server.publish('b4', [titleUpdate('main', 'Still alive')]);
     await p.locator('h2', { hasText: 'Still alive' }).waitFor();
   });
 
@@ -150,15 +150,15 @@ describe('A2UI page with the official Lit renderer', () => {
     const p = await openPage(server, 'b5');
     await p.locator('h2', { hasText: 'Your details' }).waitFor();
     // Two batches in one tick: the second overflows the 1-message queue, the stream is cut.
-    server.hub.publish('b5', [titleUpdate('main', 'First while away')]);
-    server.hub.publish('b5', [titleUpdate('main', 'Second while away')]);
+    server.publish('b5', [titleUpdate('main', 'First while away')]);
+    server.publish('b5', [titleUpdate('main', 'Second while away')]);
     await p.locator('h2', { hasText: 'Second while away' }).waitFor();
     await eventually(() => server!.hub.subscriberCount('b5') === 1, 5000, 'EventSource reconnect');
     expect(server.snapshotCalls).toEqual(['b5']);
 
-    server.hub.forget('b5'); // a new stream: the next reconnect cannot resume and re-initialises
+    server.forget('b5'); // a new stream: the next reconnect cannot resume and re-initialises
     await eventually(() => server!.snapshotCalls.length === 2, 5000, 're-init after forget');
-    server.hub.publish('b5', [titleUpdate('main', 'After re-init')]);
+    server.publish('b5', [titleUpdate('main', 'After re-init')]);
     await p.locator('h2', { hasText: 'After re-init' }).waitFor();
   });
 });

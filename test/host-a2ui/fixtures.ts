@@ -71,6 +71,10 @@ export interface RecordedPost {
 export interface TestServer {
   url: string;
   hub: A2uiHub;
+  /** Publishes `messages` as the next log version of `cid` (as a bridge would). */
+  publish(cid: string, messages: readonly A2uiServerMessage[]): void;
+  /** Drops `cid`'s channel and starts a new stream name: the next reconnect cannot resume. */
+  forget(cid: string): void;
   posts: RecordedPost[];
   snapshotCalls: string[];
   /** Replace what snapshot() returns for every conversation. */
@@ -86,7 +90,14 @@ export interface TestServerOptions extends Partial<Omit<A2uiRouteDeps, 'hub'>> {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const hub = createA2uiHub({ epoch: 'test', ...options.hubOptions });
+  const hub = createA2uiHub(options.hubOptions);
+  /** Per conversation: its stream generation and log version, standing in for a bridge's. */
+  const logs = new Map<string, { generation: number; version: number }>();
+  const open = (cid: string): void => {
+    const log = logs.get(cid) ?? { generation: 1, version: 0 };
+    logs.set(cid, log);
+    hub.open(cid, `test${log.generation}`, log.version);
+  };
   const posts: RecordedPost[] = [];
   const snapshotCalls: string[] = [];
   let snapshot = options.snapshotMessages ?? formSurface();
@@ -94,6 +105,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { hubOptions: _h, snapshotMessages: _s, postStatus, ...deps } = options;
   mountA2uiRoutes(app, {
     hub,
+    open,
+    prepare: open,
     snapshot: (cid) => {
       snapshotCalls.push(cid);
       return snapshot;
@@ -124,6 +137,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     hub,
+    publish(cid, messages) {
+      open(cid);
+      const log = logs.get(cid)!;
+      log.version += 1;
+      hub.publish(cid, log.version, messages);
+    },
+    forget(cid) {
+      hub.forget(cid);
+      const log = logs.get(cid);
+      if (log) log.generation += 1;
+      open(cid);
+    },
     posts,
     snapshotCalls,
     setSnapshot(messages) {

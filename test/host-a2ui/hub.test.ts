@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createA2uiHub, initMessages, parseEventId, type HubSink } from '../../src/host-a2ui/index.ts';
+import { createA2uiHub, initMessages, parseEventId, type A2uiHub, type A2uiServerMessage, type HubOptions, type HubSink } from '../../src/host-a2ui/index.ts';
 import { formSurface, noteSurface, titleUpdate } from './fixtures.ts';
 
 function recordingSink(): HubSink & { notified: number; drops: string[] } {
@@ -12,85 +12,138 @@ function recordingSink(): HubSink & { notified: number; drops: string[] } {
   return sink;
 }
 
+/**
+ * A hub whose `publish(cid, messages)` sends the next log version of `cid`, as a bridge following
+ * the log does; each conversation's stream is named after it (`s-<cid>`).
+ */
+function versionedHub(options: HubOptions = {}): A2uiHub & { send(cid: string, messages: readonly A2uiServerMessage[]): void } {
+  const hub = createA2uiHub(options);
+  const versions = new Map<string, number>();
+  const open = (cid: string): void => hub.open(cid, `s${cid.replace(/[^a-z0-9]/g, '')}`, versions.get(cid) ?? 0);
+  const subscribe = hub.subscribe.bind(hub);
+  return Object.assign(hub, {
+    send(cid: string, messages: readonly A2uiServerMessage[]) {
+      open(cid);
+      const version = (versions.get(cid) ?? 0) + 1;
+      versions.set(cid, version);
+      hub.publish(cid, version, messages);
+    },
+    subscribe: ((cid, lastEventId, sink) => { open(cid); return subscribe(cid, lastEventId, sink); }) as A2uiHub['subscribe'],
+  });
+}
+
 describe('A2UI hub', () => {
-  it('numbers messages per conversation, monotonically, one id per message', () => {
-    const hub = createA2uiHub({ epoch: 'e1' });
-    expect(hub.publish('a', formSurface())).toEqual({ firstSeq: 1, lastSeq: 3 });
-    expect(hub.publish('b', [titleUpdate('main', 'x')])).toEqual({ firstSeq: 1, lastSeq: 1 });
-    expect(hub.publish('a', [titleUpdate('main', 'y')])).toEqual({ firstSeq: 4, lastSeq: 4 });
-    expect(hub.publish('a', [])).toBeUndefined();
-    const a = hub.checkpoint('a');
-    const b = hub.checkpoint('b');
-    expect(a.seq).toBe(4);
-    expect(a.stream).not.toBe(b.stream);
-    expect(parseEventId(a.id)).toEqual({ stream: a.stream, seq: 4 });
+  it('names every message by its log version: the last of a version <stream>-<v>, the others <stream>-<v>.<k>', () => {
+    const hub = versionedHub();
+    const sink = recordingSink();
+    const { subscription } = hub.subscribe('a', undefined, sink);
+    hub.send('a', formSurface());
+    hub.send('b', [titleUpdate('main', 'x')]);
+    hub.send('a', [titleUpdate('main', 'y')]);
+    hub.send('a', []); // a version that sends nothing changes nothing a client holds
+    expect(subscription.take().map((e) => [e.id, e.version, e.index])).toEqual([
+      ['sa-1.0', 1, 0], ['sa-1.1', 1, 1], ['sa-1', 1, 2], ['sa-2', 2, 0],
+    ]);
+    // The checkpoint is the last id sent, and a client holding it is current.
+    expect(hub.checkpoint('a')).toEqual({ stream: 'sa', version: 2, id: 'sa-2' });
+    const current = hub.subscribe('a', 'sa-2', recordingSink());
+    expect(current.mode === 'resume' && current.missed).toEqual([]);
+    expect(hub.checkpoint('b').id).toBe('sb-1');
+    expect(parseEventId('sa-1.1')).toEqual({ stream: 'sa', version: 1, index: 1 });
+    expect(parseEventId('sa-3')).toEqual({ stream: 'sa', version: 3 });
+    // A version already sent (another event for it, or a replay) is not sent twice.
+    hub.publish('a', 2, [titleUpdate('main', 'again')]);
+    expect(subscription.take()).toEqual([]);
   });
 
   it('queues a published batch whole, serialised once, and notifies once per batch', () => {
-    const hub = createA2uiHub({ epoch: 'e1' });
+    const hub = versionedHub();
     const sink = recordingSink();
     const result = hub.subscribe('c', undefined, sink);
     expect(result.mode).toBe('init');
-    hub.publish('c', formSurface());
+    hub.send('c', formSurface());
     expect(sink.notified).toBe(1);
     const events = result.subscription.take();
-    expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(events.map((e) => e.index)).toEqual([0, 1, 2]);
     expect(events.map((e) => JSON.parse(e.data) as unknown)).toEqual(formSurface());
-    expect(events[0]!.id).toBe(`${hub.checkpoint('c').stream}-1`);
     expect(result.subscription.take()).toEqual([]);
   });
 
   it('leaves everything unchanged when a batch cannot be serialised', () => {
-    const hub = createA2uiHub({ epoch: 'e1' });
+    const hub = versionedHub();
     const sink = recordingSink();
     const { subscription } = hub.subscribe('c', undefined, sink);
     const cyclic: Record<string, unknown> = { surfaceUpdate: { surfaceId: 'main' } };
     (cyclic.surfaceUpdate as Record<string, unknown>).self = cyclic;
-    expect(() => hub.publish('c', [titleUpdate('main', 'ok'), cyclic])).toThrow();
-    expect(hub.checkpoint('c').seq).toBe(0);
+    expect(() => hub.publish('c', 1, [titleUpdate('main', 'ok'), cyclic])).toThrow();
+    expect(hub.checkpoint('c').version).toBe(0);
     expect(subscription.take()).toEqual([]);
     expect(sink.notified).toBe(0);
   });
 
-  it('resumes from the replay buffer after a Last-Event-ID', () => {
-    const hub = createA2uiHub({ epoch: 'e1' });
-    hub.publish('c', formSurface());
-    hub.publish('c', [titleUpdate('main', 'two')]);
-    const stream = hub.checkpoint('c').stream;
-    const result = hub.subscribe('c', `${stream}-2`, recordingSink());
-    expect(result.mode).toBe('resume');
-    if (result.mode !== 'resume') return;
-    expect(result.missed.map((e) => e.seq)).toEqual([3, 4]);
+  it('resumes from the buffer after the last message of a version, and from inside one', () => {
+    const hub = versionedHub();
+    hub.send('c', formSurface()); // version 1: sc-1.0 sc-1.1 sc-1
+    hub.send('c', [titleUpdate('main', 'two')]); // version 2: sc-2
+    const result = hub.subscribe('c', 'sc-1', recordingSink());
+    expect(result.mode === 'resume' && result.missed.map((e) => e.id)).toEqual(['sc-2']);
+    const inside = hub.subscribe('c', 'sc-1.0', recordingSink());
+    expect(inside.mode === 'resume' && inside.missed.map((e) => e.id)).toEqual(['sc-1.1', 'sc-1', 'sc-2']);
     // Up to date: nothing missed, still a resume.
-    const current = hub.subscribe('c', `${stream}-4`, recordingSink());
-    expect(current.mode).toBe('resume');
+    const current = hub.subscribe('c', 'sc-2', recordingSink());
     expect(current.mode === 'resume' && current.missed).toEqual([]);
+    expect(hub.needsCatchUp('c', 'sc-1')).toBe(false);
   });
 
-  it('asks for a re-init when the gap is older than the buffer, or the id is not ours', () => {
-    const hub = createA2uiHub({ epoch: 'e1', limits: { bufferMessages: 5 } });
-    for (let i = 0; i < 10; i += 1) hub.publish('c', [titleUpdate('main', `t${i}`)]);
-    const { stream } = hub.checkpoint('c');
+  it('asks for a re-init when the gap is older than the buffer, or the id is not ours; a whole older version may be caught up', () => {
+    const hub = versionedHub({ limits: { bufferMessages: 5 } });
+    for (let i = 0; i < 10; i += 1) hub.send('c', [titleUpdate('main', `t${i}`)]);
     expect(hub.stats('c').bufferedMessages).toBe(5);
-    // Buffer holds 6..10: resuming after 5 is still possible, after 4 is not.
-    expect(hub.subscribe('c', `${stream}-5`, recordingSink()).mode).toBe('resume');
-    const cases: [string | undefined, string][] = [
-      [`${stream}-4`, 'gap'],
-      [undefined, 'fresh'],
-      ['', 'fresh'],
-      ['garbage', 'malformed'],
-      [`${stream}-3-i0`, 'malformed'],
-      ['othere1c1-5', 'other-stream'],
-      [`${stream}-99`, 'ahead'],
+    // Buffer holds versions 6..10: resuming after 5 is still possible, after 4 is not.
+    expect(hub.subscribe('c', 'sc-5', recordingSink()).mode).toBe('resume');
+    const cases: [string | undefined, string, number | undefined][] = [
+      ['sc-4', 'gap', 4],
+      [undefined, 'fresh', undefined],
+      ['', 'fresh', undefined],
+      ['garbage', 'malformed', undefined],
+      ['sc-3-i0', 'malformed', undefined],
+      ['other-5', 'other-stream', undefined],
+      ['sc-99', 'ahead', undefined],
     ];
-    for (const [lastEventId, reason] of cases) {
+    for (const [lastEventId, reason, since] of cases) {
       const result = hub.subscribe('c', lastEventId, recordingSink());
       expect(result.mode === 'init' && result.reason).toBe(reason);
       if (result.mode === 'init') {
-        expect(result.seq).toBe(10);
+        expect(result.version).toBe(10);
+        expect(result.since).toBe(since);
         expect(result.knownSurfaceIds).toEqual(['main']);
       }
     }
+    expect(hub.needsCatchUp('c', 'sc-4')).toBe(true);
+  });
+
+  it('resumes inside a version only when the buffer still holds that whole version', () => {
+    const hub = versionedHub({ limits: { bufferMessages: 4 } });
+    hub.send('c', formSurface()); // version 1: 3 messages
+    hub.send('c', [titleUpdate('main', 'a'), titleUpdate('main', 'b')]); // version 2: 2 messages; 1.0 is trimmed
+    expect(hub.subscribe('c', 'sc-1.1', recordingSink()).mode).toBe('init');
+    expect(hub.subscribe('c', 'sc-2.0', recordingSink()).mode).toBe('resume');
+    // The whole version 1 is gone from the buffer, but a client holding all of it is resumed from 2.
+    const afterOne = hub.subscribe('c', 'sc-1', recordingSink());
+    expect(afterOne.mode === 'resume' && afterOne.missed.map((e) => e.id)).toEqual(['sc-2.0', 'sc-2']);
+  });
+
+  it('opens a channel where the log stands: earlier versions were never in its buffer', () => {
+    const hub = createA2uiHub();
+    hub.open('c', 'sc', 7);
+    expect(hub.subscribe('c', 'sc-7', recordingSink()).mode).toBe('resume');
+    const older = hub.subscribe('c', 'sc-6', recordingSink());
+    expect(older.mode === 'init' && [older.reason, older.since]).toEqual(['gap', 6]);
+    // Re-opened further on (it stopped following): the versions in between are not covered either.
+    hub.publish('c', 8, [titleUpdate('main', 'eight')]);
+    hub.open('c', 'sc', 12);
+    expect(hub.subscribe('c', 'sc-8', recordingSink()).mode).toBe('init');
+    expect(() => hub.subscribe('unopened', undefined, recordingSink())).toThrow(/not opened/);
   });
 
   it('builds a re-init that deletes every surface the client may hold before the snapshot', () => {
@@ -105,41 +158,41 @@ describe('A2UI hub', () => {
   });
 
   it('drops a slow subscriber whose queue would overflow, and frees its queue', () => {
-    const hub = createA2uiHub({ epoch: 'e1', limits: { queueMessages: 4 } });
+    const hub = versionedHub({ limits: { queueMessages: 4 } });
     const slow = recordingSink();
     const fast = recordingSink();
     const slowSub = hub.subscribe('c', undefined, slow).subscription;
     const fastSub = hub.subscribe('c', undefined, fast).subscription;
-    hub.publish('c', formSurface()); // 3 queued
+    hub.send('c', formSurface()); // 3 queued
     fastSub.take();
-    hub.publish('c', [titleUpdate('main', 'a')]); // 4 queued: at the bound
+    hub.send('c', [titleUpdate('main', 'a')]); // 4 queued: at the bound
     fastSub.take();
     expect(slow.drops).toEqual([]);
-    hub.publish('c', [titleUpdate('main', 'b')]); // would be 5: dropped, batch not half-queued
+    hub.send('c', [titleUpdate('main', 'b')]); // would be 5: dropped, batch not half-queued
     expect(slow.drops).toEqual(['slow']);
     expect(slowSub.closed).toBe(true);
     expect(slowSub.take()).toEqual([]);
-    expect(fastSub.take().map((e) => e.seq)).toEqual([5]);
+    expect(fastSub.take().map((e) => e.version)).toEqual([3]);
     expect(hub.subscriberCount('c')).toBe(1);
   });
 
   it('drops on the byte bound too, but always accepts one batch into an empty queue', () => {
-    const hub = createA2uiHub({ epoch: 'e1', limits: { queueBytes: 300 } });
+    const hub = versionedHub({ limits: { queueBytes: 300 } });
     const sink = recordingSink();
     const { subscription } = hub.subscribe('c', undefined, sink);
-    hub.publish('c', formSurface()); // > 300 bytes, but the queue was empty
+    hub.send('c', formSurface()); // > 300 bytes, but the queue was empty
     expect(sink.drops).toEqual([]);
     expect(subscription.take()).toHaveLength(3);
-    hub.publish('c', formSurface());
-    hub.publish('c', [titleUpdate('main', 'x')]);
+    hub.send('c', formSurface());
+    hub.send('c', [titleUpdate('main', 'x')]);
     expect(sink.drops).toEqual(['slow']);
   });
 
   it('keeps memory bounded under many publishes with no subscribers', () => {
     const limits = { bufferMessages: 100, bufferBytes: 20_000, idleChannels: 10, knownSurfaces: 8 };
-    const hub = createA2uiHub({ epoch: 'e1', limits });
+    const hub = versionedHub({ limits });
     for (let i = 0; i < 20_000; i += 1) {
-      hub.publish(`conv-${i % 50}`, [titleUpdate(`s${i % 20}`, `title ${i} ${'x'.repeat(i % 200)}`)]);
+      hub.send(`conv-${i % 50}`, [titleUpdate(`s${i % 20}`, `title ${i} ${'x'.repeat(i % 200)}`)]);
     }
     const stats = hub.stats();
     expect(stats.channels).toBeLessThanOrEqual(limits.idleChannels);
@@ -156,14 +209,14 @@ describe('A2UI hub', () => {
 
   it('keeps memory bounded with a stalled subscriber: it is dropped, the buffer stays capped', () => {
     const limits = { bufferMessages: 50, bufferBytes: 10_000, queueMessages: 20, queueBytes: 5_000 };
-    const hub = createA2uiHub({ epoch: 'e1', limits });
+    const hub = versionedHub({ limits });
     const stalled = recordingSink();
     const live = recordingSink();
     hub.subscribe('c', undefined, stalled); // never takes
     const liveSub = hub.subscribe('c', undefined, live).subscription;
     let maxQueued = 0;
     for (let i = 0; i < 5_000; i += 1) {
-      hub.publish('c', [titleUpdate('main', `t${i}`), titleUpdate('side', `u${i}`)]);
+      hub.send('c', [titleUpdate('main', `t${i}`), titleUpdate('side', `u${i}`)]);
       maxQueued = Math.max(maxQueued, hub.stats('c').queuedMessages);
       liveSub.take();
     }
@@ -177,34 +230,37 @@ describe('A2UI hub', () => {
     expect(stats.bufferedBytes).toBeLessThanOrEqual(limits.bufferBytes);
   });
 
-  it('evicts idle conversations least-recently-used first; an evicted stream id re-inits', () => {
-    const hub = createA2uiHub({ epoch: 'e1', limits: { idleChannels: 2 } });
-    hub.publish('a', [titleUpdate('main', 'a')]);
-    const oldA = hub.checkpoint('a').id;
-    hub.publish('b', [titleUpdate('main', 'b')]);
-    hub.publish('c', [titleUpdate('main', 'c')]); // evicts a
+  it('evicts idle conversations least-recently-used first; a re-opened one resumes only what it saw', () => {
+    const hub = versionedHub({ limits: { idleChannels: 2 } });
+    hub.send('a', [titleUpdate('main', 'a')]);
+    hub.send('a', [titleUpdate('main', 'a2')]);
+    hub.send('b', [titleUpdate('main', 'b')]);
+    hub.send('c', [titleUpdate('main', 'c')]); // evicts a
     expect(hub.stats().channels).toBe(2);
-    const result = hub.subscribe('a', oldA, recordingSink());
-    expect(result.mode === 'init' && result.reason).toBe('other-stream');
+    expect(hub.stats('a').channels).toBe(0);
+    // Opened again where its log stands (version 2): the client at 2 needs nothing, at 1 a catch-up.
+    expect(hub.subscribe('a', 'sa-2', recordingSink()).mode).toBe('resume');
+    const result = hub.subscribe('a', 'sa-1', recordingSink());
+    expect(result.mode === 'init' && [result.reason, result.since]).toEqual(['gap', 1]);
   });
 
   it('never evicts a conversation that has subscribers', () => {
-    const hub = createA2uiHub({ epoch: 'e1', limits: { idleChannels: 1 } });
+    const hub = versionedHub({ limits: { idleChannels: 1 } });
     const { subscription } = hub.subscribe('watched', undefined, recordingSink());
-    for (let i = 0; i < 10; i += 1) hub.publish(`other-${i}`, [titleUpdate('main', 'x')]);
-    hub.publish('watched', [titleUpdate('main', 'still here')]);
+    for (let i = 0; i < 10; i += 1) hub.send(`other-${i}`, [titleUpdate('main', 'x')]);
+    hub.send('watched', [titleUpdate('main', 'still here')]);
     expect(subscription.take()).toHaveLength(1);
     subscription.close();
     expect(hub.subscriberCount('watched')).toBe(0);
   });
 
   it('cleans up on unsubscribe (idempotent) and on forget/close', () => {
-    const hub = createA2uiHub({ epoch: 'e1' });
+    const hub = versionedHub();
     const a = recordingSink();
     const b = recordingSink();
     const subA = hub.subscribe('c', undefined, a).subscription;
     hub.subscribe('d', undefined, b);
-    hub.publish('c', formSurface());
+    hub.send('c', formSurface());
     subA.close();
     subA.close();
     expect(hub.subscriberCount('c')).toBe(0);
@@ -219,12 +275,12 @@ describe('A2UI hub', () => {
     expect(e.drops).toEqual(['shutdown']);
     expect(hub.stats().subscribers).toBe(0);
     expect(() => hub.subscribe('e', undefined, recordingSink())).toThrow(/closed/);
-    expect(hub.publish('e', [titleUpdate('main', 'late')])).toBeUndefined();
+    expect(() => hub.publish('e', 9, [titleUpdate('main', 'late')])).not.toThrow();
   });
 
   it('remembers a bounded set of surface ids for re-initialisation', () => {
-    const hub = createA2uiHub({ epoch: 'e1', limits: { knownSurfaces: 3 } });
-    for (const id of ['s1', 's2', 's3', 's1', 's4']) hub.publish('c', [titleUpdate(id, id)]);
+    const hub = versionedHub({ limits: { knownSurfaces: 3 } });
+    for (const id of ['s1', 's2', 's3', 's1', 's4']) hub.send('c', [titleUpdate(id, id)]);
     const result = hub.subscribe('c', undefined, recordingSink());
     expect(result.mode === 'init' && result.knownSurfaceIds).toEqual(['s3', 's1', 's4']);
   });

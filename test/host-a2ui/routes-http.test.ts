@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { a2uiClientAssets, createA2uiHub, mountA2uiRoutes, SNAPSHOT_CHECKPOINT_HEADER } from '../../src/host-a2ui/index.ts';
+import { SHUTDOWN_RETRY_MS } from '../../src/hosting/index.ts';
 import { openSse, SseParser, type SseConnection, type SseEvent } from '../support/sse-client.ts';
 import { eventually, formSurface, noteSurface, startTestServer, titleUpdate, type TestServer, type TestServerOptions } from './fixtures.ts';
 
@@ -62,9 +63,10 @@ describe('GET /a2ui/c/:cid/stream', () => {
     expect(conn.retries).toEqual([2000]);
     expect(s.snapshotCalls).toEqual(['c1']);
 
-    s.hub.publish('c1', [titleUpdate('main', 'Updated'), titleUpdate('side', 'x')]);
+    s.publish('c1', [titleUpdate('main', 'Updated'), titleUpdate('side', 'x')]);
     const live = await conn.take(2);
-    expect(live.map((e) => e.lastEventId)).toEqual([`${streamId}-1`, `${streamId}-2`]);
+    // One log version, two messages: only the last carries the version's own id.
+    expect(live.map((e) => e.lastEventId)).toEqual([`${streamId}-1.0`, `${streamId}-1`]);
     expect(parsed(live)).toEqual([titleUpdate('main', 'Updated'), titleUpdate('side', 'x')]);
   });
 
@@ -80,12 +82,12 @@ describe('GET /a2ui/c/:cid/stream', () => {
     const s = await start();
     const first = await stream(s, 'c2');
     await first.take(4);
-    s.hub.publish('c2', [titleUpdate('main', 'one')]);
+    s.publish('c2', [titleUpdate('main', 'one')]);
     const one = await first.next();
     first.close();
     await eventually(() => s.hub.subscriberCount('c2') === 0, 3000, 'unsubscribe');
-    s.hub.publish('c2', [titleUpdate('main', 'two')]);
-    s.hub.publish('c2', [titleUpdate('main', 'three')]);
+    s.publish('c2', [titleUpdate('main', 'two')]);
+    s.publish('c2', [titleUpdate('main', 'three')]);
 
     const resumed = await stream(s, 'c2', { 'Last-Event-ID': one.lastEventId });
     expect(parsed(await resumed.take(2))).toEqual([titleUpdate('main', 'two'), titleUpdate('main', 'three')]);
@@ -101,9 +103,9 @@ describe('GET /a2ui/c/:cid/stream', () => {
     const first = await stream(s, 'c3');
     const init = await first.take(4);
     first.close();
-    for (let i = 0; i < 5; i += 1) s.hub.publish('c3', [titleUpdate('main', `t${i}`)]);
-    s.hub.publish('c3', noteSurface('gone', 'closed later'));
-    s.hub.publish('c3', [{ deleteSurface: { surfaceId: 'gone' } }]);
+    for (let i = 0; i < 5; i += 1) s.publish('c3', [titleUpdate('main', `t${i}`)]);
+    s.publish('c3', noteSurface('gone', 'closed later'));
+    s.publish('c3', [{ deleteSurface: { surfaceId: 'gone' } }]);
 
     const again = await stream(s, 'c3', { 'Last-Event-ID': init[3]!.lastEventId });
     const events = await again.take(5);
@@ -125,7 +127,7 @@ describe('GET /a2ui/c/:cid/stream', () => {
         calls.push(`prepare ${cid}`);
         // Something is published while the conversation is being prepared: the snapshot taken
         // afterwards already reflects it, and the stream must not repeat it.
-        server!.hub.publish(cid, [titleUpdate('main', 'during prepare')]);
+        server!.publish(cid, [titleUpdate('main', 'during prepare')]);
       },
       surfaceIds: (cid) => { calls.push(`ids ${cid}`); return ['old--e3']; },
     });
@@ -136,8 +138,8 @@ describe('GET /a2ui/c/:cid/stream', () => {
       { deleteSurface: { surfaceId: 'main' } }, { deleteSurface: { surfaceId: 'old--e3' } }, ...formSurface('main'),
     ]);
     expect(init[4]!.lastEventId).toBe(s.hub.checkpoint('p1').id);
-    expect(s.hub.checkpoint('p1').seq).toBe(1);
-    s.hub.publish('p1', [titleUpdate('main', 'after')]);
+    expect(s.hub.checkpoint('p1').version).toBe(1);
+    s.publish('p1', [titleUpdate('main', 'after')]);
     expect(parsed([await conn.next()])).toEqual([titleUpdate('main', 'after')]);
   });
 
@@ -169,7 +171,7 @@ describe('GET /a2ui/c/:cid/stream', () => {
     await eventually(() => s.hub.subscriberCount('c5') === 1, 3000, 'first unsubscribe');
     b.close();
     await eventually(() => s.hub.subscriberCount('c5') === 0, 3000, 'second unsubscribe');
-    s.hub.publish('c5', [titleUpdate('main', 'nobody listens')]);
+    s.publish('c5', [titleUpdate('main', 'nobody listens')]);
     expect(s.hub.stats().queuedMessages).toBe(0);
   });
 
@@ -184,7 +186,7 @@ describe('GET /a2ui/c/:cid/stream', () => {
     const big = 'x'.repeat(32 * 1024);
     let published = 0;
     while (published < 2_000 && s.hub.subscriberCount('c6') > 0) {
-      s.hub.publish('c6', [titleUpdate('main', `${published}${big}`)]);
+      s.publish('c6', [titleUpdate('main', `${published}${big}`)]);
       published += 1;
       await new Promise((r) => setImmediate(r));
     }
@@ -196,12 +198,13 @@ describe('GET /a2ui/c/:cid/stream', () => {
     socket.destroy();
   });
 
-  it('ends open streams on hub shutdown', async () => {
+  it('ends open streams on hub shutdown with a short retry hint, so clients move to another instance soon', async () => {
     const s = await start();
     const conn = await stream(s, 'c7');
     await conn.take(4);
     s.hub.close();
     await conn.ended;
+    expect(conn.retries).toEqual([2000, SHUTDOWN_RETRY_MS]);
     expect(s.hub.subscriberCount('c7')).toBe(0);
   });
 
@@ -221,10 +224,10 @@ describe('GET /a2ui/c/:cid/stream', () => {
 
 describe('GET /a2ui/c/:cid/stream without @hono/node-server (app.request)', () => {
   it('falls back to hono\'s streamSSE with the same framing, and ends on hub shutdown', async () => {
-    const hub = createA2uiHub({ epoch: 'web' });
+    const hub = createA2uiHub();
     const app = new Hono();
     mountA2uiRoutes(app, {
-      hub, snapshot: () => formSurface(), authorize: () => true, heartbeatMs: 60_000, onError: () => {},
+      hub, open: (cid) => hub.open(cid, 'web', 0), snapshot: () => formSurface(), authorize: () => true, heartbeatMs: 60_000, onError: () => {},
       postEvent: async () => ({ status: 202, body: {} }), clientAssets: () => a2uiClientAssets(),
     });
     const res = await app.request('/a2ui/c/w1/stream');
@@ -241,7 +244,7 @@ describe('GET /a2ui/c/:cid/stream without @hono/node-server (app.request)', () =
       }
     })();
     await eventually(() => events.length === 4, 3000, 'init over web streams');
-    hub.publish('w1', [titleUpdate('main', 'web')]);
+    hub.publish('w1', 1, [titleUpdate('main', 'web')]);
     await eventually(() => events.length === 5, 3000, 'live batch over web streams');
     expect(JSON.parse(events[4]!.data)).toEqual(titleUpdate('main', 'web'));
     expect(events[4]!.lastEventId).toBe(`${hub.checkpoint('w1').stream}-1`);
@@ -254,7 +257,7 @@ describe('GET /a2ui/c/:cid/stream without @hono/node-server (app.request)', () =
 describe('GET /a2ui/c/:cid/snapshot.jsonl', () => {
   it('returns the snapshot as JSONL with a checkpoint to resume the stream from', async () => {
     const s = await start();
-    s.hub.publish('c8', [titleUpdate('main', 'before')]);
+    s.publish('c8', [titleUpdate('main', 'before')]);
     const res = await fetch(`${s.url}/a2ui/c/c8/snapshot.jsonl`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
@@ -264,7 +267,7 @@ describe('GET /a2ui/c/:cid/snapshot.jsonl', () => {
     const checkpoint = res.headers.get(SNAPSHOT_CHECKPOINT_HEADER);
     expect(checkpoint).toBe(s.hub.checkpoint('c8').id);
 
-    s.hub.publish('c8', [titleUpdate('main', 'after')]);
+    s.publish('c8', [titleUpdate('main', 'after')]);
     const conn = await stream(s, 'c8', { 'Last-Event-ID': checkpoint! });
     expect(parsed([await conn.next()])).toEqual([titleUpdate('main', 'after')]);
   });

@@ -165,7 +165,10 @@ describe('HTML host security', () => {
 
   it('answers /healthz and unknown routes with canonical errors', async () => {
     const client = h.client();
-    expect(await (await client.get('/healthz')).json()).toEqual({ ok: true });
+    expect(await (await client.get('/healthz')).json()).toEqual({ ok: true, store: { ok: true, engine: 'local' } });
+    const ready = await client.get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, draining: false, store: { ok: true, engine: 'local' } });
     const missing = await client.get('/nope', { as: 'json' });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'HTTP_NOT_FOUND', category: 'http', retryable: false });

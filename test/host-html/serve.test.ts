@@ -50,3 +50,19 @@ describe('surfacer serve', () => {
     expect(await run(['--help'], t.io)).toBe(0);
   });
 });
+
+describe('the HTTP server', () => {
+  it('keeps idle keep-alive sockets longer than clients and load balancers do, so a reused socket never races its close', async () => {
+    const { startServer, KEEP_ALIVE_MS } = await import('../../src/host-html/server.ts');
+    const running = await startServer({ fetch: () => new Response('ok'), closeStreams() {} });
+    try {
+      // undici (Node's fetch) keeps idle sockets 4 s, common load balancers 60 s.
+      expect(KEEP_ALIVE_MS).toBeGreaterThan(60_000);
+      expect(running.server.keepAliveTimeout).toBe(KEEP_ALIVE_MS);
+      expect(running.server.headersTimeout).toBeGreaterThan(KEEP_ALIVE_MS);
+      expect(await (await fetch(running.url)).text()).toBe('ok');
+    } finally {
+      await running.close();
+    }
+  });
+});

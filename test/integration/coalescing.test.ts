@@ -12,6 +12,12 @@ import {
 import { applyTransitions, arbTransitionSequence } from '../support/arbitraries-ir.ts';
 import { errorsOf, initLines, SAME_STATE, updateLines, wire } from './support/host.ts';
 
+/**
+ * Hundreds of generated cases each: ~10 s alone, several times that while the rest of the suite
+ * shares the machine's two cores. A time limit is no verdict on speed here (benchmarks measure that).
+ */
+const PROPERTY_TIMEOUT_MS = 180_000;
+
 /*
  * Metamorphic: whether the host sends one update per change ("off") or coalesces several
  * changes into one update ("on"), or the client joins late and gets a full init, every client
@@ -96,7 +102,7 @@ describe('coalescing on vs off (metamorphic)', () => {
     expect(updates).toBeGreaterThan(200);
     // …and "on" is not always a rebuild (deleteSurface + init), which would make it a fresh init.
     expect(coalescedUpdates).toBeGreaterThan(20);
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('generated IR transition sequences (commit, expire, epoch reset, adversarial text): same end state (200 runs)', () => {
     fc.assert(fc.property(arbTransitionSequence, fc.nat(), (ops, split) => {
@@ -113,7 +119,7 @@ describe('coalescing on vs off (metamorphic)', () => {
       expectClean([off, on, fresh], seen);
       expectSameState(off, on, fresh);
     }), { numRuns: 200 });
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('the order-sensitive hash does tell the paths apart, so the relaxed hash is needed (and not vacuous)', () => {
     // /draft keys: an init writes the projection's order, a `.` leaf update appends a new key.

@@ -1,6 +1,6 @@
 import { streamSSE } from 'hono/streaming';
 import type { ConversationEvent } from '../../conversation/index.ts';
-import { openPushConnection, sseFrame, webSink, type PushConnection } from '../../hosting/index.ts';
+import { openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, webSink, type PushConnection } from '../../hosting/index.ts';
 import { changesHtml, refreshHtml } from '../fragments.ts';
 import { PAGE_ID, type Host, type HostHono } from '../host.ts';
 
@@ -30,7 +30,10 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       let connection: PushConnection | undefined;
       // Asked to end (too far behind, or shutdown) before the connection opened.
       let endWhenOpen = false;
-      const end = (): void => { if (connection) connection.end(); else endWhenOpen = true; };
+      const end = (reason?: 'shutdown'): void => {
+        if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
+        else endWhenOpen = true;
+      };
       const unsubscribe = host.service.subscribe(conversation.id, (event: ConversationEvent) => {
         const own = pageId !== undefined && event.cause.origin === pageId;
         const id = String(event.version);

@@ -43,7 +43,7 @@ export function registerTurnRoutes(app: HostHono, host: Host): void {
   });
 
   app.post('/c/:cid/messages/cancel', async (c) => {
-    const cancelled = host.service.cancelTurn(c.get('conversation').id);
+    const cancelled = await host.service.cancelTurn(c.get('conversation').id);
     const kind = clientKind(c);
     if (kind === 'json') return c.json({ ok: true, cancelled });
     if (kind === 'html') return c.redirect(c.get('pc').base, 303);

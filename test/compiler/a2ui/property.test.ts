@@ -9,6 +9,12 @@ import { applyTransitions, arbConversationIr, arbTransitionSequence } from '../.
 import { hasRootOrDraftReplace, orderOk, pathPlusLiteral, stringsEqualToIds } from './invariants.ts';
 import { feed, newProcessor, silenceWc, visibleState } from './wc-oracle.ts';
 
+/**
+ * Hundreds of generated cases each: ~10 s alone, several times that while the rest of the suite
+ * shares the machine's two cores. A time limit is no verdict on speed here (benchmarks measure that).
+ */
+const PROPERTY_TIMEOUT_MS = 180_000;
+
 beforeEach(() => {
   silenceWc();
   return () => { vi.restoreAllMocks(); };
@@ -46,7 +52,7 @@ describe('A2UI compiler over generated IR (official processor as oracle)', () =>
       // Every surface renders, with a tree.
       for (const batch of batches) expect(processor.getSurfaces().get(batch.a2uiSurfaceId)?.componentTree).toBeTruthy();
     }), { numRuns: 1000 });
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('incremental updates along IR transitions are accepted, never clobber /draft, and end where a fresh init starts', () => {
     fc.assert(fc.property(arbTransitionSequence, (ops) => {
@@ -68,5 +74,5 @@ describe('A2UI compiler over generated IR (official processor as oracle)', () =>
       for (const batch of batchesOf(compileConversationToA2ui(irs[irs.length - 1]!))) feed(fresh, batch.messages);
       expect(visibleState(processor)).toBe(visibleState(fresh));
     }), { numRuns: 1000 });
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });

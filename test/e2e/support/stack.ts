@@ -5,13 +5,16 @@ import { expect } from 'vitest';
 import { startServe, type ServeHandle, type ServeOptions } from '../../../src/cli/commands/serve.ts';
 import type { ClientSim, UserActionMessage } from '../../../src/clientsim/index.ts';
 import type { Logger } from '../../../src/conversation/index.ts';
+import type { A2uiHub } from '../../../src/host-a2ui/index.ts';
+import type { Planner } from '../../../src/planner/types.ts';
 import { HttpClient } from '../../support/http-client.ts';
 import { openSse, type SseConnection } from '../../support/sse-client.ts';
 
 /**
  * The product exactly as `npm start` composes it (src/cli/commands/serve.ts startServe: demo
  * app, offline planner, JSONL store, htmx host + A2UI host on one port), on port 0 with a
- * throwaway data directory.
+ * throwaway data directory. With `redis`, one of several instances sharing that Redis (as
+ * `--redis URL` with SURFACER_REDIS_PREFIX): same session secret, own port, the data directory unused.
  */
 export interface E2eServer {
   url: string;
@@ -22,7 +25,16 @@ export interface E2eServer {
   close(): Promise<void>;
 }
 
-export async function startE2e(a2ui: ServeOptions['a2ui'] = {}): Promise<E2eServer> {
+export interface E2eOptions {
+  redis?: { url: string; prefix: string };
+  /** Instead of the demo app's offline planner (e.g. one that can hold a turn until it is cancelled). */
+  planner?: Planner;
+}
+
+/** Every instance a test starts signs sessions with this: a session made on one is valid on all. */
+export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789';
+
+export async function startE2e(a2ui: ServeOptions['a2ui'] = {}, options: E2eOptions = {}): Promise<E2eServer> {
   const dir = mkdtempSync(join(tmpdir(), 'surfacer-e2e-'));
   const errors: string[] = [];
   const logger: Logger = {
@@ -31,8 +43,9 @@ export async function startE2e(a2ui: ServeOptions['a2ui'] = {}): Promise<E2eServ
     error(message, fields) { errors.push(`${message} ${JSON.stringify(fields ?? {})}`); },
   };
   const handle = await startServe({
-    port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: dir, logger, fsync: false,
-    env: { SURFACER_SESSION_SECRET: 'e2e-session-secret-0123456789' },
+    port: 0, hostname: '127.0.0.1', planner: options.planner ?? 'offline', dataDir: dir, logger, fsync: false,
+    env: { SURFACER_SESSION_SECRET: E2E_SESSION_SECRET, ...(options.redis ? { SURFACER_REDIS_PREFIX: options.redis.prefix } : {}) },
+    ...(options.redis ? { redisUrl: options.redis.url } : {}),
     a2ui: { heartbeatMs: 60_000, ...a2ui },
   });
   return {
@@ -80,20 +93,29 @@ export async function say(client: HttpClient, c: Conversation, text: string): Pr
   await turn.arrayBuffer();
 }
 
-export function stream(s: E2eServer, c: Conversation, headers: Record<string, string> = {}): Promise<SseConnection> {
+export function stream(s: Pick<E2eServer, 'url'>, c: Conversation, headers: Record<string, string> = {}): Promise<SseConnection> {
   return openSse(`${s.url}${c.a2ui}/stream`, { headers: { Authorization: `Bearer ${c.token}`, ...headers } });
 }
 
 export async function postEvent(
-  s: E2eServer, c: Conversation, body: unknown, headers: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown> }> {
+  s: Pick<E2eServer, 'url'>, c: Conversation, body: unknown, headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(`${s.url}${c.a2ui}/events`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${c.token}`, 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text === '' ? {} : JSON.parse(text) as Record<string, unknown> };
+  return { status: res.status, body: text === '' ? {} : parseJson(text), headers: res.headers };
+}
+
+/** A body that is not JSON (e.g. an HTML error page) shows up in the test's failure message. */
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { notJson: text.slice(0, 300) };
+  }
 }
 
 /** Resolves once `conn` has received the event whose id is `id` (e.g. the hub's checkpoint). */
@@ -101,6 +123,27 @@ export async function until(conn: SseConnection, id: string, timeoutMs = 5_000):
   const deadline = Date.now() + timeoutMs;
   while (conn.parser.lastEventId !== id) {
     if (Date.now() > deadline) throw new Error(`stream did not reach ${id} (at ${conn.parser.lastEventId})`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * True when a client whose last event id is `lastEventId` holds everything `hub` published for
+ * `cid` (resuming there would send nothing). Asked of the hub itself because a log version whose
+ * change sent no A2UI message (a turn that only answered in the transcript or a toast) has no
+ * event id a client could hold: the checkpoint's id may never arrive.
+ */
+export function holdsEverything(hub: A2uiHub, cid: string, lastEventId: string): boolean {
+  const probe = hub.subscribe(cid, lastEventId, { notify() {}, dropped() {} });
+  probe.subscription.close();
+  return probe.mode === 'resume' && probe.missed.length === 0;
+}
+
+/** Resolves once the client whose last event id `lastEventId()` tells holds everything `s` published for `cid`. */
+export async function caughtUpWith(s: E2eServer, cid: string, lastEventId: () => string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!holdsEverything(s.handle.a2ui.hub, cid, lastEventId())) {
+    if (Date.now() > deadline) throw new Error(`stream did not catch up with ${s.handle.a2ui.hub.checkpoint(cid).id} (at ${lastEventId()})`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }

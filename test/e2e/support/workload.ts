@@ -1,7 +1,7 @@
 import { createClientSim, type ClientSim } from '../../../src/clientsim/index.ts';
 import type { HttpClient } from '../../support/http-client.ts';
 import type { SseConnection } from '../../support/sse-client.ts';
-import { feed, postEvent, say, until, type Conversation, type E2eServer } from './stack.ts';
+import { caughtUpWith, feed, postEvent, say, type Conversation, type E2eServer } from './stack.ts';
 
 /**
  * A random but reproducible user session over both hosts: planner turns through the htmx route
@@ -87,7 +87,7 @@ export function createWorkload(
         await res.arrayBuffer();
         count('regenerate', res.status === 200);
       }
-      await until(reference.conn, s.handle.a2ui.hub.checkpoint(c.cid).id);
+      await caughtUpWith(s, c.cid, () => reference.conn.parser.lastEventId);
       reference.seen = feed(reference.sim, reference.conn, reference.seen);
     },
   };

@@ -1,0 +1,41 @@
+import type { Logger } from '../../conversation/index.ts';
+import type { Backend } from '../types.ts';
+import { createRedisConnection } from './connection.ts';
+import { createRedisIdempotencyStore } from './idempotency.ts';
+import { redisKeys } from './keys.ts';
+import { createRedisLogStore } from './log-store.ts';
+import { createRedisRateLimiter } from './rate-limiter.ts';
+import { createRedisTurnGate, type RedisTurnGateOptions } from './turn-gate.ts';
+
+export interface RedisBackendOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
+  url: string;
+  /** Prefix of every key and channel. Default `surfacer:`. */
+  prefix?: string;
+  logger?: Logger;
+  turns?: RedisTurnGateOptions;
+}
+
+/** Several instances, one Redis: the logs as streams, and every shared concern beside them. */
+export function createRedisBackend(options: RedisBackendOptions): Backend {
+  const connection = createRedisConnection({ url: options.url, ...(options.logger ? { logger: options.logger } : {}) });
+  const keys = redisKeys(options.prefix);
+  return {
+    engine: 'redis',
+    store: createRedisLogStore(connection, keys),
+    turns: createRedisTurnGate(connection, keys, options.turns),
+    rateLimiter: (name, limits) => createRedisRateLimiter(connection, keys, name, limits),
+    idempotency: (name, limits) => createRedisIdempotencyStore(connection, keys, name, limits),
+    async health() {
+      const started = performance.now();
+      const counters = (): { commands: number; roundTrips: number } => ({ ...connection.stats });
+      try {
+        await connection.client.ping();
+        return { ok: true, engine: 'redis', latencyMs: Math.round((performance.now() - started) * 10) / 10, ...counters() };
+      } catch (error) {
+        return { ok: false, engine: 'redis', detail: error instanceof Error ? error.message : String(error), ...counters() };
+      }
+    },
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import {
+  AppendConflictError, LogEntrySchema, type ConversationStore, type LogEntry,
+} from '../../conversation/index.ts';
+import type { RedisConnection } from './connection.ts';
+import type { RedisKeys } from './keys.ts';
+import { redisScript } from './script.ts';
+
+/*
+ * A conversation's log is one Redis Stream whose entry ids are the log versions: entry n has id
+ * `n-0`. The append script compares the stream's last id with the version the writer folded and
+ * appends only when they are equal, so the check and the write are one atomic step on the
+ * server. In the same step it publishes the new version on the conversation's channel (the
+ * fan-out: instances with clients on the conversation follow it) and, for a `created` entry,
+ * records the conversation under its owner (the per-session cap).
+ */
+const APPEND = redisScript(`
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local have = 0
+if #top > 0 then have = tonumber(string.match(top[1][1], '^(%d+)')) end
+if have ~= tonumber(ARGV[1]) then return {0, have} end
+redis.call('XADD', KEYS[1], (have + 1) .. '-0', 'e', ARGV[2])
+if ARGV[4] ~= '' then redis.call('SADD', KEYS[2], ARGV[4]) end
+redis.call('PUBLISH', ARGV[3], tostring(have + 1))
+return {1, have + 1}
+`);
+
+export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys): ConversationStore {
+  /** Per conversation: the callbacks of this process's watchers, sharing one subscription. */
+  const watchers = new Map<string, Set<() => void>>();
+  connection.onResubscribed(() => {
+    for (const callbacks of watchers.values()) for (const changed of callbacks) changed();
+  });
+
+  function onMessage(cid: string): () => void {
+    return () => { for (const changed of watchers.get(cid) ?? []) changed(); };
+  }
+
+  return {
+    writers: 'many',
+
+    async append(cid, entry, version) {
+      const json = JSON.stringify(LogEntrySchema.parse(entry));
+      const owner = entry.type === 'created' ? cid : '';
+      const ownerKey = entry.type === 'created' ? keys.owner(entry.ownerSessionId) : keys.log(cid);
+      const reply = await connection.call((client) => APPEND.run(client, [keys.log(cid), ownerKey], [String(version), json, keys.channel(cid), owner])) as [number, number];
+      if (reply[0] !== 1) throw new AppendConflictError(cid, version, Number(reply[1]));
+    },
+
+    async read(cid, after = 0) {
+      const start = after === 0 ? '-' : `${after + 1}-0`;
+      const items = (await connection.call((client) => client.xRange(keys.log(cid), start, '+'))) ?? [];
+      if (items.length === 0 && after === 0) return undefined;
+      return items.map((item, i): LogEntry => {
+        const text = item.message['e'];
+        if (item.id !== `${after + i + 1}-0` || typeof text !== 'string') {
+          throw new Error(`conversation log ${cid} entry ${item.id} is not where a version belongs`);
+        }
+        return LogEntrySchema.parse(JSON.parse(text));
+      });
+    },
+
+    watch(cid, changed) {
+      let callbacks = watchers.get(cid);
+      if (callbacks === undefined) {
+        callbacks = new Set();
+        watchers.set(cid, callbacks);
+        const listener = onMessage(cid);
+        void connection.subscriber().then((sub) => sub.subscribe(keys.channel(cid), listener)).then(
+          // Anything appended before the subscription took effect would be missed: look once.
+          () => { for (const c of watchers.get(cid) ?? []) c(); },
+          () => { /* Redis is away: the resubscription after it returns catches up */ },
+        );
+      }
+      callbacks.add(changed);
+      return () => {
+        const set = watchers.get(cid);
+        if (set === undefined || !set.delete(changed) || set.size > 0) return;
+        watchers.delete(cid);
+        void connection.subscriber().then((sub) => sub.unsubscribe(keys.channel(cid))).catch(() => {});
+      };
+    },
+
+    async countOwnedBy(owner) {
+      return connection.call((client) => client.sCard(keys.owner(owner)));
+    },
+
+    close: async () => {},
+  };
+}

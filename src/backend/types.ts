@@ -1,0 +1,35 @@
+import type { ConversationStore } from '../conversation/store.ts';
+import type { TurnGate } from '../conversation/turn-gate.ts';
+import type { RateLimiter } from '../hosting/rate-limit.ts';
+import type { IdempotencyStore } from '../ingress/idempotency.ts';
+
+/**
+ * Everything several server instances must agree on, behind one interface per concern. The
+ * local backend (JSONL or memory log, in-process state) serves one process; the Redis backend
+ * serves any number of instances behind any load balancer. `surfacer serve` picks one; the
+ * service and the hosts only ever see these interfaces.
+ */
+export interface Backend {
+  readonly engine: 'local' | 'redis';
+  /** The conversation logs (IR = fold(log)); with Redis also the fan-out between instances. */
+  readonly store: ConversationStore;
+  /** One running planner turn per conversation, and its cancellation. */
+  readonly turns: TurnGate;
+  /** A token bucket per key, shared by every instance (`name` keeps limiters apart). */
+  rateLimiter(name: string, options: { perMinute: number; burst: number }): RateLimiter;
+  /** First outcomes by key, kept for `ttlMs`, shared by every instance (client error reports). */
+  idempotency<V>(name: string, options: { ttlMs: number }): IdempotencyStore<V>;
+  /** Whether the shared state can be reached now (health and readiness endpoints). */
+  health(): Promise<BackendHealth>;
+  close(): Promise<void>;
+}
+
+export interface BackendHealth {
+  ok: boolean;
+  engine: Backend['engine'];
+  detail?: string;
+  latencyMs?: number;
+  /** Redis: commands and round trips since start (see RedisConnection.stats). */
+  commands?: number;
+  roundTrips?: number;
+}

@@ -1,0 +1,183 @@
+import { formatDivergence, foldLog, foldMore, type FoldContext, type FoldResult } from './fold.ts';
+import { createKeyedQueue, createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../ingress/index.ts';
+import type { StoredOutcome } from './ingress-port.ts';
+import type { LogEntry } from './log.ts';
+import { AppendConflictError, type ConversationStore } from './store.ts';
+import type { ChangeCause, ConversationListener, Logger } from './types.ts';
+import type { ConversationIr } from '../ui-ir/index.ts';
+
+/** A conversation as this process holds it: the fold of its log so far. */
+export interface FoldedState {
+  /** meta, IR, version, turn count, traces and divergences, as folded from the log (and kept current). */
+  folded: FoldResult;
+  /** First outcomes of accepted actions by idempotency key, rebuilt from the log on load. */
+  idempotency: MemoryIdempotencyStore<StoredOutcome>;
+}
+
+export interface FoldedConversations {
+  /** The store has other writers: a folded state may be behind the log. */
+  readonly shared: boolean;
+  /** The cached state (loaded whole on a miss), without looking for newer entries. */
+  cached(cid: string): Promise<FoldedState | undefined>;
+  /** The state caught up with the log (a shared store's other writers included). */
+  load(cid: string): Promise<FoldedState | undefined>;
+  /** Folds in what the log holds beyond `state`, one entry (and one event) at a time; how many. */
+  catchUp(cid: string, state: FoldedState): Promise<number>;
+  /**
+   * Appends `entry` as the change from version `basis` to `next`, then changes the state and
+   * notifies: nothing unrecorded is ever acknowledged. Throws AppendConflictError when the log
+   * moved past `basis` (here or on another instance): the caller catches up and decides again.
+   */
+  commit(cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number): Promise<void>;
+  /** Every change, one event per log entry; with a shared store also other writers' (watched). */
+  subscribe(cid: string, listener: ConversationListener): () => void;
+}
+
+export interface FoldedConversationsOptions {
+  store: ConversationStore;
+  fold: FoldContext;
+  limits: { idempotencyTtlMs: number; idempotencyKeys: number; maxCachedConversations: number };
+  clock: () => number;
+  logger: Logger;
+  /** Conversations with work in flight are never evicted from the cache. */
+  inUse(cid: string): boolean;
+}
+
+/**
+ * The conversations this process has folded, kept current with their logs: the in-memory side
+ * of IR = fold(log). One per service; it alone changes a folded state, and never two changes of
+ * one conversation at a time (an own append and a catch-up with others' cannot interleave).
+ */
+export function createFoldedConversations(options: FoldedConversationsOptions): FoldedConversations {
+  const { store, fold, limits, clock, logger } = options;
+  const shared = store.writers === 'many';
+  const mutations = createKeyedQueue();
+  const states = new Map<string, FoldedState>();
+  const loading = new Map<string, Promise<FoldedState | undefined>>();
+  const listeners = new Map<string, Set<ConversationListener>>();
+  const watches = new Map<string, () => void>();
+  const refreshQueued = new Set<string>();
+
+  function remember(cid: string, state: FoldedState): void {
+    states.delete(cid);
+    states.set(cid, state);
+    if (states.size <= limits.maxCachedConversations) return;
+    for (const key of states.keys()) {
+      if (states.size <= limits.maxCachedConversations) break;
+      if (key !== cid && !options.inUse(key) && mutations.depth(key) === 0 && !listeners.has(key)) states.delete(key);
+    }
+  }
+
+  function rememberOutcome(state: FoldedState, key: string, outcome: StoredOutcome, at: string): void {
+    const storedAt = Date.parse(at);
+    // A time this server did not write (the schema only says string): keep the key a full TTL.
+    state.idempotency.set(key, outcome, Number.isNaN(storedAt) ? undefined : storedAt);
+  }
+
+  function emit(event: Parameters<ConversationListener>[0]): void {
+    for (const listener of listeners.get(event.cid) ?? []) {
+      try { listener(event); } catch (error) { logger.error('conversation listener failed', { cid: event.cid, error: String(error) }); }
+    }
+  }
+
+  function cached(cid: string): Promise<FoldedState | undefined> {
+    const known = states.get(cid);
+    if (known) { remember(cid, known); return Promise.resolve(known); }
+    const pending = loading.get(cid);
+    if (pending) return pending;
+    const promise = (async () => {
+      const entries = await store.read(cid);
+      if (!entries || entries.length === 0) return undefined;
+      const result = foldLog(entries, fold);
+      if (result.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: result.divergences.map(formatDivergence) });
+      const state: FoldedState = {
+        folded: result,
+        idempotency: createMemoryIdempotencyStore<StoredOutcome>({ ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock }),
+      };
+      // Keys recorded in the log survive restarts, each for the rest of its TTL.
+      for (const { key, outcome, at } of result.outcomes) rememberOutcome(state, key, outcome, at);
+      result.outcomes = [];
+      remember(cid, state);
+      return state;
+    })().finally(() => loading.delete(cid));
+    loading.set(cid, promise);
+    return promise;
+  }
+
+  function catchUp(cid: string, state: FoldedState): Promise<number> {
+    return mutations.run(cid, async () => {
+      refreshQueued.delete(cid);
+      const entries = await store.read(cid, state.folded.version);
+      if (!entries || entries.length === 0) return 0;
+      for (const step of foldMore(state.folded, entries, fold)) {
+        if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);
+        if (step.prev !== step.next) emit({ cid, prev: step.prev, next: step.next, cause: causeOf(step.entry), version: step.version });
+      }
+      const fresh = state.folded.divergences.filter((d) => d.entry > state.folded.version - entries.length);
+      if (fresh.length > 0) logger.warn('appended entries did not replay exactly', { cid, divergences: fresh.map(formatDivergence) });
+      return entries.length;
+    });
+  }
+
+  /** A watched conversation's log grew somewhere: fold it in now (at most one catch-up waiting). */
+  function refresh(cid: string): void {
+    const state = states.get(cid);
+    if (state === undefined || refreshQueued.has(cid)) return;
+    refreshQueued.add(cid);
+    catchUp(cid, state).catch((error: unknown) => {
+      refreshQueued.delete(cid);
+      logger.warn('could not catch up with the conversation log', { cid, error: String(error) });
+    });
+  }
+
+  return {
+    shared,
+    cached,
+    async load(cid) {
+      const known = shared ? states.get(cid) : undefined;
+      if (known === undefined) return cached(cid);
+      await catchUp(cid, known);
+      return cached(cid);
+    },
+    catchUp,
+    commit(cid, state, entry, next, cause, basis) {
+      return mutations.run(cid, async () => {
+        if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
+        await store.append(cid, entry, basis);
+        const prev = state.folded.ir;
+        state.folded.ir = next;
+        state.folded.version = basis + 1;
+        if (entry.type === 'turn') {
+          state.folded.turnCount = Math.max(state.folded.turnCount, entry.turnIndex + 1);
+          state.folded.traces.push(entry.trace);
+        }
+        if (prev !== next) emit({ cid, prev, next, cause, version: state.folded.version });
+      });
+    },
+    subscribe(cid, listener) {
+      const set = listeners.get(cid) ?? new Set();
+      set.add(listener);
+      listeners.set(cid, set);
+      // Another instance's changes reach this one's listeners through the store.
+      if (store.watch && !watches.has(cid)) watches.set(cid, store.watch(cid, () => refresh(cid)));
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(cid) === set) {
+          listeners.delete(cid);
+          watches.get(cid)?.();
+          watches.delete(cid);
+        }
+      };
+    },
+  };
+}
+
+/** Who caused a logged change, as listeners on any instance see it. */
+function causeOf(entry: LogEntry): ChangeCause {
+  const from = entry.type !== 'created' && entry.origin !== undefined ? { origin: entry.origin } : {};
+  switch (entry.type) {
+    case 'action': return { kind: 'action', surfaceId: entry.request.surfaceId, ...from };
+    case 'reset': return { kind: 'reset', surfaceId: entry.surfaceId, ...from };
+    default: return { kind: 'turn', ...from };
+  }
+}

@@ -1,0 +1,111 @@
+import { makeError, SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
+import type { Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
+import { createRecordingSource, type ConversationIr, type EntropySource } from '../ui-ir/index.ts';
+import type { FoldResult } from './fold.ts';
+import { planTurn, type PlanTurnOptions } from './plan-turn.ts';
+import { irHash, LOG_VERSION, type TurnEntry } from './log.ts';
+import { buildTrace } from './trace-builder.ts';
+import type { Trace, TraceSurfaceStats } from './trace.ts';
+import { applyFailedTurn, applyTurn, type DirectiveRunResult, type DirectivesMode, type TurnContext } from './turn.ts';
+
+/** The abort reason of a turn that ran out of time (a cancel aborts with TURN_CANCELLED). */
+export const TURN_TIMEOUT = 'timeout';
+
+export type AskedPlanner =
+  | { kind: 'ok'; output: PlannerOutput }
+  | { kind: 'failed'; error: SurfacerError; llmMs: number }
+  | { kind: 'cancelled'; llmMs: number };
+
+/**
+ * Asks the planner (with its bounded repair loop, plan-turn.ts), and says what came of it: an
+ * answer, a canonical failure, or a cancel.
+ */
+export async function askPlanner(options: PlanTurnOptions, input: PlannerInput, controller: AbortController, timeoutMs: number): Promise<AskedPlanner> {
+  const started = performance.now();
+  try {
+    const output = await planTurn(input, options, controller.signal);
+    if (controller.signal.aborted) throw controller.signal.reason;
+    return { kind: 'ok', output };
+  } catch (error) {
+    const llmMs = performance.now() - started;
+    const timedOut = controller.signal.reason === TURN_TIMEOUT;
+    if (controller.signal.aborted && !timedOut) return { kind: 'cancelled', llmMs };
+    if (timedOut) return { kind: 'failed', llmMs, error: makeError('PLANNER_TIMEOUT', `no answer within ${timeoutMs} ms`) };
+    // Planners that fail with a canonical error (src/llm PlannerError.error) keep its code.
+    const own = SurfacerErrorSchema.safeParse((error as { error?: unknown } | null)?.error);
+    return { kind: 'failed', llmMs, error: own.success ? own.data : makeError('PLANNER_FAILED', String(error)) };
+  }
+}
+
+export interface TurnRecordContext {
+  planner: Planner;
+  mode: DirectivesMode;
+  entropy: EntropySource;
+  turn: TurnContext;
+  iso: () => string;
+  requestId: () => string;
+  surfaceStats?: (ir: ConversationIr) => TraceSurfaceStats[];
+}
+
+export interface TurnRecord {
+  prev: ConversationIr;
+  next: ConversationIr;
+  entry: TurnEntry;
+  outcome: Trace['outcome'];
+  trace: Trace;
+  error?: SurfacerError;
+}
+
+/**
+ * The planner's answer (or failure) applied to the conversation as it is now, and the log entry
+ * that records it with every draw it used. Taken again from scratch when another instance
+ * appended first: the planner is not asked twice.
+ */
+export function recordTurn(
+  ctx: TurnRecordContext, folded: FoldResult,
+  turn: { text: string; planned: AskedPlanner; startedAt: string; t0: number; origin?: string | undefined },
+): TurnRecord {
+  const { text, planned } = turn;
+  const prev = folded.ir;
+  const recording = createRecordingSource(ctx.entropy);
+  let next = prev;
+  let run: DirectiveRunResult | undefined;
+  let directivesMs = 0;
+  if (planned.kind === 'ok') {
+    const t1 = performance.now();
+    const applied = applyTurn(prev, { text, rawText: planned.output.rawText }, ctx.turn, recording);
+    directivesMs = performance.now() - t1;
+    next = applied.ir;
+    run = applied.run;
+  } else if (planned.kind === 'failed') {
+    next = applyFailedTurn(prev, text, planned.error.message, recording);
+  }
+  const t2 = performance.now();
+  const surfaces = ctx.surfaceStats?.(next) ?? [];
+  const compileMs = performance.now() - t2;
+  const outcome = planned.kind === 'ok' ? 'applied' : planned.kind === 'failed' ? 'planner_failed' : 'cancelled';
+  const error = planned.kind === 'failed' ? planned.error
+    : planned.kind === 'cancelled' ? makeError('PLANNER_CANCELLED', 'cancelled by the user') : undefined;
+  const turnIndex = folded.turnCount;
+  const trace = buildTrace({
+    requestId: ctx.requestId(), cid: folded.meta.cid, turnIndex, startedAt: turn.startedAt, finishedAt: ctx.iso(), mode: ctx.mode,
+    outcome, planner: ctx.planner, output: planned.kind === 'ok' ? planned.output : undefined, run, surfaces, error,
+    timings: {
+      llm_ms: planned.kind === 'ok' ? planned.output.llmMs : planned.llmMs,
+      directives_ms: directivesMs, compile_ms: compileMs, total_ms: performance.now() - turn.t0,
+    },
+  });
+  const { planner } = ctx;
+  const entry: TurnEntry = {
+    type: 'turn', v: LOG_VERSION, turnIndex, at: turn.startedAt, text, outcome, mode: ctx.mode,
+    planner: {
+      name: planner.name, provider: planned.kind === 'ok' ? planned.output.provider : planner.name, label: planner.label,
+      ...(planned.kind === 'ok' && planned.output.model !== undefined ? { model: planned.output.model } : {}),
+      ...(planned.kind === 'ok' ? { rawText: planned.output.rawText } : {}),
+      llmMs: trace.timings.llm_ms,
+      ...(error && planned.kind === 'failed' ? { error: { code: error.code, message: error.message } } : {}),
+    },
+    draws: recording.drawn, irHash: irHash(next), trace, ...(turn.origin === undefined ? {} : { origin: turn.origin }),
+  };
+  return { prev, next, entry, outcome, trace, ...(error ? { error } : {}) };
+}

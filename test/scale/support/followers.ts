@@ -1,0 +1,85 @@
+import { expect } from 'vitest';
+import { createClientSim, type ClientSim } from '../../../src/clientsim/index.ts';
+import { SNAPSHOT_CHECKPOINT_HEADER } from '../../../src/host-a2ui/index.ts';
+import { openSse, type SseConnection } from '../../support/sse-client.ts';
+import { feed, holdsEverything, stream, type Conversation, type E2eServer } from '../../e2e/support/stack.ts';
+
+/**
+ * The clients of a conversation as a test holds them: an A2UI renderer (its SSE stream fed into
+ * a ClientSim, across reconnects to any instance) and an htmx page's event stream.
+ */
+export interface A2uiFollower {
+  /** The current connection (the last one opened). */
+  readonly conn: SseConnection;
+  /** Every connection so far, oldest first. */
+  readonly sessions: readonly SseConnection[];
+  readonly sim: ClientSim;
+  /** Applies what arrived since the last call to the ClientSim (checks it against the A2UI rules). */
+  sync(): void;
+  /** What this renderer would send on reconnecting: the last event id it received. */
+  readonly lastEventId: string;
+  /** Opens a new connection to `url` with Last-Event-ID, as EventSource does after the old one ended. */
+  reconnect(url: string): Promise<SseConnection>;
+  close(): void;
+}
+
+export async function followA2ui(url: string, c: Conversation): Promise<A2uiFollower> {
+  const sim = createClientSim();
+  const sessions: SseConnection[] = [await stream({ url }, c)];
+  expect(sessions[0]!.response.status).toBe(200);
+  let fed = 0;
+  const follower: A2uiFollower = {
+    get conn() { return sessions.at(-1)!; },
+    sessions,
+    sim,
+    sync() { fed = feed(sim, follower.conn, fed); },
+    get lastEventId() { return follower.conn.parser.lastEventId; },
+    async reconnect(to) {
+      follower.sync();
+      const last = follower.lastEventId;
+      const next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last });
+      expect(next.response.status).toBe(200);
+      // An event cut off with the old connection was never dispatched: the new one starts from the last complete one.
+      next.parser.lastEventId = last;
+      sessions.push(next);
+      fed = 0;
+      return next;
+    },
+    close() { for (const conn of sessions) conn.close(); },
+  };
+  return follower;
+}
+
+/** The page's `GET /c/{cid}/events?page=…&v=…` stream, with the session cookie of `cookie`. */
+export async function followHtmx(url: string, c: Conversation, cookie: string, pageId: string, version: number): Promise<SseConnection> {
+  const conn = await openSse(`${url}${c.base}/events?page=${pageId}&v=${version}`, { headers: { cookie } });
+  expect(conn.response.status).toBe(200);
+  return conn;
+}
+
+/**
+ * Resolves once instance `s` has folded the conversation's log to its end and `follower` (connected
+ * to `s`) has received everything `s` published for it, then feeds the follower's ClientSim.
+ */
+export async function caughtUp(s: E2eServer, cid: string, follower: A2uiFollower, timeoutMs = 10_000): Promise<number> {
+  const version = (await s.handle.conversations.get(cid))!.version;
+  await expect.poll(() => s.handle.a2ui.hub.checkpoint(cid).version >= version
+    && holdsEverything(s.handle.a2ui.hub, cid, follower.lastEventId), { timeout: timeoutMs, interval: 5 }).toBe(true);
+  follower.sync();
+  return version;
+}
+
+/** A fresh renderer initialised from `GET …/snapshot.jsonl` of the instance at `url`, and the checkpoint it names. */
+export async function fromSnapshot(url: string, c: Conversation): Promise<{ sim: ClientSim; checkpoint: string | null }> {
+  const res = await fetch(`${url}${c.a2ui}/snapshot.jsonl`, { headers: { Authorization: `Bearer ${c.token}` } });
+  expect(res.status).toBe(200);
+  const sim = createClientSim();
+  const lines = (await res.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+  expect(sim.applyAll(lines).filter((v) => v.severity === 'error')).toEqual([]);
+  return { sim, checkpoint: res.headers.get(SNAPSHOT_CHECKPOINT_HEADER) };
+}
+
+/** Resolves once `conn` has seen event id `id` (also an id-only event). */
+export async function reaches(conn: SseConnection, id: string, timeoutMs = 10_000): Promise<void> {
+  await expect.poll(() => conn.parser.lastEventId, { timeout: timeoutMs, interval: 5 }).toBe(id);
+}

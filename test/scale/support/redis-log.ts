@@ -1,0 +1,49 @@
+import { createClient } from 'redis';
+import { redisKeys } from '../../../src/backend/redis/keys.ts';
+import { LogEntrySchema, type LogEntry } from '../../../src/conversation/index.ts';
+
+/**
+ * A conversation's log as Redis holds it, read with a connection of the test's own (not through
+ * any instance): what was acknowledged must be there, exactly once.
+ */
+export async function readRedisLog(url: string, prefix: string, cid: string): Promise<LogEntry[]> {
+  const client = createClient({ url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const items = (await client.xRange(redisKeys(prefix).log(cid), '-', '+')) ?? [];
+    return items.map((item, i) => {
+      if (item.id !== `${i + 1}-0`) throw new Error(`log entry ${item.id} where version ${i + 1} belongs`);
+      return LogEntrySchema.parse(JSON.parse(String(item.message['e'])));
+    });
+  } finally {
+    client.destroy();
+  }
+}
+
+/** How many action entries carry each idempotency key (an accepted submit appears exactly once). */
+export function actionKeyCounts(entries: readonly LogEntry[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    if (entry.type !== 'action' || entry.request.idempotencyKey === undefined) continue;
+    counts.set(entry.request.idempotencyKey, (counts.get(entry.request.idempotencyKey) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * The versions an htmx page opened at `from` must receive an event for: every later entry that
+ * changed the IR (its recorded hash differs from the one before). `own` says whether the page
+ * caused it (then the event carries only its id).
+ */
+export function changedVersions(entries: readonly LogEntry[], from: number, pageId: string): Array<{ version: number; own: boolean }> {
+  const out: Array<{ version: number; own: boolean }> = [];
+  let previous: string | undefined;
+  entries.forEach((entry, i) => {
+    if (entry.type === 'created') return;
+    const version = i + 1;
+    if (version > from && entry.irHash !== previous) out.push({ version, own: entry.origin === pageId });
+    previous = entry.irHash;
+  });
+  return out;
+}
