@@ -84,7 +84,7 @@ export const A2UI_S2C_CODES = {
   A2UI_S2C_DATA_TOO_DEEP: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
     message: PANEL_FAILED },
 
-  // IR → A2UI compiler (src/compiler/a2ui), not about the wire format itself.
+  // IR → A2UI compiler (src/compiler/a2ui-v0_8, src/compiler/a2ui-v0_9), not about the wire format itself.
   COMPILER_A2UI_INTERNAL: { category: 'compiler', severity: 'error', recovery: 'surface_fail', retryable: false,
     message: PANEL_FAILED },
   /** An update would have replaced the root or /draft and lost what the user typed. */

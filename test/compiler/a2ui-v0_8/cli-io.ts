@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from '../../../src/cli/commands/validate.ts';
 import { memoryIo } from '../../support/cli-io.ts';
+import { SHARED_EXAMPLES_DIR } from '../../support/shared-examples.ts';
 
-export const EXAMPLES_DIR = path.resolve(process.cwd(), '../shared/a2ui-examples');
+export const EXAMPLES_DIR = SHARED_EXAMPLES_DIR;
 
 export interface Example { name: string; messages: Record<string, unknown>[] }
 

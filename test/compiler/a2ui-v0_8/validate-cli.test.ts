@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateA2uiMessages } from '../../../src/compiler/index.ts';
-import { codesOf, loadExamples, validateCli, type Example } from './cli-io.ts';
+import { codesOf, EXAMPLES_DIR, loadExamples, validateCli, type Example } from './cli-io.ts';
 
 /**
  * `surfacer validate` over the official example streams, and over broken variants of each of
@@ -287,7 +287,7 @@ describe('surfacer validate', () => {
     ms.push({ deleteSurface: { surfaceId: 's' }, extra: 1 });
     const out = await validateCli(['-'], ms.map((m) => JSON.stringify(m)).join('\n'));
     expect(out.stdout.trim()).toBe(`A2UI_S2C_MESSAGE_SHAPE message ${ms.length}: a message needs exactly one of surfaceUpdate/dataModelUpdate/beginRendering/deleteSurface and nothing else, found deleteSurface, extra (at /${ms.length - 1})`);
-    const file = `${process.cwd()}/../shared/a2ui-examples/minimal/1_simple_text.json`;
+    const file = `${EXAMPLES_DIR}/minimal/1_simple_text.json`;
     expect((await validateCli([file], '')).code).toBe(0);
   });
 

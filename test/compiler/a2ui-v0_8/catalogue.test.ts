@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, STANDARD_COMPONENT_TYPES } from '../../../src/compiler/a2ui/catalogue.ts';
+import { CATALOGUE, STANDARD_COMPONENT_TYPES } from '../../../src/compiler/a2ui-v0_8/catalogue.ts';
 
 /**
  * The hand-written catalogue table equals the resolved JSON schema shipped with the official
