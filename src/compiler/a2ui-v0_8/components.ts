@@ -1,7 +1,7 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { blockKey, stableId, surfaceToast, type Block, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import { surfaceToast, type Block, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import { ComponentIds, contextFieldNames, INGRESS_CONTEXT_KEYS, sliderBounds, viewKey } from '../a2ui-shared/index.ts';
 import type { A2uiComponentType } from './catalogue.ts';
-import { sliderBounds, viewKey } from './data.ts';
 import { guardA2uiString, plainText } from './text.ts';
 import type { A2uiAction, A2uiComponent } from './types.ts';
 
@@ -32,7 +32,7 @@ export interface ComponentOptions {
 }
 
 /** Context keys owned by ingress; a field with one of these names is not sent with actions. */
-export const RESERVED_CONTEXT_KEYS: ReadonlySet<string> = new Set(['nonce', 'rev']);
+export const RESERVED_CONTEXT_KEYS: ReadonlySet<string> = new Set(INGRESS_CONTEXT_KEYS.keys());
 
 const URL_PATTERN = '^https?://\\S+$';
 const EMAIL_PATTERN = '^[^@\\s]+@[^@\\s]+$';
@@ -41,20 +41,6 @@ const TEXT_TYPE: Partial<Record<FieldBlock['control'], string>> = {
   text: 'shortText', textarea: 'longText', number: 'number', secret: 'obscured', date: 'date',
   url: 'shortText', email: 'shortText', tags: 'shortText',
 };
-
-/** True when `stableId` leaves `s` as it is (every character in `[A-Za-z0-9_-]`). */
-function isIdSafe(s: string): boolean {
-  for (let i = 0; i < s.length; i += 1) {
-    const c = s.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45)) return false;
-  }
-  return true;
-}
-
-/** One id part as `stableId` writes it; the common already-safe part skips its regex. */
-function idPart(s: string): string {
-  return isIdSafe(s) ? s : stableId(s);
-}
 
 /**
  * `{ [type]: props }` as a literal per type: a computed key costs a runtime call per component,
@@ -87,21 +73,15 @@ class Builder {
   readonly components: A2uiComponent[] = [];
   readonly warnings: SurfacerError[] = [];
   readonly dropped: SurfacerError[] = [];
-  private readonly usedKeys = new Set<string>();
-  private readonly fieldNames: string[] = [];
-  /** `stableId(surfaceId)`: every id starts with it. */
-  private readonly prefix: string;
+  private fieldNames: string[] = [];
+  private readonly ids: ComponentIds;
 
   constructor(private readonly surface: Surface, private readonly options: ComponentOptions) {
-    this.prefix = stableId(surface.id);
+    this.ids = new ComponentIds(surface.id);
   }
 
-  /**
-   * `stableId(surfaceId, part)`: the id of a block or role, without the type suffix. stableId
-   * maps each part on its own and joins them with `.`, so the surface part is done once.
-   */
   private base(part: string): string {
-    return `${this.prefix}.${idPart(part)}`;
+    return this.ids.base(part);
   }
 
   /**
@@ -121,14 +101,7 @@ class Builder {
   build(): ComponentBuild {
     const { surface } = this;
     // Field names first: every button's context lists them all.
-    const names = new Set<string>();
-    collectFields(surface.view.blocks, names);
-    for (const name of names) {
-      if (RESERVED_CONTEXT_KEYS.has(name)) {
-        this.warnings.push(makeError('COMPILER_A2UI_CONTEXT_KEY_RESERVED',
-          `field "${name}" is not sent in action context: "${name}" is reserved for ingress`, { pointer: `/draft/${name}` }));
-      } else this.fieldNames.push(name);
-    }
+    this.fieldNames = contextFieldNames(surface.view.blocks, INGRESS_CONTEXT_KEYS, this.warnings);
 
     const rootProps: Record<string, unknown> = {};
     const bodyProps: Record<string, unknown> = {};
@@ -161,22 +134,8 @@ class Builder {
     return ids;
   }
 
-  /**
-   * The id base of a block, `stableId(surfaceId, key)`; a second input with the same name gets an
-   * extra `dup<index path>` part.
-   */
-  private uniqueBase(block: Block, indexPath: number[]): string {
-    const key = blockKey(block, indexPath);
-    const before = this.usedKeys.size;
-    this.usedKeys.add(key);
-    if (this.usedKeys.size !== before) return this.base(key);
-    this.warnings.push(makeError('COMPILER_A2UI_DUPLICATE_FIELD',
-      `a second input is bound to the same name (${key}); both edit one value`, { pointer: `/view/blocks/${indexPath.join('/blocks/')}` }));
-    return `${this.base(key)}.${idPart(`dup${viewKey(indexPath)}`)}`;
-  }
-
   private block(block: Block, indexPath: number[]): string | undefined {
-    const key = this.uniqueBase(block, indexPath);
+    const key = this.ids.unique(block, indexPath, this.warnings);
     switch (block.kind) {
       case 'heading': return this.text(key, block.text, `h${Math.min(block.level + 1, 5)}`);
       case 'text': return this.text(key, block.text, block.tone);
@@ -289,13 +248,6 @@ class Builder {
       ids.push(this.add(key, 'Button', { child: label, primary: action.primary, action: act }));
     });
     return ids;
-  }
-}
-
-function collectFields(blocks: readonly Block[], names: Set<string>): void {
-  for (const b of blocks) {
-    if (b.kind === 'field') names.add(b.name);
-    else if (b.kind === 'group') collectFields(b.blocks, names);
   }
 }
 

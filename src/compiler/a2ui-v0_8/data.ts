@@ -1,6 +1,9 @@
-import { makeError, type SurfacerError } from '../../errors/index.ts';
+import type { SurfacerError } from '../../errors/index.ts';
 import { getAt, surfaceToast, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
-import { escapeMarkdown, guardA2uiString, plainText } from './text.ts';
+import {
+  asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, sliderBounds, STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
+} from '../a2ui-shared/index.ts';
+import { guardA2uiString, plainText } from './text.ts';
 
 /**
  * The client data model of one surface, as the compiler wants WC to hold it: nested maps with
@@ -57,30 +60,6 @@ function encodeMap(m: Record<string, DataValue>): A2Map {
   return out;
 }
 
-/** A display string for any IR value (value blocks). */
-export function displayValue(v: DataValue | undefined): string {
-  if (v === undefined || v === '') return '—';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
-  if (Array.isArray(v)) return v.length === 0 ? '—' : v.map((x) => displayValue(x)).join(', ');
-  const keys = Object.keys(v);
-  return keys.length === 0 ? '—' : keys.map((k) => `${k}: ${displayValue(v[k])}`).join(', ');
-}
-
-const STRING_CONTROLS = new Set(['text', 'textarea', 'secret', 'date', 'datetime', 'time', 'url', 'email', 'number', 'tags']);
-
-function asString(v: DataValue | undefined, control: string): { value: string; coerced: boolean } {
-  if (v === undefined) return { value: '', coerced: false };
-  if (typeof v === 'string') return { value: v, coerced: false };
-  if (typeof v === 'number') return { value: String(v), coerced: control !== 'number' };
-  if (typeof v === 'boolean') return { value: String(v), coerced: true };
-  if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) {
-    return { value: v.map(String).join(', '), coerced: control !== 'tags' };
-  }
-  return { value: '', coerced: true };
-}
-
 /**
  * A select/multiselect selection. MultipleChoice needs an array (BV(a)) but v0.8 data has no
  * arrays; WC JSON-parses a valueString that looks like an array (F6), which is exactly what we
@@ -90,42 +69,13 @@ function asString(v: DataValue | undefined, control: string): { value: string; c
  * `""` is the same everywhere, renderers show it as no selection, and ingress reads `""` as
  * "nothing selected" (what a cleared field sends anyway).
  */
-export function selectionJson(v: DataValue | undefined, multiple: boolean): { value: string; coerced: boolean } {
-  let list: string[];
-  let coerced = false;
-  if (v === undefined || v === '') list = [];
-  else if (typeof v === 'string') list = [v];
-  else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) list = v as string[];
-  else { list = []; coerced = true; }
-  if (!multiple && list.length > 1) { list = list.slice(0, 1); coerced = true; }
+export function selectionJson(v: DataValue | undefined, multiple: boolean): Coerced<string> {
+  const { value: list, coerced } = toSelection(v, multiple);
   return { value: list.length === 0 ? '' : JSON.stringify(list.map(guardA2uiString)), coerced };
 }
 
-function toBoolean(v: DataValue | undefined): { value: boolean; coerced: boolean } {
-  if (v === undefined) return { value: false, coerced: false };
-  if (typeof v === 'boolean') return { value: v, coerced: false };
-  if (typeof v === 'string') return { value: v === 'true' || v === 'on' || v === '1', coerced: true };
-  if (typeof v === 'number') return { value: v !== 0, coerced: true };
-  return { value: false, coerced: true };
-}
-
-export interface SliderBounds { min: number; max: number }
-
-export function sliderBounds(min: number | undefined, max: number | undefined): SliderBounds {
-  const lo = min ?? 0;
-  let hi = max ?? Math.max(100, lo + 1);
-  if (!(hi > lo)) hi = lo + 1;
-  return { min: lo, max: hi };
-}
-
-function toNumber(v: DataValue | undefined, bounds: SliderBounds): { value: number; coerced: boolean } {
-  if (typeof v === 'number') return { value: v, coerced: false };
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return { value: Number(v), coerced: true };
-  return { value: bounds.min, coerced: v !== undefined };
-}
-
 /** The value a field's component needs at /draft/<name>, from whatever the IR holds there. */
-function fieldValue(field: Extract<Block, { kind: 'field' }>, v: DataValue | undefined): { value: A2Leaf; coerced: boolean } {
+function fieldValue(field: Extract<Block, { kind: 'field' }>, v: DataValue | undefined): Coerced<A2Leaf> {
   const control = field.control;
   if (control === 'checkbox') return toBoolean(v);
   if (control === 'slider') return toNumber(v, sliderBounds(field.min, field.max));
@@ -158,12 +108,9 @@ function scanBlocks(blocks: readonly Block[], path: number[], depth: number, sur
   }
 }
 
-function boundValue(field: FieldBlockOf, name: string, raw: DataValue | undefined, warnings: SurfacerError[]): A2Leaf {
+function boundValue(field: FieldBlockOf, raw: DataValue | undefined, warnings: SurfacerError[]): A2Leaf {
   const { value, coerced } = fieldValue(field, raw);
-  if (coerced) {
-    warnings.push(makeError('COMPILER_A2UI_VALUE_COERCED',
-      `/draft/${name} (${describe(raw)}) shown as ${typeof value} for a ${field.control} field`, { pointer: `/draft/${name}` }));
-  }
+  if (coerced) warnings.push(coercionWarning(field, raw, typeof value));
   return value;
 }
 
@@ -182,11 +129,11 @@ export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]):
     const field = fields.get(key);
     if (field !== undefined) {
       matched += 1;
-      draft[key] = boundValue(field, key, values[i], warnings);
+      draft[key] = boundValue(field, values[i], warnings);
     } else draft[key] = encodeValue(values[i]!);
   }
   if (matched !== fields.size) {
-    for (const [name, field] of fields) if (!Object.hasOwn(irDraft, name)) draft[name] = boundValue(field, name, undefined, warnings);
+    for (const [name, field] of fields) if (!Object.hasOwn(irDraft, name)) draft[name] = boundValue(field, undefined, warnings);
   }
   const model = newA2Map();
   model.draft = draft;
@@ -207,14 +154,4 @@ function markdownEscapeToast(ui: A2Map, surface: Pick<Surface, 'data'>): void {
   const encoded = ui.toast;
   if (toast === undefined || !isA2Map(encoded)) return;
   encoded.text = plainText(toast.text);
-}
-
-export function viewKey(indexPath: readonly number[]): string {
-  return `b${indexPath.join('-')}`;
-}
-
-function describe(v: DataValue | undefined): string {
-  if (v === undefined) return 'absent';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'a map' : `a ${typeof v}`;
 }

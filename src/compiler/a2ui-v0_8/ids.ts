@@ -21,26 +21,3 @@ export const COMPONENT_ID_SHAPE = new RegExp(
 export function componentId(surfaceId: string, parts: ReadonlyArray<string | number>, type: A2uiComponentType): string {
   return stableId(surfaceId, ...parts, type);
 }
-
-/**
- * The A2UI surface id carries the IR epoch so that a stock renderer echoes it back in every
- * userAction: `<surfaceId>--e<epoch>`, e.g. `main--e0`. IR surface ids match
- * `^[a-z][a-z0-9_-]{0,39}$` and may themselves contain `--e`, so decoding splits at the *last*
- * `--e` followed only by digits (the epoch is canonical decimal: no sign, no leading zeros).
- * Only `[a-z0-9_-]` is used, so the id is also safe in URLs, HTML ids and CSS selectors.
- */
-const A2UI_SURFACE_ID = /^([a-z][a-z0-9_-]{0,39})--e(0|[1-9][0-9]{0,15})$/;
-
-export function encodeA2uiSurfaceId(id: string, epoch: number): string {
-  if (!/^[a-z][a-z0-9_-]{0,39}$/.test(id)) throw new RangeError(`not an IR surface id: ${JSON.stringify(id)}`);
-  if (!Number.isSafeInteger(epoch) || epoch < 0) throw new RangeError(`not an epoch: ${epoch}`);
-  return `${id}--e${epoch}`;
-}
-
-export function decodeA2uiSurfaceId(a2uiSurfaceId: string): { id: string; epoch: number } | undefined {
-  const match = A2UI_SURFACE_ID.exec(a2uiSurfaceId);
-  if (!match) return undefined;
-  const epoch = Number(match[2]);
-  if (!Number.isSafeInteger(epoch)) return undefined;
-  return { id: match[1]!, epoch };
-}

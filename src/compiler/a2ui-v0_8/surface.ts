@@ -1,10 +1,10 @@
-import { makeError, type SurfacerError } from '../../errors/index.ts';
+import type { SurfacerError } from '../../errors/index.ts';
 import type { Surface } from '../../ui-ir/index.ts';
+import { encodeA2uiSurfaceId, type UpdatePlan as SharedUpdatePlan } from '../a2ui-shared/index.ts';
 import { childIds } from './catalogue.ts';
 import { buildComponents } from './components.ts';
 import { diffDataMessages, initDataMessages } from './data-messages.ts';
 import { projectSurfaceData, type A2Map } from './data.ts';
-import { encodeA2uiSurfaceId } from './ids.ts';
 import type { A2uiComponent, A2uiMessage, A2uiStyles } from './types.ts';
 
 /**
@@ -46,9 +46,7 @@ export function initMessages(parts: SurfaceParts, styles: A2uiStyles | undefined
   ];
 }
 
-export type UpdatePlan =
-  | { kind: 'update'; messages: A2uiMessage[]; fullComponents: boolean }
-  | { kind: 'rebuild'; reason: string };
+export type UpdatePlan = SharedUpdatePlan<A2uiMessage>;
 
 /**
  * The smallest correct update from `prev` to `next` (same A2UI surface id):
@@ -114,8 +112,4 @@ export function fallbackMessages(surfaceIrId: string, a2uiSurfaceId: string): A2
     },
     { beginRendering: { surfaceId: a2uiSurfaceId, root } },
   ];
-}
-
-export function internalError(error: unknown): SurfacerError {
-  return makeError('COMPILER_A2UI_INTERNAL', error instanceof Error ? error.message : String(error));
 }

@@ -1,5 +1,5 @@
 import { isRecord } from './catalogue.ts';
-import { at, type PathNode } from './path-node.ts';
+import { at, type PathNode } from '../a2ui-shared/index.ts';
 import type { Issue } from './validate-props.ts';
 
 /** `Object.prototype.hasOwnProperty`: in a for-in over the same object V8 folds `.call` away (Object.hasOwn it does not). */

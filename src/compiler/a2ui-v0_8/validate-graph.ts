@@ -1,4 +1,4 @@
-import type { PathNode } from './path-node.ts';
+import type { PathNode } from '../a2ui-shared/index.ts';
 import type { Issue } from './validate-props.ts';
 
 // The component graph of one surfaceUpdate: cycles, nesting depth, reachability. Iterative,

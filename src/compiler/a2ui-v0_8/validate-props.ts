@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../errors/index.ts';
 import { isRecord, type LiteralKey, type PropSpec, type TypeInfo } from './catalogue.ts';
-import { at, type PathNode } from './path-node.ts';
+import { at, type PathNode } from '../a2ui-shared/index.ts';
 
 /** `Object.prototype.hasOwnProperty`: in a for-in over the same object V8 folds `.call` away (Object.hasOwn it does not). */
 const hasOwn = Object.prototype.hasOwnProperty;

@@ -1,8 +1,7 @@
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import { forEachChildRef, isRecord, refIds, STANDARD_COMPONENT_TYPES, tableOf, TYPE_INFO, type Table, type TypeInfo } from './catalogue.ts';
-import { at, tokensOf, type PathNode } from './path-node.ts';
-import { DEFAULT_A2UI_LIMITS, type Violation } from './types.ts';
+import { at, DEFAULT_A2UI_LIMITS, tokensOf, type PathNode, type ValidateOptionsBase, type Violation } from '../a2ui-shared/index.ts';
 import { checkDataContents } from './validate-data.ts';
 import { checkGraph, markReachable, type GraphNode } from './validate-graph.ts';
 import { checkComponentProps, isWellFormedPath, type Issue, type PropSink } from './validate-props.ts';
@@ -21,16 +20,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * orphans allowed), else an error (it would never render). Cycles, self references, duplicates,
  * dangling references and type changes fail in both modes. deleteSurface starts the surface over.
  */
-export interface ValidateA2uiOptions {
-  incremental?: boolean;
-  /** Types the client already holds, per A2UI surface id: component id → type. */
-  priorTypes?: ReadonlyMap<string, ReadonlyMap<string, string>>;
-  /** Default: the 18 standard types. */
-  allowedComponents?: readonly string[];
-  /** Absent: any action name. */
-  allowedActions?: readonly string[];
-  maxNestingDepth?: number;
-}
+export type ValidateA2uiOptions = ValidateOptionsBase;
 
 interface UpdateFacts {
   index: number;

@@ -4,7 +4,7 @@ import {
   unguardA2uiValue, validateA2uiMessages,
 } from '../../../src/compiler/index.ts';
 import { componentId } from '../../../src/compiler/a2ui-v0_8/ids.ts';
-import { escapeMarkdown } from '../../../src/compiler/a2ui-v0_8/text.ts';
+import { escapeMarkdown } from '../../../src/compiler/index.ts';
 import { addToast, closeSurface, type Block } from '../../../src/ui-ir/index.ts';
 import { componentsOf, find, kinds, ok, only, open, view } from './fixtures.ts';
 import { pathPlusLiteral, stringsEqualToIds } from './invariants.ts';

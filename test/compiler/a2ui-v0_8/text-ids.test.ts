@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   COMPONENT_ID_SHAPE, decodeA2uiSurfaceId, encodeA2uiSurfaceId, GUARD_MARK, guardA2uiString, unguardA2uiString,
 } from '../../../src/compiler/index.ts';
-import { escapeMarkdown } from '../../../src/compiler/a2ui-v0_8/text.ts';
+import { escapeMarkdown } from '../../../src/compiler/index.ts';
 import { ADVERSARIAL_TEXT } from '../../support/arbitraries-ir.ts';
 
 /** WC's JSON-string test (a2ui-v0.8.md §4.4 F6), verbatim in behaviour. */

@@ -1,7 +1,5 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { isA2Map, type A2Map } from './data.ts';
-import { DEFAULT_A2UI_LIMITS, type A2uiComponent, type A2uiLimits } from './types.ts';
-import { childIds } from './catalogue.ts';
+import { DEFAULT_A2UI_LIMITS, type A2uiLimits } from './types.ts';
 
 /** Size guardrails of one surface's batch; limits default to DEFAULT_A2UI_LIMITS. */
 export function resolveLimits(partial: Partial<A2uiLimits> | undefined): A2uiLimits {
@@ -14,12 +12,15 @@ export function byteLength(line: string): number {
 
 export interface SurfaceSizeFacts {
   lineBytes: readonly number[];
-  /** The surface's whole component set (what the client holds after the batch). */
-  components: readonly A2uiComponent[];
-  rootId: string;
-  /** Check the depth here (the validator only sees the components of the message itself). */
-  checkDepth: boolean;
-  model: A2Map;
+  /** Components of the surface's whole set (what the client holds after the batch). */
+  componentCount: number;
+  /**
+   * The depth of the whole component tree, asked only when the batch carries part of the set
+   * (the validator measures the depth of what a message holds).
+   */
+  depth: (() => number) | undefined;
+  /** The client data model after the batch: maps, arrays (v0.9) and primitive leaves. */
+  model: unknown;
 }
 
 export function checkSurfaceGuardrails(facts: SurfaceSizeFacts, limits: A2uiLimits): SurfacerError[] {
@@ -34,12 +35,12 @@ export function checkSurfaceGuardrails(facts: SurfaceSizeFacts, limits: A2uiLimi
   if (total > limits.maxBytesPerSurface) {
     errors.push(makeError('A2UI_S2C_SURFACE_TOO_LARGE', `the batch is ${total} bytes, more than ${limits.maxBytesPerSurface}`));
   }
-  if (facts.components.length > limits.maxComponentsPerSurface) {
+  if (facts.componentCount > limits.maxComponentsPerSurface) {
     errors.push(makeError('A2UI_S2C_TOO_MANY_COMPONENTS',
-      `${facts.components.length} components, more than ${limits.maxComponentsPerSurface}`));
+      `${facts.componentCount} components, more than ${limits.maxComponentsPerSurface}`));
   }
-  if (facts.checkDepth) {
-    const depth = treeDepth(facts.components, facts.rootId);
+  if (facts.depth !== undefined) {
+    const depth = facts.depth();
     if (depth > limits.maxNestingDepth) {
       errors.push(makeError('A2UI_S2C_NESTING_TOO_DEEP', `the component tree is ${depth} levels deep, more than ${limits.maxNestingDepth}`));
     }
@@ -48,18 +49,20 @@ export function checkSurfaceGuardrails(facts: SurfaceSizeFacts, limits: A2uiLimi
   return errors;
 }
 
-function checkModel(model: A2Map, limits: A2uiLimits): SurfacerError[] {
+/** Entries (map keys and array items), depth and the longest string of a data model. */
+function checkModel(model: unknown, limits: A2uiLimits): SurfacerError[] {
   let entries = 0;
   let deepest = 0;
   let longest = 0;
-  const stack: [A2Map, number][] = [[model, 0]];
+  const stack: [object, number][] = typeof model === 'object' && model !== null ? [[model, 0]] : [];
   while (stack.length > 0) {
-    const [map, depth] = stack.pop()!;
-    for (const key of Object.keys(map)) {
-      const v = map[key]!;
-      entries += 1;
-      deepest = Math.max(deepest, depth + 1);
-      if (isA2Map(v)) stack.push([v, depth + 1]);
+    const [node, depth] = stack.pop()!;
+    const values: readonly unknown[] = Array.isArray(node) ? node : Object.values(node);
+    if (values.length > 0 && depth + 1 > deepest) deepest = depth + 1;
+    entries += values.length;
+    for (let i = 0; i < values.length; i += 1) {
+      const v = values[i];
+      if (typeof v === 'object' && v !== null) stack.push([v, depth + 1]);
       else if (typeof v === 'string' && v.length * 3 > limits.maxStringBytes) longest = Math.max(longest, byteLength(v));
     }
   }
@@ -76,14 +79,11 @@ function checkModel(model: A2Map, limits: A2uiLimits): SurfacerError[] {
   return errors;
 }
 
-/** Depth of the tree under `rootId` (the root is level 1), iteratively; cycles are the validator's job. */
-export function treeDepth(components: readonly A2uiComponent[], rootId: string): number {
-  const children = new Map<string, readonly string[]>();
-  for (const c of components) {
-    const [type, props] = Object.entries(c.component)[0] ?? [];
-    if (type === undefined || props === undefined) continue;
-    children.set(c.id, childIds(type, props));
-  }
+/**
+ * Depth of the tree under `rootId` (the root is level 1), iteratively; cycles are the
+ * validator's job. `children` maps each component id to the ids it refers to.
+ */
+export function treeDepth(children: ReadonlyMap<string, readonly string[]>, rootId: string): number {
   let max = 0;
   const stack: [string, number][] = [[rootId, 1]];
   const seen = new Set<string>();
