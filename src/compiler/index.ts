@@ -1,5 +1,5 @@
-// Public names of src/compiler: the A2UI v0.8 target, what both A2UI versions share, and the
-// HTML target (src/compiler/html adds its own exports).
+// Public names of src/compiler: the A2UI v0.8 and v0.9 targets, what both A2UI versions share,
+// and the HTML target (src/compiler/html adds its own exports).
 export {
   a2uiBatchesToJsonl, decodeA2uiSurfaceId, DEFAULT_A2UI_LIMITS, encodeA2uiSurfaceId, escapeMarkdown,
 } from './a2ui-shared/index.ts';
@@ -15,3 +15,11 @@ export type {
   A2uiCompileOptions, A2uiCompileResult, A2uiComponent, A2uiComponentType, A2uiDataEntry, A2uiMessage, A2uiStyles,
   A2uiSurfaceBatch, ValidateA2uiOptions,
 } from './a2ui-v0_8/index.ts';
+export {
+  collectA2uiV09ComponentTypes, compileA2uiV09Update, compileConversationToA2uiV09, compileSurfaceToA2uiV09,
+  RESERVED_CONTEXT_KEYS_V09, validateA2uiV09Messages,
+} from './a2ui-v0_9/index.ts';
+export type {
+  A2uiV09CompileOptions, A2uiV09CompileResult, A2uiV09Component, A2uiV09Message, A2uiV09SurfaceBatch, A2uiV09Version,
+  ValidateA2uiV09Options,
+} from './a2ui-v0_9/index.ts';

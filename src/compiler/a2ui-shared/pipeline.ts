@@ -36,10 +36,10 @@ export interface A2uiTarget<M, P extends PartsBase, O extends CompileOptionsBase
   /** A full init of the surface (the pipeline puts any deleteSurface in front). */
   init(parts: P, options: O): M[];
   /** The smallest correct update from `prev` to `next` (same A2UI surface id), or a rebuild. */
-  update(prev: P, next: P, viewChanged: boolean): UpdatePlan<M>;
-  deleteSurface(a2uiSurfaceId: string): M;
+  update(prev: P, next: P, viewChanged: boolean, options: O): UpdatePlan<M>;
+  deleteSurface(a2uiSurfaceId: string, options: O): M;
   /** The plain-text stand-in for a surface that failed; it must validate on its own. */
-  fallback(irSurfaceId: string, a2uiSurfaceId: string): M[];
+  fallback(irSurfaceId: string, a2uiSurfaceId: string, options: O): M[];
   validate(messages: readonly M[], options: ValidateOptionsBase): Violation[];
   /** Removes the orphans (A2UI_S2C_UNREACHABLE_COMPONENT) the validator found; true if any went. */
   dropOrphans(messages: M[], violations: readonly Violation[]): boolean;
@@ -115,20 +115,20 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
   }
 
   /** deleteSurface of the replaced surface id, when there is one (it leads every recovery batch). */
-  function retireMessages(retire: string | undefined, a2uiSurfaceId: string): M[] {
-    return retire === undefined || retire === a2uiSurfaceId ? [] : [target.deleteSurface(retire)];
+  function retireMessages(retire: string | undefined, a2uiSurfaceId: string, options: O): M[] {
+    return retire === undefined || retire === a2uiSurfaceId ? [] : [target.deleteSurface(retire, options)];
   }
 
-  function fallbackBatch(surface: Surface, errors: SurfacerError[], warnings: SurfacerError[], retire?: string): SurfaceBatch<M> {
+  function fallbackBatch(surface: Surface, options: O, errors: SurfacerError[], warnings: SurfacerError[], retire?: string): SurfaceBatch<M> {
     const a2uiSurfaceId = encodeA2uiSurfaceId(surface.id, surface.epoch);
-    const messages = [...retireMessages(retire, a2uiSurfaceId), ...target.fallback(surface.id, a2uiSurfaceId)];
+    const messages = [...retireMessages(retire, a2uiSurfaceId, options), ...target.fallback(surface.id, a2uiSurfaceId, options)];
     const { lines, bytes } = serialise(messages);
     return batchOf({ surface, kind: 'fallback', messages }, a2uiSurfaceId, lines, bytes, errors, warnings, 'surface_fail');
   }
 
   /** Nothing of the surface fits or may be sent: only the deleteSurface of the replaced id, if any. */
-  function emptyBatch(batch: SurfaceBatch<M>, retire: string | undefined): SurfaceBatch<M> {
-    const messages = retireMessages(retire, batch.a2uiSurfaceId);
+  function emptyBatch(batch: SurfaceBatch<M>, retire: string | undefined, options: O): SurfaceBatch<M> {
+    const messages = retireMessages(retire, batch.a2uiSurfaceId, options);
     const { lines, bytes } = serialise(messages);
     const stats = { ...batch.stats, messages: messages.length, bytes: bytes.reduce((a, b) => a + b, 0), components: 0, dataEntries: 0 };
     return { ...batch, messages, lines, stats };
@@ -181,9 +181,9 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
     const all = [...errors, ...dropped];
     if (decision === 'epoch_reset') {
       const empty = batchOf({ ...attempt, messages: [] }, a2uiSurfaceId, [], [], all, warnings, 'epoch_reset');
-      return { batch: emptyBatch(empty, attempt.retire), strictErrors: [] };
+      return { batch: emptyBatch(empty, attempt.retire, ctx.options), strictErrors: [] };
     }
-    return { batch: fallbackBatch(attempt.surface, all, warnings, attempt.retire), strictErrors: [] };
+    return { batch: fallbackBatch(attempt.surface, ctx.options, all, warnings, attempt.retire), strictErrors: [] };
   }
 
   function partsOrFail(surface: Surface, ctx: Ctx<O>): P | SurfacerError {
@@ -195,7 +195,7 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
   }
 
   function failed(surface: Surface, error: SurfacerError, ctx: Ctx<O>, retire?: string): Outcome<M> {
-    return { batch: fallbackBatch(surface, [error], [], retire), strictErrors: ctx.options.strict ? [error] : [] };
+    return { batch: fallbackBatch(surface, ctx.options, [error], [], retire), strictErrors: ctx.options.strict ? [error] : [] };
   }
 
   /**
@@ -209,36 +209,37 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
     return { ...finalise({ surface, kind: 'init', messages, parts, incremental: false, partial: false, retire }, ctx), retire };
   }
 
-  function deleteOutcome(surface: Surface, a2uiSurfaceId: string): Outcome<M> {
-    const messages = [target.deleteSurface(a2uiSurfaceId)];
+  function deleteOutcome(surface: Surface, a2uiSurfaceId: string, options: O): Outcome<M> {
+    const messages = [target.deleteSurface(a2uiSurfaceId, options)];
     const { lines, bytes } = serialise(messages);
     return { batch: batchOf({ surface, kind: 'delete', messages }, a2uiSurfaceId, lines, bytes, [], [], 'none'), strictErrors: [] };
   }
 
   function updateOutcome(prev: Surface, next: Surface, ctx: Ctx<O>): Outcome<M> | undefined {
     const oldId = encodeA2uiSurfaceId(prev.id, prev.epoch);
-    if (prev.epoch !== next.epoch) return initOutcome(next, ctx, [target.deleteSurface(oldId)], oldId);
-    if ((ctx.options.reinit ?? []).includes(next.id)) return initOutcome(next, ctx, [target.deleteSurface(oldId)]);
+    const retireOld = (): M[] => [target.deleteSurface(oldId, ctx.options)];
+    if (prev.epoch !== next.epoch) return initOutcome(next, ctx, retireOld(), oldId);
+    if ((ctx.options.reinit ?? []).includes(next.id)) return initOutcome(next, ctx, retireOld());
     // IR objects are never mutated: the very same surface has nothing to send. (Building it twice
     // to find that out would also re-send the fallback of a surface that cannot be built, on every
     // update of any other surface; the client already shows that fallback.)
     if (prev === next) return undefined;
     if (target.rebuildOnTombstones) {
       const known = new Set(prev.tombstones);
-      if (next.tombstones.some((t) => !known.has(t))) return initOutcome(next, ctx, [target.deleteSurface(oldId)]);
+      if (next.tombstones.some((t) => !known.has(t))) return initOutcome(next, ctx, retireOld());
     }
     const before = partsOrFail(prev, ctx);
     const after = partsOrFail(next, ctx);
     if (isError(after)) return failed(next, after, ctx);
-    if (isError(before)) return initOutcome(next, ctx, [target.deleteSurface(oldId)]);
+    if (isError(before)) return initOutcome(next, ctx, retireOld());
     const viewChanged = JSON.stringify(prev.view) !== JSON.stringify(next.view);
     let plan: UpdatePlan<M>;
     try {
-      plan = target.update(before, after, viewChanged);
+      plan = target.update(before, after, viewChanged, ctx.options);
     } catch (error) {
       return failed(next, internalError(error), ctx);
     }
-    if (plan.kind === 'rebuild') return initOutcome(next, ctx, [target.deleteSurface(oldId)]);
+    if (plan.kind === 'rebuild') return initOutcome(next, ctx, retireOld());
     if (plan.messages.length === 0) return undefined;
     const priorTypes = ctx.options.priorTypes?.get(after.a2uiSurfaceId) ?? target.types(before);
     return finalise({
@@ -260,10 +261,10 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
         const tooMany = messages + o.batch.stats.messages > ctx.limits.maxMessagesPerResponse;
         const error = makeError(tooMany ? 'A2UI_S2C_TOO_MANY_MESSAGES' : 'A2UI_S2C_RESPONSE_TOO_LARGE',
           `surface ${o.batch.a2uiSurfaceId} does not fit in the response (${messages + o.batch.stats.messages} messages, ${bytes + o.batch.stats.bytes} bytes)`);
-        const fallback = fallbackBatch(surfaces[i]!, [error, ...o.batch.errors], o.batch.warnings, o.retire);
+        const fallback = fallbackBatch(surfaces[i]!, ctx.options, [error, ...o.batch.errors], o.batch.warnings, o.retire);
         out = ctx.options.strict
           ? { batch: o.batch, strictErrors: [error] }
-          : { batch: fits(fallback, messages, bytes, ctx.limits) ? fallback : emptyBatch(fallback, o.retire), strictErrors: [] };
+          : { batch: fits(fallback, messages, bytes, ctx.limits) ? fallback : emptyBatch(fallback, o.retire, ctx.options), strictErrors: [] };
       }
       messages += out.batch.stats.messages;
       bytes += out.batch.stats.bytes;
@@ -283,7 +284,7 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
     compileSurface(surface, options = {} as O) {
       const ctx = context(options);
       const outcome = surface.lifecycle === 'deleted'
-        ? deleteOutcome(surface, encodeA2uiSurfaceId(surface.id, surface.epoch))
+        ? deleteOutcome(surface, encodeA2uiSurfaceId(surface.id, surface.epoch), options)
         : initOutcome(surface, ctx);
       return result([outcome], [surface], ctx);
     },
@@ -304,13 +305,13 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
       const nextIds = new Set(nextIr.surfaces.map((s) => s.id));
       for (const prev of prevIr?.surfaces ?? []) {
         // A surface missing from nextIr altogether (the IR normally keeps deleted ones).
-        if (!nextIds.has(prev.id) && prev.lifecycle !== 'deleted') push(prev, deleteOutcome(prev, encodeA2uiSurfaceId(prev.id, prev.epoch)));
+        if (!nextIds.has(prev.id) && prev.lifecycle !== 'deleted') push(prev, deleteOutcome(prev, encodeA2uiSurfaceId(prev.id, prev.epoch), options));
       }
       for (const next of nextIr.surfaces) {
         const prev = prevIr?.surfaces.find((s) => s.id === next.id);
         const prevLive = prev !== undefined && prev.lifecycle !== 'deleted';
         if (next.lifecycle === 'deleted') {
-          if (prevLive) push(next, deleteOutcome(next, encodeA2uiSurfaceId(prev.id, prev.epoch)));
+          if (prevLive) push(next, deleteOutcome(next, encodeA2uiSurfaceId(prev.id, prev.epoch), options));
           continue;
         }
         push(next, prevLive ? updateOutcome(prev, next, ctx) : initOutcome(next, ctx));

@@ -1,23 +1,21 @@
-import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { surfaceToast, type Block, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
-import { ComponentIds, contextFieldNames, INGRESS_CONTEXT_KEYS, sliderBounds, viewKey } from '../a2ui-shared/index.ts';
+import type { SurfacerError } from '../../errors/index.ts';
+import type { ActionSpec, FieldBlock, Surface } from '../../ui-ir/index.ts';
+import {
+  INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
+} from '../a2ui-shared/index.ts';
 import type { A2uiComponentType } from './catalogue.ts';
 import { guardA2uiString, plainText } from './text.ts';
 import type { A2uiAction, A2uiComponent } from './types.ts';
 
 /**
- * IR view → one closed component set, root first, every component reachable from the root.
- *
- *   root  Card → body Column [title Text(h1), …blocks, toast Text(caption)?, actions Row?]
- *
- * heading level n → Text h(n+1); text → Text body|caption; divider → Divider; image → Image
- * (http/https only); value → Row [label Text, value Text bound to /view/<key>]; group → Column
- * or Row (a titled row group is Column [title Text(h4), Row]); upload → Text with the block's
- * fallback (A2UI has no file control). Fields bind `/draft/<name>`:
+ * IR view → one closed component set, root first, every component reachable from the root: the
+ * shared layout (a2ui-shared/layout.ts) written as v0.8 components. Every Text is Markdown in
+ * v0.8, so every literal is escaped, then guarded (text.ts). Fields bind `/draft/<name>`:
  * text→TextField shortText, textarea→longText, number→number, secret→obscured, date→date,
  * url/email→shortText + validationRegexp, tags→shortText ("a, b"), datetime/time→DateTimeInput,
  * checkbox→CheckBox, select→MultipleChoice (maxAllowedSelections 1), multiselect→MultipleChoice,
- * slider→Slider (both bounds always). A field with help text is Column [input, help caption].
+ * slider→Slider (both bounds always). DateTimeInput and MultipleChoice have no label property:
+ * the label goes above them.
  */
 export interface ComponentBuild {
   components: A2uiComponent[];
@@ -69,20 +67,12 @@ function wrap(type: A2uiComponentType, props: Record<string, unknown>): A2uiComp
   }
 }
 
-class Builder {
+class V08Components implements ComponentSink {
   readonly components: A2uiComponent[] = [];
-  readonly warnings: SurfacerError[] = [];
-  readonly dropped: SurfacerError[] = [];
-  private fieldNames: string[] = [];
-  private readonly ids: ComponentIds;
+  /** Context entries of the fields, built once and shared by every button (messages are immutable data). */
+  private fieldContext: { names: readonly string[]; entries: NonNullable<A2uiAction['context']> } | undefined;
 
-  constructor(private readonly surface: Surface, private readonly options: ComponentOptions) {
-    this.ids = new ComponentIds(surface.id);
-  }
-
-  private base(part: string): string {
-    return this.ids.base(part);
-  }
+  constructor(private readonly surface: Surface) {}
 
   /**
    * Adds a component `<base>.<Type>`. Role suffixes (`.label`) and type names are constant safe
@@ -94,94 +84,42 @@ class Builder {
     return id;
   }
 
-  private text(base: string, text: string, usageHint: string): string {
-    return this.add(base, 'Text', { text: { literalString: plainText(text) }, usageHint });
+  root(base: string, body: string): string {
+    return this.add(base, 'Card', { child: body });
   }
 
-  build(): ComponentBuild {
-    const { surface } = this;
-    // Field names first: every button's context lists them all.
-    this.fieldNames = contextFieldNames(surface.view.blocks, INGRESS_CONTEXT_KEYS, this.warnings);
-
-    const rootProps: Record<string, unknown> = {};
-    const bodyProps: Record<string, unknown> = {};
-    const root = this.add(this.base('root'), 'Card', rootProps);
-    const body = this.add(this.base('body'), 'Column', bodyProps);
-    const children = [this.text(this.base('title'), surface.view.title, 'h1')];
-    this.blocks(surface.view.blocks, [], children);
-    if (surfaceToast(surface) !== undefined) {
-      children.push(this.add(this.base('toast'), 'Text', { text: { path: '/ui/toast/text' }, usageHint: 'caption' }));
-    }
-    const buttons = this.actions();
-    if (buttons.length > 0) {
-      children.push(this.add(this.base('actions'), 'Row', { children: { explicitList: buttons }, distribution: 'end' }));
-    }
-    rootProps.child = body;
-    bodyProps.children = { explicitList: children };
-    return { components: this.components, rootId: root, warnings: this.warnings, dropped: this.dropped };
+  text(base: string, text: string, style: TextStyle): string {
+    return this.add(base, 'Text', { text: { literalString: plainText(text) }, usageHint: style });
   }
 
-  /** Appends the ids of `blocks` (at `prefix`) to `ids`. */
-  private blocks(blocks: readonly Block[], prefix: readonly number[], ids: string[]): string[] {
-    const depth = prefix.length;
-    for (let i = 0; i < blocks.length; i += 1) {
-      const indexPath = new Array<number>(depth + 1);
-      for (let k = 0; k < depth; k += 1) indexPath[k] = prefix[k]!;
-      indexPath[depth] = i;
-      const id = this.block(blocks[i]!, indexPath);
-      if (id !== undefined) ids.push(id);
-    }
-    return ids;
+  boundText(base: string, path: string, style: TextStyle): string {
+    return this.add(base, 'Text', { text: { path }, usageHint: style });
   }
 
-  private block(block: Block, indexPath: number[]): string | undefined {
-    const key = this.ids.unique(block, indexPath, this.warnings);
-    switch (block.kind) {
-      case 'heading': return this.text(key, block.text, `h${Math.min(block.level + 1, 5)}`);
-      case 'text': return this.text(key, block.text, block.tone);
-      case 'divider': return this.add(key, 'Divider', {});
-      case 'image': {
-        if (!/^https?:\/\//i.test(block.url)) {
-          this.dropped.push(makeError('A2UI_S2C_URL_NOT_ALLOWED', `image ${key} has a non-http(s) URL`));
-          return block.alt === '' ? undefined : this.text(key, block.alt, 'body');
-        }
-        const props: Record<string, unknown> = { url: { literalString: block.url }, fit: 'contain' };
-        if (block.alt !== '') props.altText = { literalString: guardA2uiString(block.alt) };
-        return this.add(key, 'Image', props);
-      }
-      case 'value': {
-        const label = this.text(`${key}.label`, block.label, 'caption');
-        const value = this.add(`${key}.value`, 'Text', { text: { path: `/view/${viewKey(indexPath)}` }, usageHint: 'body' });
-        return this.add(key, 'Row', { children: { explicitList: [label, value] }, alignment: 'center' });
-      }
-      case 'upload': {
-        this.warnings.push(makeError('COMPILER_A2UI_UPLOAD_FALLBACK', `upload "${block.name}" shown as text`));
-        return this.text(key, block.fallback !== '' ? block.fallback : `${block.label}: file upload is not available here.`, 'body');
-      }
-      case 'group': {
-        if (block.title === undefined || block.title === '') {
-          const items = this.blocks(block.blocks, indexPath, []);
-          return this.add(key, block.layout === 'row' ? 'Row' : 'Column', { children: { explicitList: items } });
-        }
-        // The title Text comes after the items' components, as before: component order is output.
-        if (block.layout === 'column') {
-          const list: string[] = [''];
-          this.blocks(block.blocks, indexPath, list);
-          list[0] = this.text(`${key}.title`, block.title, 'h4');
-          return this.add(key, 'Column', { children: { explicitList: list } });
-        }
-        const items = this.blocks(block.blocks, indexPath, []);
-        const title = this.text(`${key}.title`, block.title, 'h4');
-        const row = this.add(`${key}.items`, 'Row', { children: { explicitList: items } });
-        return this.add(key, 'Column', { children: { explicitList: [title, row] } });
-      }
-      case 'field': return this.field(block, key);
-    }
+  column(base: string, children: string[]): string {
+    return this.add(base, 'Column', { children: { explicitList: children } });
   }
 
-  private field(f: FieldBlock, key: string): string {
+  row(base: string, children: string[], layout?: { align?: 'center'; justify?: 'end' }): string {
+    const props: Record<string, unknown> = { children: { explicitList: children } };
+    if (layout?.align !== undefined) props.alignment = layout.align;
+    if (layout?.justify !== undefined) props.distribution = layout.justify;
+    return this.add(base, 'Row', props);
+  }
+
+  divider(base: string): string {
+    return this.add(base, 'Divider', {});
+  }
+
+  image(base: string, url: string, alt: string): string {
+    const props: Record<string, unknown> = { url: { literalString: url }, fit: 'contain' };
+    if (alt !== '') props.altText = { literalString: guardA2uiString(alt) };
+    return this.add(base, 'Image', props);
+  }
+
+  input(f: FieldBlock, key: string, rawLabel: string): { id: string; labelAbove: boolean } {
     const path = `/draft/${f.name}`;
-    const label = guardA2uiString(f.required ? `${f.label} *` : f.label);
+    const label = guardA2uiString(rawLabel);
     let input: string;
     switch (f.control) {
       case 'checkbox':
@@ -216,41 +154,23 @@ class Builder {
         input = this.add(key, 'TextField', props);
       }
     }
-    // DateTimeInput and MultipleChoice have no label property: the label goes above them.
-    const needsLabel = f.control === 'datetime' || f.control === 'time' || f.control === 'select' || f.control === 'multiselect';
-    const hasHelp = f.help !== undefined && f.help !== '';
-    if (!needsLabel && !hasHelp) return input;
-    const parts: string[] = [];
-    if (needsLabel) parts.push(this.text(`${key}.label`, f.required ? `${f.label} *` : f.label, 'caption'));
-    parts.push(input);
-    if (hasHelp) parts.push(this.text(`${key}.help`, f.help!, 'caption'));
-    return this.add(key, 'Column', { children: { explicitList: parts } });
+    const labelAbove = f.control === 'datetime' || f.control === 'time' || f.control === 'select' || f.control === 'multiselect';
+    return { id: input, labelAbove };
   }
 
-  private actions(): string[] {
-    const { surface, options } = this;
-    const ids: string[] = [];
-    const fieldContext = this.fieldNames.map((name) => ({ key: name, value: { path: `/draft/${name}` } }));
-    const nonce = { key: 'nonce', value: { literalString: surface.nonce } };
-    const rev = { key: 'rev', value: { literalString: String(surface.rev) } };
-    surface.view.actions.forEach((action, i) => {
-      if (options.allowedActions !== undefined && !options.allowedActions.has(action.name)) {
-        this.dropped.push(makeError('A2UI_S2C_ACTION_NOT_ALLOWED', `action "${action.name}" is not allowlisted; its button was left out`,
-          { pointer: `/view/actions/${i}` }));
-        return;
-      }
-      const key = this.base(`a${i}-${action.name}`);
-      const label = this.text(`${key}.label`, action.label, 'body');
-      // Entries are shared between buttons: messages are plain immutable data.
-      const context: NonNullable<A2uiAction['context']> = fieldContext.slice();
-      context.push(nonce, rev);
-      const act: A2uiAction = { name: action.name, context };
-      ids.push(this.add(key, 'Button', { child: label, primary: action.primary, action: act }));
-    });
-    return ids;
+  button(base: string, label: string, action: ActionSpec, fieldNames: readonly string[]): string {
+    if (this.fieldContext?.names !== fieldNames) {
+      const entries: NonNullable<A2uiAction['context']> = fieldNames.map((name) => ({ key: name, value: { path: `/draft/${name}` } }));
+      entries.push({ key: 'nonce', value: { literalString: this.surface.nonce } }, { key: 'rev', value: { literalString: String(this.surface.rev) } });
+      this.fieldContext = { names: fieldNames, entries };
+    }
+    const act: A2uiAction = { name: action.name, context: this.fieldContext.entries.slice() };
+    return this.add(base, 'Button', { child: label, primary: action.primary, action: act });
   }
 }
 
 export function buildComponents(surface: Surface, options: ComponentOptions = {}): ComponentBuild {
-  return new Builder(surface, options).build();
+  const sink = new V08Components(surface);
+  const layout = layoutSurface(surface, sink, options.allowedActions, INGRESS_CONTEXT_KEYS);
+  return { components: sink.components, rootId: layout.rootId, warnings: layout.warnings, dropped: layout.dropped };
 }

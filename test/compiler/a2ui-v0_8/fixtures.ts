@@ -1,6 +1,4 @@
-import {
-  type A2uiComponent, type A2uiCompileResult, type A2uiMessage, type A2uiSurfaceBatch,
-} from '../../../src/compiler/index.ts';
+import type { A2uiComponent, A2uiMessage, CompileResult, SurfaceBatch } from '../../../src/compiler/index.ts';
 import {
   createSeededSource, draw, emptyConversation, openSurface,
   type Block, type ConversationIr, type DataMap, type Draw, type SurfaceView,
@@ -47,12 +45,12 @@ export function open(id = 'main', v: SurfaceView = view(), draft?: DataMap, ui?:
   return { draw: next, ir: openSurface(emptyConversation('c1'), { id, view: v, draft, ui }, next()) };
 }
 
-export function ok(result: A2uiCompileResult): A2uiSurfaceBatch[] {
+export function ok<M = A2uiMessage>(result: CompileResult<M>): SurfaceBatch<M>[] {
   if (!result.ok) throw new Error(`compile failed: ${JSON.stringify(result.errors, null, 2)}`);
   return result.batches;
 }
 
-export function only(result: A2uiCompileResult): A2uiSurfaceBatch {
+export function only<M = A2uiMessage>(result: CompileResult<M>): SurfaceBatch<M> {
   const batches = ok(result);
   if (batches.length !== 1) throw new Error(`expected one batch, got ${batches.length}`);
   return batches[0]!;

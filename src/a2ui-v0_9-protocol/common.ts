@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The common types of A2UI v0.9 (`common_types.json`), as the official processor validates them:
  * a zod 4 rendering of `@a2ui/web_core` 0.11's zod 3 schemas (src/v0_9/schema/common-types.js).
- * The package wins where it and the JSON Schemas disagree; the suites in test/a2ui-v0_9-schema
+ * The package wins where it and the JSON Schemas disagree; the suites in test/a2ui-v0_9-protocol
  * hold this file to the package's own schemas. Objects the package leaves open stay open
  * (`z.object` strips unknown keys, as zod 3 did); component property sets are strict.
  */

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BASIC_COMPONENT_SCHEMAS, BASIC_COMPONENT_TYPES, BASIC_FUNCTION_NAMES, ClientMessage, ICON_NAMES, ServerMessage,
-} from '../../src/a2ui-v0_9-schema/index.ts';
+} from '../../src/a2ui-v0_9-protocol/index.ts';
 import { officialExamples } from '../support/a2ui-v0_9-examples.ts';
 
 /**
@@ -44,7 +44,7 @@ function propsFor(type: string): fc.Arbitrary<Record<string, unknown>> {
   return fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length });
 }
 
-describe('src/a2ui-v0_9-schema against @a2ui/web_core/v0_9', () => {
+describe('src/a2ui-v0_9-protocol against @a2ui/web_core/v0_9', () => {
   it('has the package\'s 18 component types and its function names', () => {
     expect([...BASIC_COMPONENT_TYPES].sort()).toEqual([...official.keys()].sort());
     expect([...BASIC_FUNCTION_NAMES].sort()).toEqual(BASIC_FUNCTIONS.map((f) => f.name).sort());
