@@ -3,7 +3,8 @@
  * DataModel.set and get (src/v0_9/state/data-model.js), rewritten copy-on-write so a state is
  * never mutated. A write through a primitive, or a non-index segment on an array, is refused;
  * missing containers on the way are created (an array when the next segment is an index);
- * `value` undefined deletes an object key and leaves a hole in an array. Values are shared with
+ * `value` undefined deletes an object key and leaves a hole in an array; a path through a
+ * prototype name (`__proto__`, `constructor`, `prototype`) is refused. Values are shared with
  * the messages and never written to; only the containers on a written path are copied.
  */
 export type DataModel = unknown;
@@ -29,6 +30,8 @@ function copy(v: Record<string, unknown> | unknown[]): Record<string, unknown> |
 export function setData(data: DataModel, path: string, value: unknown): SetResult {
   if (path === '/' || path === '') return { ok: true, data: value };
   const segments = segmentsOf(path);
+  const forbidden = segments.find((s) => FORBIDDEN_SEGMENTS.has(s));
+  if (forbidden !== undefined) return { ok: false, reason: `forbidden segment '${forbidden}'` };
   const last = segments.pop();
   if (last === undefined) return { ok: true, data: value };
   if (data !== undefined && data !== null && !isContainer(data)) return { ok: false, reason: 'the data model root is a primitive value' };
@@ -62,6 +65,7 @@ export function setData(data: DataModel, path: string, value: unknown): SetResul
   return { ok: true, data: root };
 }
 
+/** The value at `path`; the client refuses to read through a prototype name (check `FORBIDDEN_SEGMENTS` first). */
 export function getData(data: DataModel, path: string): unknown {
   let current: unknown = data;
   for (const segment of segmentsOf(path)) {
