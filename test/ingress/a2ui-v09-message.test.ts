@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isErrorCode, SurfacerErrorSchema } from '../../src/errors/index.ts';
 import {
   DEFAULT_INGRESS_LIMITS, parseA2uiClientEvent, parseA2uiV09ClientMessage, type A2uiEventOptions, type IngressRequest, type ParseResult,
 } from '../../src/ingress/index.ts';
-import { buildIr, decodeSurfaceId, surfaceOf, userAction } from './fixtures.ts';
+import { buildIr, decodeSurfaceId, expectRejected, surfaceOf, userAction } from './fixtures.ts';
 
 /** v0.9 client messages through the same ingress as v0.8 events: same request, same codes and statuses. */
 const main = surfaceOf(buildIr());
@@ -13,15 +12,6 @@ const parse = (body: string | Uint8Array, extra: Partial<A2uiEventOptions> = {})
 const action = (patch: Record<string, unknown> = {}): Record<string, unknown> => ({ ...userAction(main).userAction, ...patch });
 const message = (body: Record<string, unknown>, version: unknown = 'v0.9'): string => JSON.stringify({ version, ...body });
 
-function expectRejected(result: ParseResult<IngressRequest>, code: string, status: number, pointer?: string): void {
-  expect(result.ok).toBe(false);
-  if (result.ok) return;
-  expect(result.error.code).toBe(code);
-  expect(result.status).toBe(status);
-  expect(isErrorCode(result.error.code)).toBe(true);
-  expect(SurfacerErrorSchema.safeParse(result.error).success).toBe(true);
-  if (pointer !== undefined) expect(result.error.pointer).toBe(pointer);
-}
 
 describe('parseA2uiV09ClientMessage: accepted', () => {
   it.each(['v0.9', 'v0.9.1'])('an action (%s) gives the request its v0.8 userAction gives', (version) => {
