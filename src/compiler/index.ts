@@ -4,7 +4,8 @@ export {
   a2uiBatchesToJsonl, decodeA2uiSurfaceId, DEFAULT_A2UI_LIMITS, encodeA2uiSurfaceId, escapeMarkdown,
 } from './a2ui-shared/index.ts';
 export type {
-  A2uiBatchKind, A2uiBatchStats, A2uiLimits, CompileResult, RecoveryDecision, SurfaceBatch, Violation,
+  A2uiBatchKind, A2uiBatchStats, A2uiLimits, CompileOptionsBase, CompileResult, RecoveryDecision, SurfaceBatch, ValidateOptionsBase,
+  Violation,
 } from './a2ui-shared/index.ts';
 export {
   collectA2uiComponentTypes, compileA2uiUpdate, compileConversationToA2ui, compileSurfaceToA2ui, COMPONENT_ID_SHAPE,
@@ -23,3 +24,5 @@ export type {
   A2uiV09CompileOptions, A2uiV09CompileResult, A2uiV09Component, A2uiV09Message, A2uiV09SurfaceBatch, A2uiV09Version,
   ValidateA2uiV09Options,
 } from './a2ui-v0_9/index.ts';
+export { A2UI_VERSIONS, a2uiWire, DEFAULT_A2UI_VERSION, isA2uiVersion } from './a2ui-versions.ts';
+export type { A2uiVersion, A2uiWire } from './a2ui-versions.ts';
