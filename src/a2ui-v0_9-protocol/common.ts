@@ -46,3 +46,20 @@ export const CommonProps = {
   accessibility: AccessibilityAttributes.optional(),
   weight: z.number().optional(),
 };
+
+const RETURN_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'boolean', 'array', 'object', 'any', 'void']);
+
+/**
+ * `DynamicValue.safeParse(v).success`, without zod: a Button's context holds one DynamicValue per
+ * field, and a union parse per entry costs more than everything else the validator does with a
+ * large form. Held to the schema (and so to the package) by test/a2ui-v0_9-protocol.
+ */
+export function isDynamicValue(v: unknown): boolean {
+  if (typeof v === 'string' || typeof v === 'boolean' || Array.isArray(v)) return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  if (typeof o.path === 'string') return true;
+  return typeof o.call === 'string' && typeof o.args === 'object' && o.args !== null && !Array.isArray(o.args)
+    && (o.returnType === undefined || RETURN_TYPES.has(o.returnType));
+}

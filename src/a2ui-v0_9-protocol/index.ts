@@ -8,6 +8,7 @@ export {
 export type { BasicComponentType, ChildRef } from './catalog.ts';
 export {
   Action, ChildList, DataBinding, DynamicBoolean, DynamicNumber, DynamicString, DynamicStringList, DynamicValue, FunctionCall,
+  isDynamicValue,
 } from './common.ts';
 export {
   A2UI_V09_VERSIONS, A2uiV09Version, AnyComponent, ClientAction, ClientError, ClientMessage, CreateSurfaceMessage,

@@ -1,10 +1,10 @@
 import {
-  A2uiClientMessageSchema, A2uiMessageSchema, BASIC_COMPONENTS, BASIC_FUNCTIONS,
+  A2uiClientMessageSchema, A2uiMessageSchema, BASIC_COMPONENTS, BASIC_FUNCTIONS, DynamicValueSchema,
 } from '@a2ui/web_core/v0_9';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  BASIC_COMPONENT_SCHEMAS, BASIC_COMPONENT_TYPES, BASIC_FUNCTION_NAMES, ClientMessage, ICON_NAMES, ServerMessage,
+  BASIC_COMPONENT_SCHEMAS, BASIC_COMPONENT_TYPES, BASIC_FUNCTION_NAMES, ClientMessage, ICON_NAMES, isDynamicValue, ServerMessage,
 } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { officialExamples } from '../support/a2ui-v0_9-examples.ts';
 
@@ -72,6 +72,12 @@ describe('src/a2ui-v0_9-protocol against @a2ui/web_core/v0_9', () => {
       const theirs = official.get(type)!.safeParse(props).success;
       const ours = BASIC_COMPONENT_SCHEMAS[type].safeParse(props).success;
       expect(ours, `${type} ${JSON.stringify(props)}`).toBe(theirs);
+    }), { numRuns: 3000 });
+  });
+
+  it('isDynamicValue (the validator\'s fast check of context values) decides like the package\'s DynamicValue (3,000 runs)', () => {
+    fc.assert(fc.property(fc.oneof(value, fc.anything()), (v) => {
+      expect(isDynamicValue(v), JSON.stringify(v)).toBe(DynamicValueSchema.safeParse(v).success);
     }), { numRuns: 3000 });
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, CHILD_REFS, FORBIDDEN_SEGMENTS, isBasicComponentType, type BasicComponentType,
+  BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, CHILD_REFS, FORBIDDEN_SEGMENTS, FunctionCall, isBasicComponentType, isDynamicValue,
+  type BasicComponentType,
 } from '../../a2ui-v0_9-protocol/index.ts';
 import type { ErrorCode } from '../../errors/index.ts';
 
@@ -11,17 +12,36 @@ import type { ErrorCode } from '../../errors/index.ts';
  */
 export type Finding = { code: ErrorCode; detail: string; path: readonly (string | number)[] };
 
+/** A reference: the id, and where it sits (`prop`, then `index` in a list, then `key` in a Tabs entry). */
 export interface ChildRefFound {
   id: string;
   template: boolean;
-  path: readonly (string | number)[];
+  prop: string;
+  index: number;
+  key?: string;
 }
 
-/** Whole components (id and type beside the properties), strict like the catalogue's property sets. */
+/** Where a reference sits in its component, built only when it is reported. */
+export function refPath(ref: ChildRefFound): (string | number)[] {
+  if (ref.template) return [ref.prop, 'componentId'];
+  if (ref.index < 0) return [ref.prop];
+  return ref.key === undefined ? [ref.prop, ref.index] : [ref.prop, ref.index, ref.key];
+}
+
+/**
+ * Whole components (id and type beside the properties), strict like the catalogue's property
+ * sets. A Button's context values are checked with `isDynamicValue` (same verdict as the
+ * DynamicValue union, at a fraction of the cost: a form's buttons hold one per field).
+ */
+const LIGHT_ACTION = z.union([
+  z.object({ event: z.object({ name: z.string(), context: z.record(z.string(), z.unknown()).optional() }) }),
+  z.object({ functionCall: FunctionCall }),
+]);
 const COMPONENT_SCHEMAS = Object.fromEntries(
-  (Object.keys(BASIC_COMPONENT_SCHEMAS) as BasicComponentType[]).map((type) => [
-    type, BASIC_COMPONENT_SCHEMAS[type].extend({ id: z.string(), component: z.literal(type) }),
-  ]),
+  (Object.keys(BASIC_COMPONENT_SCHEMAS) as BasicComponentType[]).map((type) => {
+    const base = type === 'Button' ? BASIC_COMPONENT_SCHEMAS.Button.extend({ action: LIGHT_ACTION.optional() }) : BASIC_COMPONENT_SCHEMAS[type];
+    return [type, base.extend({ id: z.string(), component: z.literal(type) })];
+  }),
 ) as unknown as Record<BasicComponentType, z.ZodType>;
 
 const FUNCTIONS: ReadonlySet<string> = new Set(BASIC_FUNCTION_NAMES);
@@ -35,12 +55,24 @@ const BINDING_KEYS = ['path', 'call'];
  * refuses to read through them).
  */
 export function isWellFormedPath(path: string, relative: boolean): boolean {
+  const n = path.length;
   if (path === '/' || (relative && path === '.')) return true;
-  if (path === '' || (!relative && !path.startsWith('/'))) return false;
-  const body = path.startsWith('/') ? path.slice(1) : path;
-  for (const raw of body.split('/')) {
-    if (raw === '' || /~(?![01])/.test(raw)) return false;
-    if (FORBIDDEN_SEGMENTS.has(raw.replace(/~1/g, '/').replace(/~0/g, '~'))) return false;
+  if (n === 0) return false;
+  // A loop, not split + regexes: it runs for every binding of every component.
+  let i = path.charCodeAt(0) === 47 ? 1 : 0;
+  if (i === 0 && !relative) return false;
+  let start = i;
+  for (; i <= n; i += 1) {
+    const c = i < n ? path.charCodeAt(i) : 47;
+    if (c === 47) { // '/'
+      if (i === start) return false;
+      // Escapes cannot spell a prototype name (they only make '/' and '~'): the raw segment decides.
+      if ((i - start === 9 || i - start === 11) && FORBIDDEN_SEGMENTS.has(path.slice(start, i))) return false;
+      start = i + 1;
+    } else if (c === 126) { // '~' must be ~0 or ~1
+      const d = path.charCodeAt(i + 1);
+      if (d !== 48 && d !== 49) return false;
+    }
   }
   return true;
 }
@@ -59,10 +91,18 @@ export interface ComponentCheck {
   refs: ChildRefFound[];
 }
 
-/** Every binding path and function call inside `value` (Icon names are icons, not data). */
+/**
+ * Every binding path and function call inside `value` (Icon names are icons, not data). `path`
+ * is the location, pushed and popped on the way (copied only for a finding).
+ */
 function walk(value: unknown, path: (string | number)[], findings: Finding[]): void {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) walk(value[i], [...path, i], findings);
+    for (let i = 0; i < value.length; i += 1) {
+      if (typeof value[i] !== 'object' || value[i] === null) continue;
+      path.push(i);
+      walk(value[i], path, findings);
+      path.pop();
+    }
     return;
   }
   if (!isRecord(value)) return;
@@ -72,7 +112,14 @@ function walk(value: unknown, path: (string | number)[], findings: Finding[]): v
   if (typeof value.call === 'string' && isRecord(value.args) && !FUNCTIONS.has(value.call)) {
     findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `no function "${value.call}" in the basic catalogue`, path: [...path, 'call'] });
   }
-  for (const k of Object.keys(value)) if (typeof value[k] === 'object') walk(value[k], [...path, k], findings);
+  for (const k in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+    const child = value[k];
+    if (typeof child !== 'object' || child === null) continue;
+    path.push(k);
+    walk(child, path, findings);
+    path.pop();
+  }
 }
 
 function checkAction(action: unknown, allowedActions: ReadonlySet<string> | undefined, findings: Finding[]): void {
@@ -83,6 +130,11 @@ function checkAction(action: unknown, allowedActions: ReadonlySet<string> | unde
     findings.push({ code: 'A2UI_S2C_ACTION_NOT_ALLOWED', detail: `action "${event.name}" is not allowlisted`, path: [...at, 'name'] });
   }
   const context = isRecord(event.context) ? event.context : {};
+  for (const key in context) {
+    if (Object.prototype.hasOwnProperty.call(context, key) && !isDynamicValue(context[key])) {
+      findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `Button: context "${key}" is not a dynamic value`, path: [...at, 'context', key] });
+    }
+  }
   for (const [where, object] of [[at, event], [[...at, 'context'], context]] as const) {
     for (const key of BINDING_KEYS) {
       if (Object.hasOwn(object, key)) {
@@ -99,16 +151,22 @@ function checkAction(action: unknown, allowedActions: ReadonlySet<string> | unde
 /** The ids `item` refers to, by the catalogue's reference properties. */
 export function childRefsOf(type: BasicComponentType, item: Record<string, unknown>): ChildRefFound[] {
   const refs: ChildRefFound[] = [];
-  const add = (ref: unknown, template: boolean, path: (string | number)[]): void => {
-    if (typeof ref === 'string') refs.push({ id: ref, template, path });
-  };
-  for (const spec of CHILD_REFS[type]) {
+  const specs = CHILD_REFS[type];
+  for (let s = 0; s < specs.length; s += 1) {
+    const spec = specs[s]!;
     const value = item[spec.prop];
-    if (spec.kind === 'single') add(value, false, [spec.prop]);
-    else if (spec.kind === 'list') {
-      if (Array.isArray(value)) value.forEach((ref, i) => add(ref, false, [spec.prop, i]));
-      else if (isRecord(value)) add(value.componentId, true, [spec.prop, 'componentId']);
-    } else if (Array.isArray(value)) value.forEach((entry, i) => { if (isRecord(entry)) add(entry[spec.key], false, [spec.prop, i, spec.key]); });
+    if (spec.kind === 'single') {
+      if (typeof value === 'string') refs.push({ id: value, template: false, prop: spec.prop, index: -1 });
+    } else if (spec.kind === 'list') {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i += 1) if (typeof value[i] === 'string') refs.push({ id: value[i] as string, template: false, prop: spec.prop, index: i });
+      } else if (isRecord(value) && typeof value.componentId === 'string') refs.push({ id: value.componentId, template: true, prop: spec.prop, index: -1 });
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        const entry: unknown = value[i];
+        if (isRecord(entry) && typeof entry[spec.key] === 'string') refs.push({ id: entry[spec.key] as string, template: false, prop: spec.prop, index: i, key: spec.key });
+      }
+    }
   }
   return refs;
 }
@@ -137,7 +195,7 @@ export function checkComponent(item: Record<string, unknown>, type: string, allo
   if (type === 'Button') checkAction(item.action, allowedActions, findings);
   const refs: ChildRefFound[] = [];
   for (const ref of childRefsOf(type, item)) {
-    if (ref.id === item.id) findings.push({ code: 'A2UI_S2C_SELF_REFERENCE', detail: `component "${ref.id}" refers to itself`, path: ref.path });
+    if (ref.id === item.id) findings.push({ code: 'A2UI_S2C_SELF_REFERENCE', detail: `component "${ref.id}" refers to itself`, path: refPath(ref) });
     else refs.push(ref);
   }
   return { type, findings, refs };

@@ -3,7 +3,7 @@ import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import { DEFAULT_A2UI_LIMITS, type Violation } from '../a2ui-shared/index.ts';
 import type { ValidateA2uiV09Options } from './types.ts';
-import { checkComponent, isWellFormedPath, type ChildRefFound } from './validate-component.ts';
+import { checkComponent, isWellFormedPath, refPath, type ChildRefFound } from './validate-component.ts';
 
 /**
  * The semantic validator for server→client A2UI v0.9 streams: what the official processor and
@@ -181,29 +181,28 @@ class StreamValidator {
     const seen = new Set<string>();
     for (let j = 0; j < list.length; j += 1) {
       const item: unknown = list[j];
-      const at = (...rest: (string | number)[]): Path => ['components', j, ...rest];
-      if (!isRecord(item)) { issue('A2UI_S2C_SCHEMA_INVALID', 'a component must be an object', at()); continue; }
+      if (!isRecord(item)) { issue('A2UI_S2C_SCHEMA_INVALID', 'a component must be an object', ['components', j]); continue; }
       const id = item.id;
       if (typeof id !== 'string' || id === '' || id.includes(':')) {
-        issue('A2UI_S2C_ID_INVALID', `component id must be a non-empty string without ":", got ${JSON.stringify(id)}`, at('id'));
+        issue('A2UI_S2C_ID_INVALID', `component id must be a non-empty string without ":", got ${JSON.stringify(id)}`, ['components', j, 'id']);
         continue;
       }
-      if (seen.has(id)) issue('A2UI_S2C_DUPLICATE_ID', `id "${id}" is defined twice in one updateComponents`, at('id'));
+      if (seen.has(id)) issue('A2UI_S2C_DUPLICATE_ID', `id "${id}" is defined twice in one updateComponents`, ['components', j, 'id']);
       seen.add(id);
       const type = item.component;
       if (typeof type !== 'string' || type === '') {
-        issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs a "component" type name`, at('component'));
+        issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs a "component" type name`, ['components', j, 'component']);
         continue;
       }
       if (this.allowed !== undefined && !this.allowed.has(type)) {
-        issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, at('component'));
+        issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, ['components', j, 'component']);
         continue;
       }
       const checked = checkComponent(item, type, this.actions);
-      if ('code' in checked) { issue(checked.code, checked.detail, at(...checked.path)); continue; }
-      for (const f of checked.findings) issue(f.code, f.detail, at(...f.path));
+      if ('code' in checked) { issue(checked.code, checked.detail, ['components', j, ...checked.path]); continue; }
+      for (const f of checked.findings) issue(f.code, f.detail, ['components', j, ...f.path]);
       const previous = gen.types.get(id);
-      if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, at('component'));
+      if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
       gen.types.set(id, type);
       const children = item.children;
       const templatePath = isRecord(children) && typeof children.path === 'string' ? children.path : undefined;
@@ -226,29 +225,40 @@ class StreamValidator {
     return out;
   }
 
-  /** A cycle the message closes goes through one of its components. */
+  /**
+   * A cycle the message closes goes through one of its components: one depth-first walk from
+   * them over every definition known (0 unseen, 1 on the current branch, 2 done), iterative so
+   * adversarial nesting cannot overflow the stack.
+   */
   private checkCycles(gen: Generation, ids: ReadonlySet<string>, issue: Issue): void {
-    const done = new Set<string>();
+    const state = new Map<string, 1 | 2>();
+    const stack: string[] = [];
+    const next: number[] = [];
     for (const start of ids) {
-      if (done.has(start)) continue;
-      // Iterative DFS: adversarial nesting must not overflow the stack.
-      const onPath = new Set<string>([start]);
-      const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
+      if (state.has(start)) continue;
+      state.set(start, 1);
+      stack.push(start);
+      next.push(0);
       while (stack.length > 0) {
-        const top = stack[stack.length - 1]!;
-        const refs = gen.defs.get(top.id)?.refs ?? [];
-        if (top.next < refs.length) {
-          const child = refs[top.next++]!.id;
-          if (onPath.has(child)) {
-            const chain = stack.map((s) => s.id);
-            issue('A2UI_S2C_CYCLE', `components form a cycle: ${[...chain.slice(chain.indexOf(child)), child].join(' → ')}`, ['components']);
+        const top = stack.length - 1;
+        const refs = gen.defs.get(stack[top]!)?.refs;
+        const k = next[top]!;
+        if (refs !== undefined && k < refs.length) {
+          next[top] = k + 1;
+          const child = refs[k]!.id;
+          const seen = state.get(child);
+          if (seen === 1) {
+            issue('A2UI_S2C_CYCLE', `components form a cycle: ${[...stack.slice(stack.indexOf(child)), child].join(' → ')}`, ['components']);
             return;
           }
-          if (!done.has(child) && gen.defs.has(child)) { onPath.add(child); stack.push({ id: child, next: 0 }); }
+          if (seen === undefined && gen.defs.has(child)) {
+            state.set(child, 1);
+            stack.push(child);
+            next.push(0);
+          }
         } else {
-          done.add(top.id);
-          onPath.delete(top.id);
-          stack.pop();
+          state.set(stack.pop()!, 2);
+          next.pop();
         }
       }
     }
@@ -267,7 +277,7 @@ class StreamValidator {
         for (const ref of def.refs) {
           if (gen.types.has(ref.id)) continue;
           report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
-            `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...ref.path]);
+            `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]);
         }
       }
     }
