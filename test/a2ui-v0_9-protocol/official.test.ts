@@ -75,8 +75,9 @@ describe('src/a2ui-v0_9-protocol against @a2ui/web_core/v0_9', () => {
     }), { numRuns: 3000 });
   });
 
-  it('isDynamicValue (the validator\'s fast check of context values) decides like the package\'s DynamicValue (3,000 runs)', () => {
-    fc.assert(fc.property(fc.oneof(value, fc.anything()), (v) => {
+  // JSON values only: a wire value cannot be Infinity, which zod 3 numbers take and zod 4 ones refuse.
+  it('isDynamicValue (the validator\'s fast check of context values) decides like the package\'s DynamicValue on JSON values (3,000 runs)', () => {
+    fc.assert(fc.property(fc.oneof(value, fc.jsonValue()), (v) => {
       expect(isDynamicValue(v), JSON.stringify(v)).toBe(DynamicValueSchema.safeParse(v).success);
     }), { numRuns: 3000 });
   });
