@@ -130,8 +130,9 @@ class StreamValidator {
     if (kind === 'createSurface') {
       if (current?.live && current.created) {
         issue('A2UI_S2C_SURFACE_EXISTS', `surface "${surfaceId}" already exists; delete it before creating it again`, []);
-      } else if (current?.live && !current.created && this.options.incremental !== true) {
-        issue('A2UI_S2C_SURFACE_EXISTS', `surface "${surfaceId}" got updates before this createSurface`, []);
+      } else if (current?.live && !current.created && this.options.incremental === true) {
+        // In incremental mode a surface updated without a createSurface is one the client holds.
+        issue('A2UI_S2C_SURFACE_EXISTS', `surface "${surfaceId}" is already on the client (it got updates before this createSurface)`, []);
       }
       this.createSurface(body, issue);
       this.newGeneration(surfaceId, index, true);

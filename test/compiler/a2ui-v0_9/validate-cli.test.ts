@@ -175,6 +175,13 @@ describe('surfacer validate --a2ui-version 0.9', () => {
     expect(bad.stderr).toMatch(/unknown --a2ui-version '1.0'/);
   });
 
+  it('an update before createSurface: full mode, the surface is not created yet; incremental mode, the client holds it already', () => {
+    const stream = [v09({ updateDataModel: { surfaceId: 's', value: {} } }), v09({ createSurface: { surfaceId: 's', catalogId: CATALOG } }),
+      v09({ updateComponents: { surfaceId: 's', components: [text('root')] } })];
+    expect(validateA2uiV09Messages(stream).map((v) => [v.code, v.messageIndex])).toEqual([['A2UI_S2C_SURFACE_NOT_CREATED', 0]]);
+    expect(validateA2uiV09Messages(stream, { incremental: true }).map((v) => [v.code, v.messageIndex])).toEqual([['A2UI_S2C_SURFACE_EXISTS', 1]]);
+  });
+
   it('names an orphan by id (the compiler drops it by id)', () => {
     const ms = clone(examples[0]!.messages);
     updateWithRoot(ms).updateComponents.components.push(text('mut-orphan'));
