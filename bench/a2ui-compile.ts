@@ -1,14 +1,15 @@
 import os from 'node:os';
-import { compileSurfaceToA2ui, type A2uiMessage } from '../src/compiler/index.ts';
+import { compileSurfaceToA2ui, compileSurfaceToA2uiV09, type CompileResult } from '../src/compiler/index.ts';
 import {
   createSeededSource, draw, emptyConversation, openSurface,
   type Block, type DataMap, type FieldBlock, type Surface,
 } from '../src/ui-ir/index.ts';
 
 /**
- * IR → A2UI for one surface with 10 / 100 / 1,000 fields: compile + validate + guardrails +
- * serialise (compileSurfaceToA2ui does all four and returns the JSON lines), against the floor
- * = a bare JSON.stringify of the same output messages, measured in the same run.
+ * IR → A2UI for one surface with 10 / 100 / 1,000 fields, for each wire version (v0.8, v0.9):
+ * compile + validate + guardrails + serialise (compileSurfaceToA2ui / compileSurfaceToA2uiV09 do
+ * all four and return the JSON lines), against the floor = a bare JSON.stringify of the same
+ * output messages, measured in the same run.
  * Goal: ratio ≤ 3×, and linear growth (per-field time flat from 10 to 1,000 fields).
  */
 const CONTROLS: FieldBlock['control'][] = [
@@ -78,15 +79,24 @@ export interface A2uiBenchRow {
   compileMs: number; floorMs: number; ratio: number; usPerField: number;
 }
 
-export function benchSizes(sizes: readonly number[] = [10, 100, 1000]): A2uiBenchRow[] {
+export type CompileSurface = (surface: Surface) => CompileResult<unknown>;
+
+export const VERSIONS: ReadonlyArray<{ name: string; compile: CompileSurface }> = [
+  { name: 'v0.8', compile: (surface) => compileSurfaceToA2ui(surface) },
+  { name: 'v0.9', compile: (surface) => compileSurfaceToA2uiV09(surface) },
+];
+
+export function benchSizes(sizes: readonly number[] = [10, 100, 1000], compileSurface: CompileSurface = VERSIONS[0]!.compile): A2uiBenchRow[] {
   const rows: A2uiBenchRow[] = [];
   for (const fields of sizes) {
     const surface = formSurface(fields);
-    const result = compileSurfaceToA2ui(surface);
-    if (!result.ok || result.batches[0]!.kind !== 'init') throw new Error(`bench surface with ${fields} fields did not compile cleanly`);
+    const result = compileSurface(surface);
+    if (!result.ok || result.batches[0]!.kind !== 'init' || result.batches[0]!.recovery !== 'none') {
+      throw new Error(`bench surface with ${fields} fields did not compile cleanly`);
+    }
     const batch = result.batches[0]!;
-    const messages: A2uiMessage[] = batch.messages;
-    const compile = (): unknown => compileSurfaceToA2ui(surface);
+    const messages = batch.messages;
+    const compile = (): unknown => compileSurface(surface);
     const floor = (): unknown => messages.map((m) => JSON.stringify(m));
     const inner = Math.max(1, Math.round(2000 / fields));
     measure([compile, floor], inner, 5); // warm-up
@@ -100,17 +110,19 @@ export function benchSizes(sizes: readonly number[] = [10, 100, 1000]): A2uiBenc
 }
 
 export function run(): void {
-  const rows = benchSizes();
+  const out: string[] = [`date ${new Date().toISOString().slice(0, 10)} · machine ${os.cpus()[0]?.model ?? 'unknown'} · node ${process.version} · load ${os.loadavg()[0]!.toFixed(2)}`];
+  for (const version of VERSIONS) out.push('', `### ${version.name}`, '', ...table(benchSizes(undefined, version.compile)));
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function table(rows: readonly A2uiBenchRow[]): string[] {
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  const out: string[] = [
-    `date ${new Date().toISOString().slice(0, 10)} · machine ${os.cpus()[0]?.model ?? 'unknown'} · node ${process.version}`,
-    '',
+  return [
     '| fields | components | messages | bytes | compile+validate+serialise ms | JSON.stringify ms (floor) | ratio | µs/field |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.fields} | ${r.components} | ${r.messages} | ${r.bytes} | ${r.compileMs.toFixed(3)} | ${r.floorMs.toFixed(3)} | ${r.ratio.toFixed(2)}× | ${r.usPerField.toFixed(1)} |`),
     '',
     `growth ${first.fields}→${last.fields} fields: time ×${(last.compileMs / first.compileMs).toFixed(1)} for ×${last.fields / first.fields} fields (per-field ×${(last.usPerField / first.usPerField).toFixed(2)}); floor ×${(last.floorMs / first.floorMs).toFixed(1)}`,
   ];
-  process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -13,9 +13,9 @@ export type CliCommand = (args: string[], io: CliIo) => Promise<number>;
 // does not pay for starting the HTTP stack.
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
   serve: { summary: 'serve [--port N] [--planner offline|ollama]', load: () => import('./commands/serve.ts') },
-  compile: { summary: 'compile --target ir|a2ui|html [--strict] [--seed S] [FILE|-]', load: () => import('./commands/compile.ts') },
-  validate: { summary: 'validate [--incremental] [FILE|-]', load: () => import('./commands/validate.ts') },
-  sim: { summary: 'sim [FILE|-]', load: () => import('./commands/sim.ts') },
+  compile: { summary: 'compile --target ir|a2ui|html [--a2ui-version 0.8|0.9|0.9.1] [--strict] [--seed S] [FILE|-]', load: () => import('./commands/compile.ts') },
+  validate: { summary: 'validate [--incremental] [--a2ui-version 0.8|0.9|0.9.1] [FILE|-]', load: () => import('./commands/validate.ts') },
+  sim: { summary: 'sim [--a2ui-version 0.8|0.9|0.9.1] [FILE|-]', load: () => import('./commands/sim.ts') },
   replay: { summary: 'replay [--json] LOG', load: () => import('./commands/replay.ts') },
 };
 

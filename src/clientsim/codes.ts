@@ -7,7 +7,7 @@ import type { Issue, Violation } from './types.ts';
  */
 export type Severity = 'error' | 'warning';
 
-interface CodeSpec {
+export interface CodeSpec {
   readonly severity: Severity;
   readonly summary: string;
 }

@@ -1,4 +1,5 @@
-// ClientSim: a UI-less A2UI v0.8 client modelled on the official @a2ui/web_core (WC) 0.11
+// ClientSim: UI-less A2UI clients, v0.8 below and v0.9 in ./v0_9 (its own index lists its
+// divergences). The v0.8 one is modelled on the official @a2ui/web_core (WC) 0.11
 // v0.8 processor. Its state equals WC's for every message WC accepts. Deliberate divergences,
 // each commented where it lives and tested in test/clientsim/divergences.test.ts:
 //  1. A message WC would throw on is never applied, even where WC throws after mutating
@@ -19,8 +20,8 @@ export { applyMessage, endOfStream, initialState, stuckBuffering } from './state
 export type { StepResult } from './state-machine.ts';
 export { click, EPOCH_CLOCK, input, setValue } from './user.ts';
 export type { ClickOptions, ClickResult, UserStep } from './user.ts';
-export { compareHashes, cutAndReconnect, cutAtEveryPoint, replay } from './drivers.ts';
-export type { CutOptions, CutPoint, CutReport, HashDiff, Reconnect, ReplayResult } from './drivers.ts';
+export { compareHashes, createDrivers, cutAndReconnect, cutAtEveryPoint, replay } from './drivers.ts';
+export type { CutOptions, CutPoint, CutReport, DriverKit, Drivers, DriverSim, HashDiff, Reconnect, ReplayResult } from './drivers.ts';
 export { canonicalSurface, hashSurface, orderedJson, toPlain } from './serialize.ts';
 export type { HashOptions } from './serialize.ts';
 export { snapshotSurface } from './snapshot.ts';
@@ -32,3 +33,13 @@ export type { ClientSimCode, Severity } from './codes.ts';
 export type {
   Clock, ComponentInstance, DataMap, DataValue, SimState, Styles, SurfaceState, UserAction, UserActionMessage, Violation,
 } from './types.ts';
+export {
+  applyMessageV09, buildTreeV09, canonicalSurfaceV09, clickV09, CLIENTSIM_V09_CODES, createClientSimV09, driversV09,
+  endOfStreamV09, hashSurfaceV09, initialStateV09, inputV09, PLACEHOLDER, resolveDataPath, setValueV09, snapshotAllV09,
+  snapshotSurfaceV09,
+} from './v0_9/index.ts';
+export type {
+  ActionMessageV09, ClickOptionsV09, ClickResultV09, ClientSimV09, ClientSimV09Code, ClientSimV09Options, ComponentV09,
+  HashOptionsV09, SimStateV09, StateOptionsV09, StepResultV09, SurfaceSnapshotV09, SurfaceStateV09, TreeNodeV09, TreeV09,
+  UserStepV09, ViolationV09,
+} from './v0_9/index.ts';

@@ -68,6 +68,22 @@ export const A2UI_S2C_CODES = {
     message: 'A button that is not available here was left out.' },
   A2UI_S2C_URL_NOT_ALLOWED: { category: 'a2ui_s2c', severity: 'error', recovery: 'soft_fail', retryable: false,
     message: 'Media with an unsafe address was left out.' },
+  // Classes of error only v0.9 has (its processor throws, or its renderer cannot send).
+  /** An update for a surface the client does not hold: v0.9 needs createSurface first. */
+  A2UI_S2C_SURFACE_NOT_CREATED: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
+  /** createSurface for a surface that is live: v0.9 needs deleteSurface first. */
+  A2UI_S2C_SURFACE_EXISTS: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
+  /** createSurface names a catalogue the client does not have. */
+  A2UI_S2C_CATALOG_UNKNOWN: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
+  /** updateDataModel writes through a primitive, or names an array item by a non-index. */
+  A2UI_S2C_DATA_PATH_CONFLICT: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
+  /** An action whose event or context has a `path` or `call` key: the renderer's click fails. */
+  A2UI_S2C_ACTION_KEY_RESERVED: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
   // Size guardrails.
   A2UI_S2C_TOO_MANY_MESSAGES: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
     message: PANEL_FAILED },
@@ -84,7 +100,7 @@ export const A2UI_S2C_CODES = {
   A2UI_S2C_DATA_TOO_DEEP: { category: 'a2ui_s2c', severity: 'error', recovery: 'surface_fail', retryable: false,
     message: PANEL_FAILED },
 
-  // IR → A2UI compiler (src/compiler/a2ui), not about the wire format itself.
+  // IR → A2UI compiler (src/compiler/a2ui-v0_8, src/compiler/a2ui-v0_9), not about the wire format itself.
   COMPILER_A2UI_INTERNAL: { category: 'compiler', severity: 'error', recovery: 'surface_fail', retryable: false,
     message: PANEL_FAILED },
   /** An update would have replaced the root or /draft and lost what the user typed. */

@@ -1,4 +1,4 @@
-import { decodeA2uiSurfaceId } from '../compiler/a2ui/ids.ts';
+import { decodeA2uiSurfaceId } from '../compiler/index.ts';
 import { htmlSurfaceStats } from '../compiler/html/index.ts';
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import {

@@ -104,45 +104,47 @@ function decodeSurface(wire: string, decode: SurfaceIdDecoder, pointer: string):
   return { ok: true, id: decoded.id, epoch: decoded.epoch };
 }
 
-/**
- * A2UI client event body → normalised request. Never throws; every failure is a Rejection with
- * A2UI_C2S_ENVELOPE_INVALID (400) or A2UI_C2S_CONTEXT_TOO_LARGE (413).
- */
-export function parseA2uiClientEvent(body: string | Uint8Array, options: A2uiEventOptions): ParseResult<IngressRequest> {
-  const limits = resolveLimits(options.limits);
+type Kind = 'action' | 'error';
+
+/** Size, UTF-8, nesting, JSON and bounds of any A2UI client body: all before the envelope, where the versions differ. */
+function readBody(body: string | Uint8Array, options: A2uiEventOptions, limits: IngressLimits):
+  { ok: true; json: Record<string, unknown> } | Rejection {
   const read = readJson(body, limits, options.contentLength);
   if (!read.ok) return read;
   const json = read.value;
-
   const bounds = { maxDepth: limits.maxContextDepth + ENVELOPE_DEPTH, maxEntries: limits.maxEntries, maxStringLength: limits.maxStringLength };
   const violation = findBoundsViolation(json, bounds);
   if (violation) return tooLarge(violation.detail, violation.pointer);
-
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return invalid('body must be a JSON object');
-  const keys = Object.keys(json);
-  const kind = keys[0];
-  if (keys.length !== 1 || (kind !== 'userAction' && kind !== 'error')) {
-    return invalid(`body must hold exactly one of "userAction" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
-  }
+  return { ok: true, json: json as Record<string, unknown> };
+}
 
-  let idempotencyKey: string | undefined;
-  if (options.idempotencyKey !== undefined && options.idempotencyKey !== null) {
-    if (!isValidIdempotencyKey(options.idempotencyKey, limits.maxIdLength)) {
-      return invalid(`Idempotency-Key must be 1..${limits.maxIdLength} visible ASCII characters`);
-    }
-    idempotencyKey = options.idempotencyKey;
+/** The `Idempotency-Key` header, checked once the envelope is known to be one. */
+function idempotencyOf(options: A2uiEventOptions, limits: IngressLimits): { ok: true; idem: { idempotencyKey?: string } } | Rejection {
+  if (options.idempotencyKey === undefined || options.idempotencyKey === null) return { ok: true, idem: {} };
+  if (!isValidIdempotencyKey(options.idempotencyKey, limits.maxIdLength)) {
+    return invalid(`Idempotency-Key must be 1..${limits.maxIdLength} visible ASCII characters`);
   }
-  const idem = idempotencyKey === undefined ? {} : { idempotencyKey };
+  return { ok: true, idem: { idempotencyKey: options.idempotencyKey } };
+}
+
+/**
+ * The action or error itself, the same in v0.8 (`userAction`) and v0.9 (`action`): five fields,
+ * the surface id decoded into IR surface and epoch, nonce and rev split off the context.
+ * `at` is where it sits in the body (pointers of rejections).
+ */
+function parseInner(kind: Kind, inner: unknown, at: string, options: A2uiEventOptions, limits: IngressLimits): ParseResult<IngressRequest> {
+  const key = idempotencyOf(options, limits);
+  if (!key.ok) return key;
+  const { idem } = key;
   const schemas = schemasFor(limits);
-  const inner = (json as Record<string, unknown>)[kind];
-
   if (kind === 'error') {
     const parsed = schemas.error.safeParse(inner);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return invalid(`error event: ${issue?.message ?? 'invalid'}`, pointerOfIssue('/error', issue?.path ?? []));
+      return invalid(`error event: ${issue?.message ?? 'invalid'}`, pointerOfIssue(at, issue?.path ?? []));
     }
-    const surface = decodeSurface(parsed.data.surfaceId, options.decodeSurfaceId, '/error/surfaceId');
+    const surface = decodeSurface(parsed.data.surfaceId, options.decodeSurfaceId, `${at}/surfaceId`);
     if (!surface.ok) return surface;
     const { code, path, message } = parsed.data;
     return {
@@ -153,16 +155,15 @@ export function parseA2uiClientEvent(body: string | Uint8Array, options: A2uiEve
       },
     };
   }
-
   const parsed = schemas.userAction.safeParse(inner);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return invalid(`userAction: ${issue?.message ?? 'invalid'}`, pointerOfIssue('/userAction', issue?.path ?? []));
+    return invalid(`${at.slice(1)}: ${issue?.message ?? 'invalid'}`, pointerOfIssue(at, issue?.path ?? []));
   }
   const action = parsed.data;
-  const surface = decodeSurface(action.surfaceId, options.decodeSurfaceId, '/userAction/surfaceId');
+  const surface = decodeSurface(action.surfaceId, options.decodeSurfaceId, `${at}/surfaceId`);
   if (!surface.ok) return surface;
-  const context = splitContext(action.context, { nonce: 'nonce', rev: 'rev' }, '/userAction/context', limits.maxIdLength);
+  const context = splitContext(action.context, { nonce: 'nonce', rev: 'rev' }, `${at}/context`, limits.maxIdLength);
   if (!context.ok) return context;
   return {
     ok: true,
@@ -172,4 +173,45 @@ export function parseA2uiClientEvent(body: string | Uint8Array, options: A2uiEve
       ...idem,
     },
   };
+}
+
+/**
+ * A2UI v0.8 client event body (`{"userAction": …}` or `{"error": …}`) → normalised request.
+ * Never throws; every failure is a Rejection with A2UI_C2S_ENVELOPE_INVALID (400) or
+ * A2UI_C2S_CONTEXT_TOO_LARGE (413).
+ */
+export function parseA2uiClientEvent(body: string | Uint8Array, options: A2uiEventOptions): ParseResult<IngressRequest> {
+  const limits = resolveLimits(options.limits);
+  const read = readBody(body, options, limits);
+  if (!read.ok) return read;
+  const keys = Object.keys(read.json);
+  const kind = keys[0];
+  if (keys.length !== 1 || (kind !== 'userAction' && kind !== 'error')) {
+    return invalid(`body must hold exactly one of "userAction" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
+  }
+  return parseInner(kind === 'userAction' ? 'action' : 'error', read.json[kind], `/${kind}`, options, limits);
+}
+
+const V09_VERSIONS: readonly unknown[] = ['v0.9', 'v0.9.1'];
+
+/**
+ * A2UI v0.9 client message (`{"version": "v0.9", "action": …}` or `{…, "error": …}`, v0.9.1
+ * alike) → the same normalised request as v0.8, so the allowlist, nonce, epoch, rev, limits,
+ * idempotency, codes and statuses are the same. Its `action` has the fields of v0.8's
+ * `userAction`; the context holds the resolved bindings, nonce and rev among them.
+ */
+export function parseA2uiV09ClientMessage(body: string | Uint8Array, options: A2uiEventOptions): ParseResult<IngressRequest> {
+  const limits = resolveLimits(options.limits);
+  const read = readBody(body, options, limits);
+  if (!read.ok) return read;
+  const keys = Object.keys(read.json);
+  const kinds = keys.filter((k): k is Kind => k === 'action' || k === 'error');
+  if (keys.length !== 2 || kinds.length !== 1 || !keys.includes('version')) {
+    return invalid(`body must hold "version" and exactly one of "action" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
+  }
+  if (!V09_VERSIONS.includes(read.json.version)) {
+    return invalid(`version must be "v0.9" or "v0.9.1", got ${JSON.stringify(read.json.version)?.slice(0, 40)}`, '/version');
+  }
+  const kind = kinds[0]!;
+  return parseInner(kind, read.json[kind], `/${kind}`, options, limits);
 }

@@ -1,7 +1,8 @@
 /**
  * Ingress: client→server input (A2UI `userAction`/`error`, HTML form posts) through one pipeline.
  *
- *   parseA2uiClientEvent / parseHtmlFormAction → IngressRequest   (pure; 400 / 413)
+ *   parseA2uiClientEvent (v0.8) / parseA2uiV09ClientMessage (v0.9) / parseHtmlFormAction
+ *                                                                  → IngressRequest (pure; 400 / 413)
  *   checkIngress / checkClientError (request, ir)                   (pure; 409, then 403)
  *   applyIngress (ir, checked, draw)                                (pure; the action's handler)
  *   createIngress(...).handle                                       (idempotency + per-conversation queue)
@@ -27,7 +28,7 @@
  */
 export type { ActionDefinition, ActionRegistry } from './actions.ts';
 export { createActionRegistry } from './actions.ts';
-export { parseA2uiClientEvent } from './a2ui-event.ts';
+export { parseA2uiClientEvent, parseA2uiV09ClientMessage } from './a2ui-event.ts';
 export type { A2uiEventOptions, ParseResult } from './a2ui-event.ts';
 export { parseHtmlFormAction } from './html-form.ts';
 export type { HtmlFormFields, HtmlFormOptions } from './html-form.ts';

@@ -37,7 +37,7 @@ export type IngressRequest = ActionRequest | ClientErrorRequest;
 
 /**
  * Decodes the A2UI wire surfaceId into the IR surface id and the epoch it was rendered with.
- * The compiler owns the encoding; inject its `decodeA2uiSurfaceId` (src/compiler/a2ui/ids.ts):
+ * The compiler owns the encoding; inject its `decodeA2uiSurfaceId` (src/compiler/a2ui-v0_8/ids.ts):
  * `<surfaceId>--e<epoch>`, e.g. `main--e3`, so a stock renderer echoes the epoch back unmodified.
  * Returns undefined for anything the compiler could not have emitted. Ingress re-checks the
  * result (IR surface id pattern, non-negative safe integer epoch) and never trusts a throw.

@@ -1,7 +1,7 @@
 import { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/sim.ts';
+import { SHARED_EXAMPLES_DIR } from '../support/shared-examples.ts';
 import type { CliIo } from '../../src/cli/main.ts';
 import { replay } from '../../src/clientsim/index.ts';
 import { readExampleStreams } from './wc-oracle.ts';
@@ -18,7 +18,7 @@ function fakeIo(stdin = ''): CliIo & { stdout: MemoryWritable; stderr: MemoryWri
   return { stdin: Readable.from([stdin]), stdout: new MemoryWritable(), stderr: new MemoryWritable(), env: {} };
 }
 
-const examplePath = fileURLToPath(new URL('../../../shared/a2ui-examples/minimal/4_login_form.json', import.meta.url));
+const examplePath = `${SHARED_EXAMPLES_DIR}/minimal/4_login_form.json`;
 const example = (await readExampleStreams()).find((e) => e.name === 'minimal/4_login_form.json')!.stream;
 
 describe('surfacer sim', () => {

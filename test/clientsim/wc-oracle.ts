@@ -1,5 +1,7 @@
 import { A2uiMessageProcessor } from '@a2ui/web_core/v0_8';
+import { pathToFileURL } from 'node:url';
 import { vi } from 'vitest';
+import { SHARED_EXAMPLES_DIR } from '../support/shared-examples.ts';
 
 // The official processor as a test oracle: one message per processMessages call, so a throw
 // on one message is recorded and the rest of the stream still runs (a2ui-v0.8.md §9).
@@ -91,7 +93,7 @@ export function treeNodes(tree: unknown): string[] {
 
 export async function readExampleStreams(): Promise<Array<{ name: string; stream: unknown[] }>> {
   const { readdir, readFile } = await import('node:fs/promises');
-  const root = new URL('../../../shared/a2ui-examples/', import.meta.url);
+  const root = pathToFileURL(`${SHARED_EXAMPLES_DIR}/`);
   const out: Array<{ name: string; stream: unknown[] }> = [];
   for (const dir of ['minimal', 'basic']) {
     const folder = new URL(`${dir}/`, root);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSurfaceToA2ui } from '../../src/compiler/index.ts';
 import { surfaceViewModel } from '../../src/compiler/html/index.ts';
 import { surfaceToast, type DataMap } from '../../src/ui-ir/index.ts';
-import { componentsOf, ok, open } from './a2ui/fixtures.ts';
+import { componentsOf, ok, open } from './a2ui-v0_8/fixtures.ts';
 
 const scalar = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean());
 const toastValue = fc.oneof(

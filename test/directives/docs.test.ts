@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
-import { renderDirectiveCatalogue } from '../../src/directives/index.ts';
+import { a2uiBatchesToJsonl, compileConversationToA2uiV09 } from '../../src/compiler/index.ts';
+import { renderDirectiveCatalogue, runDirectives } from '../../src/directives/index.ts';
+import { createSeededSource, emptyConversation } from '../../src/ui-ir/index.ts';
 import { ERROR_REGISTRY, type ErrorSpec } from '../../src/errors/index.ts';
 
 /**
@@ -17,9 +19,22 @@ function errorTable(): string {
   return ['| code | category | severity | recovery | HTTP | retryable | user message |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The v0.9 JSONL of one ui.ask, as `surfacer compile --target a2ui --a2ui-version 0.9 --seed readme` prints it. */
+function v09Example(): string {
+  const envelope = { directives: [{ type: 'ui.ask', payload: {
+    title: 'Quick question', prompt: 'Which genre?', submit: 'Send',
+    fields: [{ name: 'genre', label: 'Genre', type: 'select', options: ['fantasy', 'sci-fi'] }, { name: 'notes', label: 'Notes', type: 'text' }],
+  } }] };
+  const ir = runDirectives(app.directives, emptyConversation('cli'), envelope, { mode: 'strict', source: createSeededSource('readme') }).ir;
+  const result = compileConversationToA2uiV09(ir);
+  if (!result.ok) throw new Error('the README example does not compile');
+  return ['```jsonl', a2uiBatchesToJsonl(result.batches).trimEnd(), '```'].join('\n');
+}
+
 const SECTIONS: Record<string, () => string> = {
   'directive-catalogue': () => renderDirectiveCatalogue(app.directives),
   'error-table': errorTable,
+  'a2ui-v09-example': v09Example,
 };
 
 function section(doc: string, name: string): string | undefined {

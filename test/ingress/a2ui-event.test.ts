@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isErrorCode, SurfacerErrorSchema } from '../../src/errors/index.ts';
 import { DEFAULT_INGRESS_LIMITS, parseA2uiClientEvent, type A2uiEventOptions, type ParseResult, type IngressRequest } from '../../src/ingress/index.ts';
-import { a2uiBody, buildIr, decodeSurfaceId, surfaceOf, userAction } from './fixtures.ts';
+import { a2uiBody, buildIr, decodeSurfaceId, expectRejected, surfaceOf, userAction } from './fixtures.ts';
 
 const ir = buildIr();
 const main = surfaceOf(ir);
 const opts: A2uiEventOptions = { decodeSurfaceId };
 const parse = (body: string | Uint8Array, extra: Partial<A2uiEventOptions> = {}) => parseA2uiClientEvent(body, { ...opts, ...extra });
 
-function expectRejected(result: ParseResult<IngressRequest>, code: string, status: number): void {
-  expect(result.ok).toBe(false);
-  if (result.ok) return;
-  expect(result.error.code).toBe(code);
-  expect(result.status).toBe(status);
-  expect(isErrorCode(result.error.code)).toBe(true);
-  expect(SurfacerErrorSchema.safeParse(result.error).success).toBe(true);
-}
 const envelope = (r: ParseResult<IngressRequest>) => expectRejected(r, 'A2UI_C2S_ENVELOPE_INVALID', 400);
 const tooLarge = (r: ParseResult<IngressRequest>) => expectRejected(r, 'A2UI_C2S_CONTEXT_TOO_LARGE', 413);
 const withUserAction = (patch: Record<string, unknown>, drop: string[] = []) => {

@@ -1,11 +1,13 @@
+import { expect } from 'vitest';
 import { z } from 'zod';
+import { isErrorCode, SurfacerErrorSchema } from '../../src/errors/index.ts';
 import {
   closeSurface, commitSurface, createSeededSource, draw, emptyConversation, findSurface, openSurface,
   type ConversationIr, type DataMap, type DataValue, type Draw, type Surface, type SurfaceView,
 } from '../../src/ui-ir/index.ts';
 import {
   createActionRegistry, fieldContextSchema, parseA2uiClientEvent, parseHtmlFormAction,
-  type ActionDefinition, type ActionRegistry, type ActionRequest, type SurfaceIdDecoder,
+  type ActionDefinition, type ActionRegistry, type ActionRequest, type IngressRequest, type ParseResult, type SurfaceIdDecoder,
 } from '../../src/ingress/index.ts';
 
 /**
@@ -211,4 +213,15 @@ export function memoryConversation(initial: ConversationIr, options: { latencyMs
       commits.push(next);
     },
   };
+}
+
+/** A parse result that is the canonical rejection with `code` and `status` (and `pointer`, when given). */
+export function expectRejected(result: ParseResult<IngressRequest>, code: string, status: number, pointer?: string): void {
+  expect(result.ok).toBe(false);
+  if (result.ok) return;
+  expect(result.error.code).toBe(code);
+  expect(result.status).toBe(status);
+  expect(isErrorCode(result.error.code)).toBe(true);
+  expect(SurfacerErrorSchema.safeParse(result.error).success).toBe(true);
+  if (pointer !== undefined) expect(result.error.pointer).toBe(pointer);
 }

@@ -2,22 +2,25 @@ import { parseArgs } from 'node:util';
 import { createDemoApp } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { runDirectives, runModelOutput, type RunMode } from '../../directives/index.ts';
-import { a2uiBatchesToJsonl, compileConversationToA2ui } from '../../compiler/index.ts';
+import { a2uiBatchesToJsonl, a2uiWire, type A2uiVersion } from '../../compiler/index.ts';
 import { compileConversationToHtml } from '../../compiler/html/index.ts';
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import { createSeededSource, emptyConversation, type ConversationIr } from '../../ui-ir/index.ts';
+import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
 import { parseJsonArrayOrLines, readInput } from '../io.ts';
 import type { CliIo } from '../main.ts';
 
 /**
- * `surfacer compile --target T [--seed S] [--strict] [FILE|-]`: applies a JSON array of
- * directive envelopes (or raw model texts: string elements are parsed as model output) to an
- * empty IR (conversation "cli") with a seeded entropy source, then renders the IR with the
+ * `surfacer compile --target T [--a2ui-version V] [--seed S] [--strict] [FILE|-]`: applies a JSON
+ * array of directive envelopes (or raw model texts: string elements are parsed as model output)
+ * to an empty IR (conversation "cli") with a seeded entropy source, then renders the IR with the
  * target. Same input + seed → same bytes.
  */
 export interface TargetContext {
   app: AppDefinition;
   strict: boolean;
+  /** The A2UI wire version (`--a2ui-version`, default 0.8); only the a2ui target reads it. */
+  a2uiVersion: A2uiVersion;
 }
 
 export interface TargetOutput {
@@ -32,8 +35,8 @@ export interface CompileTarget {
   render(ir: ConversationIr, context: TargetContext): TargetOutput | Promise<TargetOutput>;
 }
 
-function renderA2ui(ir: ConversationIr, { strict }: TargetContext): TargetOutput {
-  const result = compileConversationToA2ui(ir, { strict });
+function renderA2ui(ir: ConversationIr, { strict, a2uiVersion }: TargetContext): TargetOutput {
+  const result = a2uiWire(a2uiVersion).compileConversation(ir, { strict });
   if (!result.ok) return { output: '', errors: result.errors };
   return {
     output: a2uiBatchesToJsonl(result.batches),
@@ -45,11 +48,11 @@ function renderA2ui(ir: ConversationIr, { strict }: TargetContext): TargetOutput
 // One entry per target.
 export const TARGETS: ReadonlyMap<string, CompileTarget> = new Map<string, CompileTarget>([
   ['ir', { summary: 'the UI IR as JSON', render: (ir) => ({ output: `${JSON.stringify(ir, null, 2)}\n` }) }],
-  ['a2ui', { summary: 'A2UI v0.8 JSONL, full init of every surface', render: renderA2ui }],
+  ['a2ui', { summary: 'A2UI JSONL (v0.8, or the --a2ui-version given), full init of every surface', render: renderA2ui }],
   ['html', { summary: 'HTML fragments, one per surface', render: (ir) => ({ output: `${compileConversationToHtml(ir).html}\n` }) }],
 ]);
 
-const USAGE = `usage: surfacer compile --target ${[...TARGETS.keys()].join('|')} [--seed S] [--strict] [FILE|-]\n`;
+const USAGE = `usage: surfacer compile --target ${[...TARGETS.keys()].join('|')} ${A2UI_VERSION_USAGE} [--seed S] [--strict] [FILE|-]\n`;
 
 function line(io: CliIo, batch: number | undefined, error: SurfacerError): void {
   io.stderr.write(`${JSON.stringify(batch === undefined ? error : { batch, ...error })}\n`);
@@ -65,6 +68,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         target: { type: 'string' },
         seed: { type: 'string' },
         strict: { type: 'boolean', default: false },
+        ...A2UI_VERSION_OPTION,
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -81,6 +85,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (target === undefined || positionals.length > 1) {
     const why = values.target === undefined ? 'missing --target' : positionals.length > 1 ? 'at most one FILE' : `unknown target '${values.target}'`;
     io.stderr.write(`surfacer compile: ${why} (targets: ${[...TARGETS.keys()].join(', ')})\n${USAGE}`);
+    return 2;
+  }
+  const version = a2uiVersionOf(values['a2ui-version']);
+  if (!version.ok || (values['a2ui-version'] !== undefined && values.target !== 'a2ui')) {
+    io.stderr.write(`surfacer compile: ${version.ok ? '--a2ui-version goes with --target a2ui' : version.message}\n${USAGE}`);
     return 2;
   }
   const strict = values.strict === true;
@@ -104,7 +113,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (strict && result.errors.length > 0) return 1;
     ir = result.ir;
   }
-  const rendered = await target.render(ir, { app, strict });
+  const rendered = await target.render(ir, { app, strict, a2uiVersion: version.version });
   for (const w of rendered.warnings ?? []) line(io, undefined, w);
   for (const e of rendered.errors ?? []) line(io, undefined, e);
   if (strict && (rendered.errors?.length ?? 0) > 0) return 1;

@@ -1,19 +1,53 @@
 import { parseArgs } from 'node:util';
-import { orderedJson, replay } from '../../clientsim/index.ts';
+import { driversV09, orderedJson, replay } from '../../clientsim/index.ts';
+import type { A2uiVersion } from '../../compiler/index.ts';
+import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
 import { readInput, parseJsonArrayOrLines } from '../io.ts';
 import type { CliIo } from '../main.ts';
 
-const USAGE = 'usage: surfacer sim [FILE|-]\n';
+const USAGE = `usage: surfacer sim ${A2UI_VERSION_USAGE} [FILE|-]\n`;
 
 /**
- * `surfacer sim [FILE|-]`: replays A2UI messages (JSON array or JSONL) through ClientSim and
- * prints `{surfaces: {id: {hash, rendering, root, components, dataModel}}, warnings}`.
+ * `surfacer sim [--a2ui-version V] [FILE|-]`: replays A2UI messages (JSON array or JSONL) through
+ * the ClientSim of version V (default 0.8) and prints `{surfaces: {id: {…}}, warnings}`.
  * Violations are findings, not failures: exit 0; exit 1 only when the input cannot be read.
  */
+type Report = (messages: unknown[]) => unknown;
+
+// A Map keeps ids and data keys in arrival order; orderedJson writes it without the
+// integer-keys-first reordering plain objects would impose.
+const v08: Report = (messages) => {
+  const result = replay(messages);
+  const surfaces = new Map([...result.surfaces].map(([id, s]) => [id, {
+    hash: s.hash,
+    rendering: s.rendering,
+    root: s.root,
+    components: new Map(Object.entries(s.components)),
+    dataModel: s.data,
+  }]));
+  return { surfaces, warnings: result.violations };
+};
+
+/** v0.9: components in their wire form (`{component, …properties}`), the data model as JSON, the rendered tree's node ids. */
+const v09: Report = (messages) => {
+  const result = driversV09.replay(messages);
+  const surfaces = new Map([...result.surfaces].map(([id, s]) => [id, {
+    hash: s.hash,
+    catalogId: s.catalogId,
+    rendering: s.rendering,
+    components: new Map(Object.entries(s.components).map(([cid, c]) => [cid, { component: c.type, ...c.properties }])),
+    dataModel: s.dataModel,
+    rendered: s.tree.nodes.map((n) => (n.state === 'resolved' ? `${n.id}@${n.dataPath}` : `${n.id}@${n.dataPath} (${n.state})`)),
+  }]));
+  return { surfaces, warnings: result.violations };
+};
+
+const REPORTS: Readonly<Record<A2uiVersion, Report>> = { '0.8': v08, '0.9': v09, '0.9.1': v09 };
+
 export async function run(args: string[], io: CliIo): Promise<number> {
-  let parsed: { values: { help?: boolean }; positionals: string[] };
+  let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { ...A2UI_VERSION_OPTION, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     io.stderr.write(`surfacer sim: ${(error as Error).message}\n${USAGE}`);
     return 2;
@@ -23,8 +57,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(USAGE);
     return 0;
   }
-  if (positionals.length > 1) {
-    io.stderr.write(`surfacer sim: expected at most one FILE\n${USAGE}`);
+  const version = a2uiVersionOf(values['a2ui-version']);
+  if (!version.ok || positionals.length > 1) {
+    io.stderr.write(`surfacer sim: ${version.ok ? 'expected at most one FILE' : version.message}\n${USAGE}`);
     return 2;
   }
   let messages: unknown[];
@@ -34,16 +69,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`surfacer sim: cannot read input: ${(error as Error).message}\n`);
     return 1;
   }
-  const result = replay(messages);
-  // A Map keeps ids and data keys in arrival order; orderedJson writes it without the
-  // integer-keys-first reordering plain objects would impose.
-  const surfaces = new Map([...result.surfaces].map(([id, s]) => [id, {
-    hash: s.hash,
-    rendering: s.rendering,
-    root: s.root,
-    components: new Map(Object.entries(s.components)),
-    dataModel: s.data,
-  }]));
-  io.stdout.write(`${orderedJson({ surfaces, warnings: result.violations }, 2)}\n`);
+  io.stdout.write(`${orderedJson(REPORTS[version.version](messages), 2)}\n`);
   return 0;
 }

@@ -1,16 +1,18 @@
 import { parseArgs } from 'node:util';
-import { validateA2uiMessages, type Violation } from '../../compiler/index.ts';
+import { a2uiWire, type Violation } from '../../compiler/index.ts';
+import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
 import { parseJsonArrayOrLines, readInput } from '../io.ts';
 import type { CliIo } from '../main.ts';
 
 /**
- * `surfacer validate [--incremental] [FILE|-]`: runs the A2UI semantic validator over a stream
- * (JSON array or JSON Lines). Exit 0 when it has no errors (warnings are still printed), 1 with
- * one line per finding, `<CODE> message <n>: <detail>` (n counts messages from 1, which is the
- * line number for JSONL), 2 on usage or read errors. `--incremental`: surfaces without a
- * beginRendering in the stream are taken as already rendered (updates after an init).
+ * `surfacer validate [--incremental] [--a2ui-version V] [FILE|-]`: runs the A2UI semantic validator
+ * of version V (default 0.8) over a stream (JSON array or JSON Lines). Exit 0 when it has no
+ * errors (warnings are still printed), 1 with one line per finding, `<CODE> message <n>: <detail>`
+ * (n counts messages from 1, which is the line number for JSONL), 2 on usage or read errors.
+ * `--incremental`: surfaces the stream does not start (v0.8: no beginRendering, v0.9: no
+ * createSurface) are taken as already on the client (updates after an init).
  */
-const USAGE = 'usage: surfacer validate [--incremental] [FILE|-]\n';
+const USAGE = `usage: surfacer validate [--incremental] ${A2UI_VERSION_USAGE} [FILE|-]\n`;
 
 export function formatViolation(v: Violation): string {
   const where = v.pointer !== undefined ? ` (at ${v.pointer})` : '';
@@ -21,7 +23,7 @@ export function formatViolation(v: Violation): string {
 export async function run(args: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { incremental: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { incremental: { type: 'boolean' }, ...A2UI_VERSION_OPTION, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     io.stderr.write(`surfacer validate: ${(error as Error).message}\n${USAGE}`);
     return 2;
@@ -30,8 +32,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(USAGE);
     return 0;
   }
-  if (parsed.positionals.length > 1) {
-    io.stderr.write(USAGE);
+  const version = a2uiVersionOf(parsed.values['a2ui-version']);
+  if (!version.ok || parsed.positionals.length > 1) {
+    io.stderr.write(`${version.ok ? '' : `surfacer validate: ${version.message}\n`}${USAGE}`);
     return 2;
   }
   let text: string;
@@ -50,7 +53,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`A2UI_S2C_STREAM_INVALID message ${line ? line[1] : 1}: ${line ? detail.slice(line[0].length) : detail}\n`);
     return 1;
   }
-  const violations = validateA2uiMessages(messages, { incremental: parsed.values.incremental === true });
+  const violations = a2uiWire(version.version).validate(messages, { incremental: parsed.values.incremental === true });
   for (const v of violations) io.stdout.write(`${formatViolation(v)}\n`);
   const failed = violations.some((v) => v.severity === 'error' || v.severity === 'fatal');
   if (!failed) io.stderr.write(`valid: ${messages.length} message${messages.length === 1 ? '' : 's'}\n`);

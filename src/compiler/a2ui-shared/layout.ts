@@ -1,0 +1,170 @@
+import { makeError, type SurfacerError } from '../../errors/index.ts';
+import { surfaceToast, type ActionSpec, type Block, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import { viewKey } from './field-values.ts';
+import { ComponentIds, contextFieldNames } from './ids.ts';
+
+/**
+ * The layout of a surface, the same in every A2UI version; how each piece is written is the
+ * version's (`ComponentSink`).
+ *
+ *   root Card → body Column [title Text(h1), …blocks, toast Text(caption)?, actions Row?]
+ *
+ * heading level n → Text h(n+1); text → Text body|caption; divider → Divider; image → Image
+ * (http/https only; otherwise its alt text); value → Row [label caption, value Text bound to
+ * /view/<key>]; upload → Text with the block's fallback (A2UI has no file control); group →
+ * Column or Row (a titled row group is Column [title h4, Row]); field → the version's input, in a
+ * Column [label?, input, help caption?] when it needs a label above it or has help text; one
+ * Button per allowlisted action, its label a body Text.
+ *
+ * Every component id is `<base>.<Type>` (a2ui-shared/ids.ts), except the root's, which the sink
+ * names (v0.9 needs `root`). Creation order is output order: it is part of the compiled bytes.
+ */
+export type TextStyle = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'caption' | 'body';
+
+export interface ComponentSink {
+  /** The root Card, made first, holding the body Column (whose id is `${bodyBase}.Column`). */
+  root(base: string, body: string): string;
+  text(base: string, text: string, style: TextStyle): string;
+  /** A Text showing the data at `path` (display-only data the compiler wrote for it). */
+  boundText(base: string, path: string, style: TextStyle): string;
+  /** `children` is filled in later by the caller for the body: keep the array, do not copy it. */
+  column(base: string, children: string[]): string;
+  row(base: string, children: string[], layout?: { align?: 'center'; justify?: 'end' }): string;
+  divider(base: string): string;
+  image(base: string, url: string, alt: string): string;
+  /** The input of a field; `labelAbove` when it has no label of its own. */
+  input(field: FieldBlock, base: string, label: string): { id: string; labelAbove: boolean };
+  /** A Button whose action sends every field of `fieldNames` with the surface's nonce and rev. */
+  button(base: string, label: string, action: ActionSpec, fieldNames: readonly string[]): string;
+}
+
+export interface LayoutResult {
+  rootId: string;
+  warnings: SurfacerError[];
+  /** Errors of the soft_fail kind: what was left out. */
+  dropped: SurfacerError[];
+}
+
+class Layout {
+  readonly warnings: SurfacerError[] = [];
+  readonly dropped: SurfacerError[] = [];
+  private readonly ids: ComponentIds;
+
+  constructor(
+    private readonly surface: Surface,
+    private readonly sink: ComponentSink,
+    private readonly allowedActions: ReadonlySet<string> | undefined,
+    private readonly reserved: ReadonlyMap<string, string>,
+  ) {
+    this.ids = new ComponentIds(surface.id);
+  }
+
+  build(): LayoutResult {
+    const { surface, sink, ids } = this;
+    // Field names first: every button's context lists them all.
+    const fieldNames = contextFieldNames(surface.view.blocks, this.reserved, this.warnings);
+    const bodyBase = ids.base('body');
+    const rootId = sink.root(ids.base('root'), `${bodyBase}.Column`);
+    const children: string[] = [];
+    sink.column(bodyBase, children);
+    children.push(sink.text(ids.base('title'), surface.view.title, 'h1'));
+    this.blocks(surface.view.blocks, [], children);
+    if (surfaceToast(surface) !== undefined) children.push(sink.boundText(ids.base('toast'), '/ui/toast/text', 'caption'));
+    const buttons = this.actions(fieldNames);
+    if (buttons.length > 0) children.push(sink.row(ids.base('actions'), buttons, { justify: 'end' }));
+    return { rootId, warnings: this.warnings, dropped: this.dropped };
+  }
+
+  /** Appends the ids of `blocks` (at `prefix`) to `out`. */
+  private blocks(blocks: readonly Block[], prefix: readonly number[], out: string[]): string[] {
+    const depth = prefix.length;
+    for (let i = 0; i < blocks.length; i += 1) {
+      const indexPath = new Array<number>(depth + 1);
+      for (let k = 0; k < depth; k += 1) indexPath[k] = prefix[k]!;
+      indexPath[depth] = i;
+      const id = this.block(blocks[i]!, indexPath);
+      if (id !== undefined) out.push(id);
+    }
+    return out;
+  }
+
+  private block(block: Block, indexPath: number[]): string | undefined {
+    const { sink } = this;
+    const key = this.ids.unique(block, indexPath, this.warnings);
+    switch (block.kind) {
+      case 'heading': return sink.text(key, block.text, `h${Math.min(block.level + 1, 5)}` as TextStyle);
+      case 'text': return sink.text(key, block.text, block.tone);
+      case 'divider': return sink.divider(key);
+      case 'image': {
+        if (!/^https?:\/\//i.test(block.url)) {
+          this.dropped.push(makeError('A2UI_S2C_URL_NOT_ALLOWED', `image ${key} has a non-http(s) URL`));
+          return block.alt === '' ? undefined : sink.text(key, block.alt, 'body');
+        }
+        return sink.image(key, block.url, block.alt);
+      }
+      case 'value': {
+        const label = sink.text(`${key}.label`, block.label, 'caption');
+        const value = sink.boundText(`${key}.value`, `/view/${viewKey(indexPath)}`, 'body');
+        return sink.row(key, [label, value], { align: 'center' });
+      }
+      case 'upload': {
+        this.warnings.push(makeError('COMPILER_A2UI_UPLOAD_FALLBACK', `upload "${block.name}" shown as text`));
+        return sink.text(key, block.fallback !== '' ? block.fallback : `${block.label}: file upload is not available here.`, 'body');
+      }
+      case 'group': {
+        if (block.title === undefined || block.title === '') {
+          const items = this.blocks(block.blocks, indexPath, []);
+          return block.layout === 'row' ? sink.row(key, items) : sink.column(key, items);
+        }
+        // The title Text comes after the items' components: component order is output.
+        if (block.layout === 'column') {
+          const list: string[] = [''];
+          this.blocks(block.blocks, indexPath, list);
+          list[0] = sink.text(`${key}.title`, block.title, 'h4');
+          return sink.column(key, list);
+        }
+        const items = this.blocks(block.blocks, indexPath, []);
+        const title = sink.text(`${key}.title`, block.title, 'h4');
+        const row = sink.row(`${key}.items`, items);
+        return sink.column(key, [title, row]);
+      }
+      case 'field': return this.field(block, key);
+    }
+  }
+
+  private field(f: FieldBlock, key: string): string {
+    const label = f.required ? `${f.label} *` : f.label;
+    const input = this.sink.input(f, key, label);
+    const hasHelp = f.help !== undefined && f.help !== '';
+    if (!input.labelAbove && !hasHelp) return input.id;
+    const parts: string[] = [];
+    if (input.labelAbove) parts.push(this.sink.text(`${key}.label`, label, 'caption'));
+    parts.push(input.id);
+    if (hasHelp) parts.push(this.sink.text(`${key}.help`, f.help!, 'caption'));
+    return this.sink.column(key, parts);
+  }
+
+  private actions(fieldNames: readonly string[]): string[] {
+    const out: string[] = [];
+    this.surface.view.actions.forEach((action, i) => {
+      if (this.allowedActions !== undefined && !this.allowedActions.has(action.name)) {
+        this.dropped.push(makeError('A2UI_S2C_ACTION_NOT_ALLOWED', `action "${action.name}" is not allowlisted; its button was left out`,
+          { pointer: `/view/actions/${i}` }));
+        return;
+      }
+      const key = this.ids.base(`a${i}-${action.name}`);
+      const label = this.sink.text(`${key}.label`, action.label, 'body');
+      out.push(this.sink.button(key, label, action, fieldNames));
+    });
+    return out;
+  }
+}
+
+/**
+ * Lays out one surface through `sink`; field names in `reserved` (name → what for) are left out
+ * of every button's context, with a warning.
+ */
+export function layoutSurface(surface: Surface, sink: ComponentSink, allowedActions: ReadonlySet<string> | undefined,
+  reserved: ReadonlyMap<string, string>): LayoutResult {
+  return new Layout(surface, sink, allowedActions, reserved).build();
+}

@@ -1,0 +1,100 @@
+import { makeError, type SurfacerError } from '../../errors/index.ts';
+import { createA2uiCompiler, treeDepth, type A2uiTarget, type Violation } from '../a2ui-shared/index.ts';
+import { childIds } from './catalogue.ts';
+import { countDataEntries } from './data-messages.ts';
+import {
+  compileParts, deleteMessage, fallbackMessages, initMessages, updateMessages, type SurfaceParts,
+} from './surface.ts';
+import type { A2uiCompileOptions, A2uiCompileResult, A2uiMessage, A2uiStyles } from './types.ts';
+import { validateA2uiMessages } from './validate.ts';
+
+/**
+ * IR → A2UI v0.8 batches: the v0.8 messages, components and data encoding plugged into the
+ * shared pipeline (a2ui-shared/pipeline.ts: validation, guardrails, recovery, atomic batches).
+ */
+
+/** beginRendering styles: only `font` and `primaryColor` (`#RRGGBB`); anything else is a warning. */
+function resolveStyles(options: A2uiCompileOptions): { styles: A2uiStyles | undefined; warnings: SurfacerError[] } {
+  const warnings: SurfacerError[] = [];
+  if (options.styles === undefined) return { styles: undefined, warnings };
+  const s: A2uiStyles = {};
+  if (typeof options.styles.font === 'string') s.font = options.styles.font;
+  if (options.styles.primaryColor !== undefined) {
+    if (/^#[0-9a-fA-F]{6}$/.test(options.styles.primaryColor)) s.primaryColor = options.styles.primaryColor;
+    else warnings.push(makeError('A2UI_S2C_STYLES_INVALID', 'primaryColor must be #RRGGBB; default colour used'));
+  }
+  return { styles: s, warnings };
+}
+
+/** Removes soft_fail findings the validator can point at (orphan components); true if anything changed. */
+function dropOrphans(messages: A2uiMessage[], violations: readonly Violation[]): boolean {
+  const orphans = new Map<number, Set<string>>();
+  for (const v of violations) {
+    const id = v.code === 'A2UI_S2C_UNREACHABLE_COMPONENT' ? v.componentId : undefined;
+    if (id === undefined) continue;
+    const set = orphans.get(v.messageIndex) ?? new Set<string>();
+    set.add(id);
+    orphans.set(v.messageIndex, set);
+  }
+  for (const [index, ids] of orphans) {
+    const m = messages[index];
+    if (m && 'surfaceUpdate' in m) {
+      messages[index] = { surfaceUpdate: { ...m.surfaceUpdate, components: m.surfaceUpdate.components.filter((c) => !ids.has(c.id)) } };
+    }
+  }
+  return orphans.size > 0;
+}
+
+const V08: A2uiTarget<A2uiMessage, SurfaceParts, A2uiCompileOptions> = {
+  parts: (surface, allowedActions) => compileParts(surface, { allowedActions }),
+  init: (parts, options) => initMessages(parts, resolveStyles(options).styles),
+  update: updateMessages,
+  deleteSurface: deleteMessage,
+  fallback: fallbackMessages,
+  validate: validateA2uiMessages,
+  dropOrphans,
+  clobbers: (messages) => messages.filter((m) => 'dataModelUpdate' in m
+    && (m.dataModelUpdate.path === undefined || m.dataModelUpdate.path === '/' || m.dataModelUpdate.path === '/draft')).length,
+  size: (parts) => ({
+    components: parts.components.length,
+    model: parts.model,
+    depth: () => {
+      const children = new Map<string, readonly string[]>();
+      for (const c of parts.components) {
+        const [type, props] = Object.entries(c.component)[0] ?? [];
+        if (type !== undefined && props !== undefined) children.set(c.id, childIds(type, props));
+      }
+      return treeDepth(children, parts.rootId);
+    },
+  }),
+  types: (parts) => new Map(parts.components.map((c) => [c.id, Object.keys(c.component)[0]!])),
+  stats: (messages) => {
+    let components = 0;
+    for (const m of messages) if ('surfaceUpdate' in m) components += m.surfaceUpdate.components.length;
+    return { components, dataEntries: countDataEntries(messages) };
+  },
+  optionWarnings: (options) => resolveStyles(options).warnings,
+  rebuildOnTombstones: true,
+};
+
+const compiler = createA2uiCompiler(V08);
+
+/** Full init of one surface (a deleted surface yields its deleteSurface). */
+export function compileSurfaceToA2ui(surface: Parameters<typeof compiler.compileSurface>[0], options: A2uiCompileOptions = {}): A2uiCompileResult {
+  return compiler.compileSurface(surface, options);
+}
+
+/** Full init of every live surface, in IR order (deleted surfaces have nothing to show). */
+export function compileConversationToA2ui(ir: Parameters<typeof compiler.compileConversation>[0], options: A2uiCompileOptions = {}): A2uiCompileResult {
+  return compiler.compileConversation(ir, options);
+}
+
+/**
+ * What a client holding the compilation of `prevIr` needs to reach `nextIr`. Unchanged
+ * surfaces produce no batch. `prevIr` undefined = a fresh client (same as a full init).
+ */
+export function compileA2uiUpdate(
+  prevIr: Parameters<typeof compiler.compileUpdate>[0], nextIr: Parameters<typeof compiler.compileUpdate>[1], options: A2uiCompileOptions = {},
+): A2uiCompileResult {
+  return compiler.compileUpdate(prevIr, nextIr, options);
+}

@@ -1,0 +1,176 @@
+import type { SurfacerError } from '../../errors/index.ts';
+import type { ActionSpec, FieldBlock, Surface } from '../../ui-ir/index.ts';
+import {
+  INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
+} from '../a2ui-shared/index.ts';
+import type { A2uiComponentType } from './catalogue.ts';
+import { guardA2uiString, plainText } from './text.ts';
+import type { A2uiAction, A2uiComponent } from './types.ts';
+
+/**
+ * IR view → one closed component set, root first, every component reachable from the root: the
+ * shared layout (a2ui-shared/layout.ts) written as v0.8 components. Every Text is Markdown in
+ * v0.8, so every literal is escaped, then guarded (text.ts). Fields bind `/draft/<name>`:
+ * text→TextField shortText, textarea→longText, number→number, secret→obscured, date→date,
+ * url/email→shortText + validationRegexp, tags→shortText ("a, b"), datetime/time→DateTimeInput,
+ * checkbox→CheckBox, select→MultipleChoice (maxAllowedSelections 1), multiselect→MultipleChoice,
+ * slider→Slider (both bounds always). DateTimeInput and MultipleChoice have no label property:
+ * the label goes above them.
+ */
+export interface ComponentBuild {
+  components: A2uiComponent[];
+  rootId: string;
+  warnings: SurfacerError[];
+  /** Errors of the soft_fail kind: what was left out. */
+  dropped: SurfacerError[];
+}
+
+export interface ComponentOptions {
+  allowedActions?: ReadonlySet<string> | undefined;
+}
+
+/** Context keys owned by ingress; a field with one of these names is not sent with actions. */
+export const RESERVED_CONTEXT_KEYS: ReadonlySet<string> = new Set(INGRESS_CONTEXT_KEYS.keys());
+
+const URL_PATTERN = '^https?://\\S+$';
+const EMAIL_PATTERN = '^[^@\\s]+@[^@\\s]+$';
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+const TEXT_TYPE: Partial<Record<FieldBlock['control'], string>> = {
+  text: 'shortText', textarea: 'longText', number: 'number', secret: 'obscured', date: 'date',
+  url: 'shortText', email: 'shortText', tags: 'shortText',
+};
+
+/**
+ * `{ [type]: props }` as a literal per type: a computed key costs a runtime call per component,
+ * a literal is a preshaped object. Same single key, so the same JSON.
+ */
+function wrap(type: A2uiComponentType, props: Record<string, unknown>): A2uiComponent['component'] {
+  switch (type) {
+    case 'Text': return { Text: props };
+    case 'Image': return { Image: props };
+    case 'Icon': return { Icon: props };
+    case 'Video': return { Video: props };
+    case 'AudioPlayer': return { AudioPlayer: props };
+    case 'Row': return { Row: props };
+    case 'Column': return { Column: props };
+    case 'List': return { List: props };
+    case 'Card': return { Card: props };
+    case 'Tabs': return { Tabs: props };
+    case 'Divider': return { Divider: props };
+    case 'Modal': return { Modal: props };
+    case 'Button': return { Button: props };
+    case 'CheckBox': return { CheckBox: props };
+    case 'TextField': return { TextField: props };
+    case 'DateTimeInput': return { DateTimeInput: props };
+    case 'MultipleChoice': return { MultipleChoice: props };
+    case 'Slider': return { Slider: props };
+  }
+}
+
+class V08Components implements ComponentSink {
+  readonly components: A2uiComponent[] = [];
+  /** Context entries of the fields, built once and shared by every button (messages are immutable data). */
+  private fieldContext: { names: readonly string[]; entries: NonNullable<A2uiAction['context']> } | undefined;
+
+  constructor(private readonly surface: Surface) {}
+
+  /**
+   * Adds a component `<base>.<Type>`. Role suffixes (`.label`) and type names are constant safe
+   * words, so appending them equals `componentId(surfaceId, [...parts, role], type)`.
+   */
+  private add(base: string, type: A2uiComponentType, props: Record<string, unknown>): string {
+    const id = `${base}.${type}`;
+    this.components.push({ id, component: wrap(type, props) });
+    return id;
+  }
+
+  root(base: string, body: string): string {
+    return this.add(base, 'Card', { child: body });
+  }
+
+  text(base: string, text: string, style: TextStyle): string {
+    return this.add(base, 'Text', { text: { literalString: plainText(text) }, usageHint: style });
+  }
+
+  boundText(base: string, path: string, style: TextStyle): string {
+    return this.add(base, 'Text', { text: { path }, usageHint: style });
+  }
+
+  column(base: string, children: string[]): string {
+    return this.add(base, 'Column', { children: { explicitList: children } });
+  }
+
+  row(base: string, children: string[], layout?: { align?: 'center'; justify?: 'end' }): string {
+    const props: Record<string, unknown> = { children: { explicitList: children } };
+    if (layout?.align !== undefined) props.alignment = layout.align;
+    if (layout?.justify !== undefined) props.distribution = layout.justify;
+    return this.add(base, 'Row', props);
+  }
+
+  divider(base: string): string {
+    return this.add(base, 'Divider', {});
+  }
+
+  image(base: string, url: string, alt: string): string {
+    const props: Record<string, unknown> = { url: { literalString: url }, fit: 'contain' };
+    if (alt !== '') props.altText = { literalString: guardA2uiString(alt) };
+    return this.add(base, 'Image', props);
+  }
+
+  input(f: FieldBlock, key: string, rawLabel: string): { id: string; labelAbove: boolean } {
+    const path = `/draft/${f.name}`;
+    const label = guardA2uiString(rawLabel);
+    let input: string;
+    switch (f.control) {
+      case 'checkbox':
+        input = this.add(key, 'CheckBox', { label: { literalString: label }, value: { path } });
+        break;
+      case 'datetime':
+      case 'time':
+        input = this.add(key, 'DateTimeInput', { value: { path }, enableDate: f.control === 'datetime', enableTime: true });
+        break;
+      case 'select':
+      case 'multiselect': {
+        const props: Record<string, unknown> = {
+          selections: { path },
+          options: (f.options ?? []).map((o) => ({ label: { literalString: guardA2uiString(o.label) }, value: guardA2uiString(o.value) })),
+        };
+        if (f.control === 'select') props.maxAllowedSelections = 1;
+        input = this.add(key, 'MultipleChoice', props);
+        break;
+      }
+      case 'slider': {
+        const { min, max } = sliderBounds(f.min, f.max);
+        input = this.add(key, 'Slider', { label: { literalString: label }, value: { path }, minValue: min, maxValue: max });
+        break;
+      }
+      default: {
+        const props: Record<string, unknown> = { label: { literalString: label }, text: { path }, textFieldType: TEXT_TYPE[f.control] ?? 'shortText' };
+        const pattern = f.control === 'url' ? URL_PATTERN
+          : f.control === 'email' ? EMAIL_PATTERN
+            : f.control === 'date' ? DATE_PATTERN
+              : f.maxLength !== undefined && f.control !== 'number' ? `^[\\s\\S]{0,${f.maxLength}}$` : undefined;
+        if (pattern !== undefined) props.validationRegexp = pattern;
+        input = this.add(key, 'TextField', props);
+      }
+    }
+    const labelAbove = f.control === 'datetime' || f.control === 'time' || f.control === 'select' || f.control === 'multiselect';
+    return { id: input, labelAbove };
+  }
+
+  button(base: string, label: string, action: ActionSpec, fieldNames: readonly string[]): string {
+    if (this.fieldContext?.names !== fieldNames) {
+      const entries: NonNullable<A2uiAction['context']> = fieldNames.map((name) => ({ key: name, value: { path: `/draft/${name}` } }));
+      entries.push({ key: 'nonce', value: { literalString: this.surface.nonce } }, { key: 'rev', value: { literalString: String(this.surface.rev) } });
+      this.fieldContext = { names: fieldNames, entries };
+    }
+    const act: A2uiAction = { name: action.name, context: this.fieldContext.entries.slice() };
+    return this.add(base, 'Button', { child: label, primary: action.primary, action: act });
+  }
+}
+
+export function buildComponents(surface: Surface, options: ComponentOptions = {}): ComponentBuild {
+  const sink = new V08Components(surface);
+  const layout = layoutSurface(surface, sink, options.allowedActions, INGRESS_CONTEXT_KEYS);
+  return { components: sink.components, rootId: layout.rootId, warnings: layout.warnings, dropped: layout.dropped };
+}

@@ -1,0 +1,157 @@
+import type { SurfacerError } from '../../errors/index.ts';
+import { getAt, surfaceToast, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import {
+  asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, sliderBounds, STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
+} from '../a2ui-shared/index.ts';
+import { guardA2uiString, plainText } from './text.ts';
+
+/**
+ * The client data model of one surface, as the compiler wants WC to hold it: nested maps with
+ * primitive leaves, every string already wire-ready (guarded, see text.ts).
+ *
+ *   /draft      IR draft; keys bound to a field hold the type that field's component needs
+ *   /committed  IR committed
+ *   /ui         IR ui (the toast mirror lives at /ui/toast; its text, bound to a Text, Markdown-escaped)
+ *   /view       display strings derived by the compiler (value blocks), Markdown-escaped
+ *
+ * v0.8 has no arrays (§7.2): an IR array is a map-encoded list, keys "0", "1", … ascending, no
+ * gaps (so committed tags ["a","b"] → /committed/tags = {"0":"a","1":"b"}), and a value block
+ * shows it joined ("a, b") through /view. The one deliberate JSON string is a select's
+ * selection, see `selectionJson`.
+ */
+export type A2Leaf = string | number | boolean;
+export type A2Value = A2Leaf | A2Map;
+export interface A2Map { [key: string]: A2Value }
+
+export const NAMESPACES = ['draft', 'committed', 'ui', 'view'] as const;
+
+/**
+ * A fresh map. Null-prototype: no inherited keys to trip over (`hasOwnProperty` is a valid
+ * data key), and V8 builds big ones far faster than object literals growing key by key.
+ */
+export function newA2Map(): A2Map {
+  return Object.create(null) as A2Map;
+}
+
+export function isA2Map(v: A2Value | undefined): v is A2Map {
+  return typeof v === 'object' && v !== null;
+}
+
+function encodeValue(v: DataValue): A2Value {
+  if (typeof v === 'string') return guardA2uiString(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return v;
+  if (Array.isArray(v)) {
+    const out = newA2Map();
+    for (let i = 0; i < v.length; i += 1) if (i in v) out[String(i)] = encodeValue(v[i]!); // holes skipped, as forEach does
+    return out;
+  }
+  return encodeMap(v);
+}
+
+/**
+ * Keys and values are read with Object.keys/Object.values (same order): a keyed read per
+ * property of a big IR map (fast properties, many names) misses V8's caches every time.
+ */
+function encodeMap(m: Record<string, DataValue>): A2Map {
+  const out = newA2Map();
+  const keys = Object.keys(m);
+  const values = Object.values(m);
+  for (let i = 0; i < keys.length; i += 1) out[keys[i]!] = encodeValue(values[i]!);
+  return out;
+}
+
+/**
+ * A select/multiselect selection. MultipleChoice needs an array (BV(a)) but v0.8 data has no
+ * arrays; WC JSON-parses a valueString that looks like an array (F6), which is exactly what we
+ * want here: the selection goes out as `valueString: "[\"a\"]"` and WC stores ["a"]. Elements
+ * are guarded like the option values they must equal. An empty selection is `""`, not `"[]"`:
+ * WC would store `"[]"` as an empty Map on init but as an empty array after a `.` leaf update;
+ * `""` is the same everywhere, renderers show it as no selection, and ingress reads `""` as
+ * "nothing selected" (what a cleared field sends anyway).
+ */
+export function selectionJson(v: DataValue | undefined, multiple: boolean): Coerced<string> {
+  const { value: list, coerced } = toSelection(v, multiple);
+  return { value: list.length === 0 ? '' : JSON.stringify(list.map(guardA2uiString)), coerced };
+}
+
+/** The value a field's component needs at /draft/<name>, from whatever the IR holds there. */
+function fieldValue(field: Extract<Block, { kind: 'field' }>, v: DataValue | undefined): Coerced<A2Leaf> {
+  const control = field.control;
+  if (control === 'checkbox') return toBoolean(v);
+  if (control === 'slider') return toNumber(v, sliderBounds(field.min, field.max));
+  if (control === 'select' || control === 'multiselect') return selectionJson(v, control === 'multiselect');
+  if (STRING_CONTROLS.has(control)) {
+    const s = asString(v, control);
+    return { value: guardA2uiString(s.value), coerced: s.coerced };
+  }
+  return { value: '', coerced: true };
+}
+
+type FieldBlockOf = Extract<Block, { kind: 'field' }>;
+
+/**
+ * Depth-first over the blocks (walkBlocks order): the first field bound to each name, and the
+ * /view strings of value blocks. `path` holds the index path (its first `depth` entries are the
+ * parent's), reused all the way down.
+ */
+function scanBlocks(blocks: readonly Block[], path: number[], depth: number, surface: Surface, fields: Map<string, FieldBlockOf>, view: A2Map): void {
+  for (let i = 0; i < blocks.length; i += 1) {
+    const block = blocks[i]!;
+    path[depth] = i;
+    // The first input bound to a name decides its type.
+    if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
+    else if (block.kind === 'value') {
+      if (path.length !== depth + 1) path.length = depth + 1;
+      const tokens = block.path.slice(1).split('/');
+      view[viewKey(path)] = guardA2uiString(escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined)));
+    } else if (block.kind === 'group') scanBlocks(block.blocks, path, depth + 1, surface, fields, view);
+  }
+}
+
+function boundValue(field: FieldBlockOf, raw: DataValue | undefined, warnings: SurfacerError[]): A2Leaf {
+  const { value, coerced } = fieldValue(field, raw);
+  if (coerced) warnings.push(coercionWarning(field, raw, typeof value));
+  return value;
+}
+
+export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): A2Map {
+  const fields = new Map<string, FieldBlockOf>();
+  const view = newA2Map();
+  scanBlocks(surface.view.blocks, [], 0, surface, fields, view);
+  const irDraft = surface.data.draft;
+  const draft = newA2Map();
+  // Draft keys in IR order, then fields without a draft value (none when every field has one).
+  let matched = 0;
+  const keys = Object.keys(irDraft);
+  const values = Object.values(irDraft);
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    const field = fields.get(key);
+    if (field !== undefined) {
+      matched += 1;
+      draft[key] = boundValue(field, values[i], warnings);
+    } else draft[key] = encodeValue(values[i]!);
+  }
+  if (matched !== fields.size) {
+    for (const [name, field] of fields) if (!Object.hasOwn(irDraft, name)) draft[name] = boundValue(field, undefined, warnings);
+  }
+  const model = newA2Map();
+  model.draft = draft;
+  model.committed = encodeMap(surface.data.committed);
+  model.ui = encodeMap(surface.data.ui);
+  markdownEscapeToast(model.ui, surface);
+  model.view = view;
+  return model;
+}
+
+/**
+ * /ui/toast/text is bound to a Text (display only, never sent back by a client): it gets the
+ * Markdown escaping of literal Text, like /view. /draft stays unescaped: inputs bind to it and
+ * their values come back through ingress.
+ */
+function markdownEscapeToast(ui: A2Map, surface: Pick<Surface, 'data'>): void {
+  const toast = surfaceToast(surface);
+  const encoded = ui.toast;
+  if (toast === undefined || !isA2Map(encoded)) return;
+  encoded.text = plainText(toast.text);
+}

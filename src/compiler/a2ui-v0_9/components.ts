@@ -1,0 +1,129 @@
+import type { BasicComponentType } from '../../a2ui-v0_9-protocol/index.ts';
+import type { SurfacerError } from '../../errors/index.ts';
+import type { ActionSpec, FieldBlock, Surface } from '../../ui-ir/index.ts';
+import {
+  escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
+} from '../a2ui-shared/index.ts';
+import type { A2uiV09Component } from './types.ts';
+
+/**
+ * IR view → the flat v0.9 component list of one surface, root first: the shared layout
+ * (a2ui-shared/layout.ts) written as v0.9 components. The root's id is `root` (v0.9 has no root
+ * attribute). Every v0.9 input carries its own label: text/textarea/number/secret/url/email/tags
+ * → TextField, date/datetime/time → DateTimeInput, checkbox → CheckBox, select/multiselect →
+ * ChoicePicker, slider → Slider.
+ *
+ * Text: the basic catalogue renders only the `body` variant as Markdown (h1–h5 and caption are
+ * shown as they are), so only body text is Markdown-escaped. No other guard: v0.9 never reads a
+ * string as JSON or as a component id (test/compiler/a2ui-v0_9/text-guards.test.ts).
+ */
+export interface ComponentBuild {
+  components: A2uiV09Component[];
+  warnings: SurfacerError[];
+  /** Errors of the soft_fail kind: what was left out. */
+  dropped: SurfacerError[];
+}
+
+export const ROOT_ID = 'root';
+
+/**
+ * Context keys a field may not use: ingress's own, and the two the official renderer reads as a
+ * binding when it resolves a Button's action (a context with a `path` or `call` key is taken for
+ * a DataBinding or FunctionCall as a whole, and the click throws before anything is sent).
+ */
+export const RESERVED_CONTEXT_KEYS_V09: ReadonlyMap<string, string> = new Map([
+  ...INGRESS_CONTEXT_KEYS,
+  ['path', 'the v0.9 renderer (it reads such a context as a data binding)'],
+  ['call', 'the v0.9 renderer (it reads such a context as a function call)'],
+]);
+
+const URL_PATTERN = '^https?://\\S+$';
+const EMAIL_PATTERN = '^[^@\\s]+@[^@\\s]+$';
+const TEXT_VARIANT: Partial<Record<FieldBlock['control'], string>> = { textarea: 'longText', number: 'number', secret: 'obscured' };
+
+class V09Components implements ComponentSink {
+  readonly components: A2uiV09Component[] = [];
+  /** The field bindings of every button's context, built once. */
+  private fieldContext: { names: readonly string[]; bindings: Record<string, { path: string }> } | undefined;
+
+  constructor(private readonly surface: Surface) {}
+
+  private add(base: string, type: BasicComponentType, props: Record<string, unknown>): string {
+    const id = `${base}.${type}`;
+    this.components.push({ id, component: type, ...props });
+    return id;
+  }
+
+  root(_base: string, body: string): string {
+    this.components.push({ id: ROOT_ID, component: 'Card', child: body });
+    return ROOT_ID;
+  }
+
+  text(base: string, text: string, style: TextStyle): string {
+    return this.add(base, 'Text', { text: style === 'body' ? escapeMarkdown(text) : text, variant: style });
+  }
+
+  boundText(base: string, path: string, style: TextStyle): string {
+    return this.add(base, 'Text', { text: { path }, variant: style });
+  }
+
+  column(base: string, children: string[]): string {
+    return this.add(base, 'Column', { children });
+  }
+
+  row(base: string, children: string[], layout?: { align?: 'center'; justify?: 'end' }): string {
+    return this.add(base, 'Row', { children, ...layout });
+  }
+
+  divider(base: string): string {
+    return this.add(base, 'Divider', {});
+  }
+
+  image(base: string, url: string, alt: string): string {
+    return this.add(base, 'Image', { url, fit: 'contain', ...(alt === '' ? {} : { description: alt }) });
+  }
+
+  input(f: FieldBlock, key: string, label: string): { id: string; labelAbove: boolean } {
+    const value = { path: `/draft/${f.name}` };
+    switch (f.control) {
+      case 'checkbox': return { id: this.add(key, 'CheckBox', { label, value }), labelAbove: false };
+      case 'date':
+      case 'datetime':
+      case 'time':
+        return { id: this.add(key, 'DateTimeInput', { label, value, enableDate: f.control !== 'time', enableTime: f.control !== 'date' }), labelAbove: false };
+      case 'select':
+      case 'multiselect': {
+        const options = (f.options ?? []).map((o) => ({ label: o.label, value: o.value }));
+        const variant = f.control === 'select' ? 'mutuallyExclusive' : 'multipleSelection';
+        return { id: this.add(key, 'ChoicePicker', { label, options, value, variant }), labelAbove: false };
+      }
+      case 'slider': {
+        const { min, max } = sliderBounds(f.min, f.max);
+        return { id: this.add(key, 'Slider', { label, min, max, value }), labelAbove: false };
+      }
+      default: {
+        const pattern = f.control === 'url' ? URL_PATTERN
+          : f.control === 'email' ? EMAIL_PATTERN
+            : f.maxLength !== undefined && f.control !== 'number' ? `^[\\s\\S]{0,${f.maxLength}}$` : undefined;
+        const props = { label, value, variant: TEXT_VARIANT[f.control] ?? 'shortText', ...(pattern === undefined ? {} : { validationRegexp: pattern }) };
+        return { id: this.add(key, 'TextField', props), labelAbove: false };
+      }
+    }
+  }
+
+  button(base: string, label: string, action: ActionSpec, fieldNames: readonly string[]): string {
+    if (this.fieldContext?.names !== fieldNames) {
+      const bindings: Record<string, { path: string }> = {};
+      for (const name of fieldNames) bindings[name] = { path: `/draft/${name}` };
+      this.fieldContext = { names: fieldNames, bindings };
+    }
+    const context = { ...this.fieldContext.bindings, nonce: this.surface.nonce, rev: this.surface.rev };
+    return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
+  }
+}
+
+export function buildComponents(surface: Surface, allowedActions?: ReadonlySet<string>): ComponentBuild {
+  const sink = new V09Components(surface);
+  const layout = layoutSurface(surface, sink, allowedActions, RESERVED_CONTEXT_KEYS_V09);
+  return { components: sink.components, warnings: layout.warnings, dropped: layout.dropped };
+}

@@ -1,0 +1,66 @@
+import type { SurfacerError } from '../../errors/index.ts';
+import { getAt, type Block, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import {
+  asString, coercionWarning, displayValue, escapeMarkdown, sliderBounds, STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
+  type Coerced,
+} from '../a2ui-shared/index.ts';
+import type { JsonObject, JsonValue } from './types.ts';
+
+/**
+ * The client data model of one surface in v0.9: plain JSON, the IR's own values.
+ *
+ *   /draft      IR draft; a key bound to a field holds the type that field's input writes
+ *               (CheckBox a boolean, Slider a number, ChoicePicker a list of option values,
+ *               the text inputs and DateTimeInput a string)
+ *   /committed  IR committed, as it is (arrays are arrays)
+ *   /ui         IR ui, as it is (the toast text is shown by a caption Text: no Markdown)
+ *   /view       display strings derived by the compiler (value blocks), shown by body Texts:
+ *               Markdown-escaped
+ *
+ * IR values are immutable, so the model shares them instead of copying.
+ */
+export const NAMESPACES = ['draft', 'committed', 'ui', 'view'] as const;
+
+function fieldValue(field: FieldBlock, v: DataValue | undefined): Coerced<JsonValue> {
+  const control = field.control;
+  if (control === 'checkbox') return toBoolean(v);
+  if (control === 'slider') return toNumber(v, sliderBounds(field.min, field.max));
+  if (control === 'select' || control === 'multiselect') return toSelection(v, control === 'multiselect');
+  if (STRING_CONTROLS.has(control)) return asString(v, control);
+  return { value: '', coerced: true };
+}
+
+function shownAs(value: JsonValue): string {
+  return Array.isArray(value) ? 'a list' : typeof value;
+}
+
+/** Depth-first over the blocks: the first field bound to each name, and the /view strings of value blocks. */
+function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface: Surface, fields: Map<string, FieldBlock>, view: JsonObject): void {
+  for (let i = 0; i < blocks.length; i += 1) {
+    const block = blocks[i]!;
+    if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
+    else if (block.kind === 'value') {
+      const tokens = block.path.slice(1).split('/');
+      view[viewKey([...prefix, i])] = escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined));
+    } else if (block.kind === 'group') scanBlocks(block.blocks, [...prefix, i], surface, fields, view);
+  }
+}
+
+export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): JsonObject {
+  const fields = new Map<string, FieldBlock>();
+  const view: JsonObject = {};
+  scanBlocks(surface.view.blocks, [], surface, fields, view);
+  const draft: JsonObject = {};
+  const bound = (field: FieldBlock, raw: DataValue | undefined): JsonValue => {
+    const { value, coerced } = fieldValue(field, raw);
+    if (coerced) warnings.push(coercionWarning(field, raw, shownAs(value)));
+    return value;
+  };
+  // Draft keys in IR order, then fields without a draft value.
+  for (const [key, value] of Object.entries(surface.data.draft)) {
+    const field = fields.get(key);
+    draft[key] = field === undefined ? value : bound(field, value);
+  }
+  for (const [name, field] of fields) if (!Object.hasOwn(draft, name)) draft[name] = bound(field, undefined);
+  return { draft, committed: surface.data.committed, ui: surface.data.ui, view };
+}

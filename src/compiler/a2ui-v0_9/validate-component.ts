@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import {
+  BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, CHILD_REFS, FORBIDDEN_SEGMENTS, FunctionCall, isBasicComponentType, isDynamicValue,
+  type BasicComponentType,
+} from '../../a2ui-v0_9-protocol/index.ts';
+import type { ErrorCode } from '../../errors/index.ts';
+
+/**
+ * One v0.9 component against the basic catalogue (the package's zod rules), then our contract
+ * on top: well-formed binding paths, known functions, http(s) media, allowlisted actions, and
+ * no action the official renderer would fail to send. Returns the ids it refers to.
+ */
+export type Finding = { code: ErrorCode; detail: string; path: readonly (string | number)[] };
+
+/** A reference: the id, and where it sits (`prop`, then `index` in a list, then `key` in a Tabs entry). */
+export interface ChildRefFound {
+  id: string;
+  template: boolean;
+  prop: string;
+  index: number;
+  key?: string;
+}
+
+/** Where a reference sits in its component, built only when it is reported. */
+export function refPath(ref: ChildRefFound): (string | number)[] {
+  if (ref.template) return [ref.prop, 'componentId'];
+  if (ref.index < 0) return [ref.prop];
+  return ref.key === undefined ? [ref.prop, ref.index] : [ref.prop, ref.index, ref.key];
+}
+
+/**
+ * Whole components (id and type beside the properties), strict like the catalogue's property
+ * sets. A Button's context values are checked with `isDynamicValue` (same verdict as the
+ * DynamicValue union, at a fraction of the cost: a form's buttons hold one per field).
+ */
+const LIGHT_ACTION = z.union([
+  z.object({ event: z.object({ name: z.string(), context: z.record(z.string(), z.unknown()).optional() }) }),
+  z.object({ functionCall: FunctionCall }),
+]);
+const COMPONENT_SCHEMAS = Object.fromEntries(
+  (Object.keys(BASIC_COMPONENT_SCHEMAS) as BasicComponentType[]).map((type) => {
+    const base = type === 'Button' ? BASIC_COMPONENT_SCHEMAS.Button.extend({ action: LIGHT_ACTION.optional() }) : BASIC_COMPONENT_SCHEMAS[type];
+    return [type, base.extend({ id: z.string(), component: z.literal(type) })];
+  }),
+) as unknown as Record<BasicComponentType, z.ZodType>;
+
+const FUNCTIONS: ReadonlySet<string> = new Set(BASIC_FUNCTION_NAMES);
+const MEDIA = new Set(['Image', 'Video', 'AudioPlayer']);
+/** Keys the official renderer takes for a binding when it resolves an action (generic-binder.js). */
+const BINDING_KEYS = ['path', 'call'];
+
+/**
+ * A data path as we accept it in a binding: absolute (`/a/b`) or relative to a template item
+ * (`a/b`, `.`); segments non-empty, RFC 6901 escapes only, no prototype names (the client
+ * refuses to read through them).
+ */
+export function isWellFormedPath(path: string, relative: boolean): boolean {
+  const n = path.length;
+  if (path === '/' || (relative && path === '.')) return true;
+  if (n === 0) return false;
+  // A loop, not split + regexes: it runs for every binding of every component.
+  let i = path.charCodeAt(0) === 47 ? 1 : 0;
+  if (i === 0 && !relative) return false;
+  let start = i;
+  for (; i <= n; i += 1) {
+    const c = i < n ? path.charCodeAt(i) : 47;
+    if (c === 47) { // '/'
+      if (i === start) return false;
+      // Escapes cannot spell a prototype name (they only make '/' and '~'): the raw segment decides.
+      if ((i - start === 9 || i - start === 11) && FORBIDDEN_SEGMENTS.has(path.slice(start, i))) return false;
+      start = i + 1;
+    } else if (c === 126) { // '~' must be ~0 or ~1
+      const d = path.charCodeAt(i + 1);
+      if (d !== 48 && d !== 49) return false;
+    }
+  }
+  return true;
+}
+
+export function isHttpUrl(url: string): boolean {
+  return /^https?:\/\/\S+$/i.test(url);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export interface ComponentCheck {
+  type: BasicComponentType;
+  findings: Finding[];
+  refs: ChildRefFound[];
+}
+
+/**
+ * Every binding path and function call inside `value` (Icon names are icons, not data). `path`
+ * is the location, pushed and popped on the way (copied only for a finding).
+ */
+function walk(value: unknown, path: (string | number)[], findings: Finding[]): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (typeof value[i] !== 'object' || value[i] === null) continue;
+      path.push(i);
+      walk(value[i], path, findings);
+      path.pop();
+    }
+    return;
+  }
+  if (!isRecord(value)) return;
+  if (typeof value.path === 'string' && !isWellFormedPath(value.path, true)) {
+    findings.push({ code: 'A2UI_S2C_PATH_INVALID', detail: `malformed path ${JSON.stringify(value.path)}`, path: [...path, 'path'] });
+  }
+  if (typeof value.call === 'string' && isRecord(value.args) && !FUNCTIONS.has(value.call)) {
+    findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `no function "${value.call}" in the basic catalogue`, path: [...path, 'call'] });
+  }
+  for (const k in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+    const child = value[k];
+    if (typeof child !== 'object' || child === null) continue;
+    path.push(k);
+    walk(child, path, findings);
+    path.pop();
+  }
+}
+
+function checkAction(action: unknown, allowedActions: ReadonlySet<string> | undefined, findings: Finding[]): void {
+  if (!isRecord(action) || !isRecord(action.event)) return;
+  const event = action.event;
+  const at = ['action', 'event'];
+  if (allowedActions !== undefined && typeof event.name === 'string' && !allowedActions.has(event.name)) {
+    findings.push({ code: 'A2UI_S2C_ACTION_NOT_ALLOWED', detail: `action "${event.name}" is not allowlisted`, path: [...at, 'name'] });
+  }
+  const context = isRecord(event.context) ? event.context : {};
+  for (const key in context) {
+    if (Object.prototype.hasOwnProperty.call(context, key) && !isDynamicValue(context[key])) {
+      findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `Button: context "${key}" is not a dynamic value`, path: [...at, 'context', key] });
+    }
+  }
+  for (const [where, object] of [[at, event], [[...at, 'context'], context]] as const) {
+    for (const key of BINDING_KEYS) {
+      if (Object.hasOwn(object, key)) {
+        findings.push({
+          code: 'A2UI_S2C_ACTION_KEY_RESERVED',
+          detail: `an action with a "${key}" key: the official renderer takes the whole object for a binding and the click fails`,
+          path: [...where, key],
+        });
+      }
+    }
+  }
+}
+
+/** The ids `item` refers to, by the catalogue's reference properties. */
+export function childRefsOf(type: BasicComponentType, item: Record<string, unknown>): ChildRefFound[] {
+  const refs: ChildRefFound[] = [];
+  const specs = CHILD_REFS[type];
+  for (let s = 0; s < specs.length; s += 1) {
+    const spec = specs[s]!;
+    const value = item[spec.prop];
+    if (spec.kind === 'single') {
+      if (typeof value === 'string') refs.push({ id: value, template: false, prop: spec.prop, index: -1 });
+    } else if (spec.kind === 'list') {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i += 1) if (typeof value[i] === 'string') refs.push({ id: value[i] as string, template: false, prop: spec.prop, index: i });
+      } else if (isRecord(value) && typeof value.componentId === 'string') refs.push({ id: value.componentId, template: true, prop: spec.prop, index: -1 });
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        const entry: unknown = value[i];
+        if (isRecord(entry) && typeof entry[spec.key] === 'string') refs.push({ id: entry[spec.key] as string, template: false, prop: spec.prop, index: i, key: spec.key });
+      }
+    }
+  }
+  return refs;
+}
+
+/** `item` has a string `id` and a string `component` (checked by the caller). */
+export function checkComponent(item: Record<string, unknown>, type: string, allowedActions: ReadonlySet<string> | undefined): ComponentCheck | Finding {
+  if (!isBasicComponentType(type)) {
+    return { code: 'A2UI_S2C_COMPONENT_NOT_ALLOWED', detail: `component "${String(item.id)}" has type "${type}", not in the basic catalogue`, path: ['component'] };
+  }
+  const findings: Finding[] = [];
+  const parsed = COMPONENT_SCHEMAS[type].safeParse(item);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `${type}: ${issue.message}`, path: issue.path as (string | number)[] });
+    }
+    return { type, findings, refs: [] };
+  }
+  for (const k of Object.keys(item)) {
+    if (k === 'id' || k === 'component') continue;
+    if (type === 'Icon' && k === 'name') continue;
+    walk(item[k], [k], findings);
+  }
+  if (MEDIA.has(type) && typeof item.url === 'string' && !isHttpUrl(item.url)) {
+    findings.push({ code: 'A2UI_S2C_URL_NOT_ALLOWED', detail: `only http(s) URLs are allowed, got ${JSON.stringify(item.url.slice(0, 80))}`, path: ['url'] });
+  }
+  if (type === 'Button') checkAction(item.action, allowedActions, findings);
+  const refs: ChildRefFound[] = [];
+  for (const ref of childRefsOf(type, item)) {
+    if (ref.id === item.id) findings.push({ code: 'A2UI_S2C_SELF_REFERENCE', detail: `component "${ref.id}" refers to itself`, path: refPath(ref) });
+    else refs.push(ref);
+  }
+  return { type, findings, refs };
+}

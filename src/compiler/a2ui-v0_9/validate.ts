@@ -1,0 +1,369 @@
+import { A2UI_V09_VERSIONS, BASIC_CATALOG_ID, FORBIDDEN_SEGMENTS, getData, setData, SERVER_MESSAGE_KINDS } from '../../a2ui-v0_9-protocol/index.ts';
+import { makeError, type ErrorCode } from '../../errors/index.ts';
+import { formatPointer } from '../../ui-ir/index.ts';
+import { DEFAULT_A2UI_LIMITS, type Violation } from '../a2ui-shared/index.ts';
+import type { ValidateA2uiV09Options } from './types.ts';
+import { checkComponent, isWellFormedPath, refPath, type ChildRefFound } from './validate-component.ts';
+
+/**
+ * The semantic validator for server→client A2UI v0.9 streams: what the official processor and
+ * renderer refuse or cannot render, plus our contract (ids never change type; no orphans in an
+ * init; actions allowlisted and sendable). Pure; runs on every outgoing batch and in
+ * `surfacer validate --a2ui-version 0.9`.
+ *
+ * v0.9 renders progressively: an updateComponents may refer to ids that a later message defines,
+ * and components the tree no longer reaches stay on the client unrendered. So references are
+ * checked at the end of the stream, against everything the client then holds; a component is an
+ * orphan only if the tree never reached it.
+ *
+ * Per surface, a generation starts at the beginning of the stream or at a deleteSurface. One that
+ * starts with createSurface is fully known: the root must arrive, every reference must resolve,
+ * the data model is tracked from empty. Otherwise the client already holds the surface: in
+ * `incremental` mode that is allowed (with `priorTypes`, references are checked against the ids
+ * it holds), in full mode it is A2UI_S2C_SURFACE_NOT_CREATED.
+ */
+interface Def {
+  index: number;
+  j: number;
+  type: string;
+  refs: ChildRefFound[];
+  /** The data path of a list template among the children. */
+  templatePath?: string | undefined;
+}
+
+interface Generation {
+  first: number;
+  /** Opened by createSurface in this stream: the client's whole state is known. */
+  created: boolean;
+  /** The client's ids are known (created here, or priorTypes given). */
+  idsKnown: boolean;
+  types: Map<string, string>;
+  /** Latest definition of each id in this stream. */
+  defs: Map<string, Def>;
+  /** Ids the tree reached after some message (created generations only). */
+  reached: Set<string>;
+  data: unknown;
+  /** Data is tracked from createSurface on; a write the client refuses is reported. */
+  dataKnown: boolean;
+  live: boolean;
+}
+
+const BODY_KEYS: Record<(typeof SERVER_MESSAGE_KINDS)[number], readonly string[]> = {
+  createSurface: ['surfaceId', 'catalogId', 'theme', 'sendDataModel'],
+  updateComponents: ['surfaceId', 'components'],
+  updateDataModel: ['surfaceId', 'path', 'value'],
+  deleteSurface: ['surfaceId'],
+};
+
+const ROOT = 'root';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+type Path = readonly (string | number)[];
+
+class StreamValidator {
+  readonly violations: Violation[] = [];
+  private readonly surfaces = new Map<string, Generation[]>();
+  private readonly allowed: ReadonlySet<string> | undefined;
+  private readonly actions: ReadonlySet<string> | undefined;
+  private readonly catalogs: ReadonlySet<string>;
+  private readonly maxDepth: number;
+
+  constructor(private readonly options: ValidateA2uiV09Options) {
+    this.allowed = options.allowedComponents ? new Set(options.allowedComponents) : undefined;
+    this.actions = options.allowedActions ? new Set(options.allowedActions) : undefined;
+    this.catalogs = new Set(options.catalogIds ?? [BASIC_CATALOG_ID]);
+    this.maxDepth = options.maxNestingDepth ?? DEFAULT_A2UI_LIMITS.maxNestingDepth;
+  }
+
+  report(code: ErrorCode, index: number, detail: string, path: Path, surfaceId?: string, componentId?: string): void {
+    const error = makeError(code, detail, { pointer: formatPointer([String(index), ...path.map(String)]) });
+    this.violations.push({
+      ...error, messageIndex: index, ...(surfaceId === undefined ? {} : { surfaceId }), ...(componentId === undefined ? {} : { componentId }),
+    });
+  }
+
+  private newGeneration(surfaceId: string, first: number, created: boolean): Generation {
+    const prior = created ? undefined : this.options.priorTypes?.get(surfaceId);
+    const gen: Generation = {
+      first, created, idsKnown: created || prior !== undefined, types: new Map(prior ?? []), defs: new Map(), reached: new Set(),
+      data: created ? {} : undefined, dataKnown: created, live: true,
+    };
+    const list = this.surfaces.get(surfaceId) ?? [];
+    list.push(gen);
+    this.surfaces.set(surfaceId, list);
+    return gen;
+  }
+
+  message(raw: unknown, index: number): void {
+    if (!isRecord(raw)) return this.report('A2UI_S2C_MESSAGE_SHAPE', index, 'a message must be a JSON object', []);
+    const keys = Object.keys(raw);
+    const kinds = SERVER_MESSAGE_KINDS.filter((k) => Object.hasOwn(raw, k));
+    const others = keys.filter((k) => k !== 'version' && !(SERVER_MESSAGE_KINDS as readonly string[]).includes(k));
+    if (kinds.length !== 1 || others.length > 0) {
+      return this.report('A2UI_S2C_MESSAGE_SHAPE', index,
+        `a message needs "version" and exactly one of ${SERVER_MESSAGE_KINDS.join('/')}, found ${keys.length ? keys.join(', ') : 'no keys'}`, []);
+    }
+    if (!(A2UI_V09_VERSIONS as readonly unknown[]).includes(raw.version)) {
+      return this.report('A2UI_S2C_MESSAGE_SHAPE', index, `version must be ${A2UI_V09_VERSIONS.join(' or ')}, got ${JSON.stringify(raw.version)}`, ['version']);
+    }
+    const kind = kinds[0]!;
+    const body = raw[kind];
+    if (!isRecord(body)) return this.report('A2UI_S2C_MESSAGE_SHAPE', index, `${kind} must be an object`, [kind]);
+    const surfaceId = body.surfaceId;
+    if (typeof surfaceId !== 'string' || surfaceId === '') {
+      return this.report('A2UI_S2C_MESSAGE_SHAPE', index, `${kind} needs a non-empty surfaceId`, [kind, 'surfaceId']);
+    }
+    const issue = (code: ErrorCode, detail: string, path: Path, componentId?: string): void =>
+      this.report(code, index, detail, [kind, ...path], surfaceId, componentId);
+    for (const k of Object.keys(body)) if (!BODY_KEYS[kind].includes(k)) issue('A2UI_S2C_SCHEMA_INVALID', `${kind} has no property "${k}"`, [k]);
+    const list = this.surfaces.get(surfaceId);
+    const current = list?.[list.length - 1];
+    if (kind === 'deleteSurface') {
+      // Deleting a surface the client does not hold is a no-op for it; the next createSurface starts over.
+      if (current) current.live = false;
+      else this.newGeneration(surfaceId, index, false).live = false;
+      return;
+    }
+    if (kind === 'createSurface') {
+      if (current?.live && current.created) {
+        issue('A2UI_S2C_SURFACE_EXISTS', `surface "${surfaceId}" already exists; delete it before creating it again`, []);
+      } else if (current?.live && !current.created && this.options.incremental === true) {
+        // In incremental mode a surface updated without a createSurface is one the client holds.
+        issue('A2UI_S2C_SURFACE_EXISTS', `surface "${surfaceId}" is already on the client (it got updates before this createSurface)`, []);
+      }
+      this.createSurface(body, issue);
+      this.newGeneration(surfaceId, index, true);
+      return;
+    }
+    let gen = current;
+    if (gen === undefined || !gen.live) {
+      if (gen !== undefined || this.options.incremental !== true) {
+        issue('A2UI_S2C_SURFACE_NOT_CREATED', `surface "${surfaceId}" has no createSurface before this ${kind}`, []);
+      }
+      if (gen === undefined || !gen.live) gen = this.newGeneration(surfaceId, index, false);
+    }
+    if (kind === 'updateDataModel') this.updateDataModel(body, gen, issue);
+    else this.updateComponents(body, gen, index, issue);
+  }
+
+  private createSurface(body: Record<string, unknown>, issue: Issue): void {
+    if (typeof body.catalogId !== 'string') issue('A2UI_S2C_SCHEMA_INVALID', 'createSurface needs a catalogId', ['catalogId']);
+    else if (!this.catalogs.has(body.catalogId)) {
+      issue('A2UI_S2C_CATALOG_UNKNOWN', `catalog ${JSON.stringify(body.catalogId)} is not one the client has`, ['catalogId']);
+    }
+    if (Object.hasOwn(body, 'sendDataModel') && typeof body.sendDataModel !== 'boolean') {
+      issue('A2UI_S2C_SCHEMA_INVALID', 'sendDataModel must be a boolean', ['sendDataModel']);
+    }
+  }
+
+  private updateDataModel(body: Record<string, unknown>, gen: Generation, issue: Issue): void {
+    let path = '/';
+    if (Object.hasOwn(body, 'path')) {
+      if (typeof body.path !== 'string') return issue('A2UI_S2C_SCHEMA_INVALID', 'path must be a string', ['path']);
+      if (body.path !== '' && !isWellFormedPath(body.path, false)) {
+        return issue('A2UI_S2C_PATH_INVALID', `malformed path ${JSON.stringify(body.path)}`, ['path']);
+      }
+      path = body.path === '' ? '/' : body.path;
+    }
+    const bad = forbiddenKey(body.value, ['value']);
+    if (bad !== undefined) return issue('A2UI_S2C_DATA_KEY_INVALID', `data key ${JSON.stringify(bad.at(-1))} cannot be addressed`, bad);
+    if (!gen.dataKnown) return;
+    const result = setData(gen.data, path, body.value);
+    if (result.ok) gen.data = result.data;
+    else issue('A2UI_S2C_DATA_PATH_CONFLICT', `cannot write ${path}: ${result.reason}`, ['path']);
+  }
+
+  private updateComponents(body: Record<string, unknown>, gen: Generation, index: number, issue: Issue): void {
+    const list = body.components;
+    if (!Array.isArray(list) || list.length === 0) return issue('A2UI_S2C_SCHEMA_INVALID', 'components must be a non-empty array', ['components']);
+    const seen = new Set<string>();
+    for (let j = 0; j < list.length; j += 1) {
+      const item: unknown = list[j];
+      if (!isRecord(item)) { issue('A2UI_S2C_SCHEMA_INVALID', 'a component must be an object', ['components', j]); continue; }
+      const id = item.id;
+      if (typeof id !== 'string' || id === '' || id.includes(':')) {
+        issue('A2UI_S2C_ID_INVALID', `component id must be a non-empty string without ":", got ${JSON.stringify(id)}`, ['components', j, 'id']);
+        continue;
+      }
+      if (seen.has(id)) issue('A2UI_S2C_DUPLICATE_ID', `id "${id}" is defined twice in one updateComponents`, ['components', j, 'id']);
+      seen.add(id);
+      const type = item.component;
+      if (typeof type !== 'string' || type === '') {
+        issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs a "component" type name`, ['components', j, 'component']);
+        continue;
+      }
+      if (this.allowed !== undefined && !this.allowed.has(type)) {
+        issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, ['components', j, 'component']);
+        continue;
+      }
+      const checked = checkComponent(item, type, this.actions);
+      if ('code' in checked) { issue(checked.code, checked.detail, ['components', j, ...checked.path]); continue; }
+      for (const f of checked.findings) issue(f.code, f.detail, ['components', j, ...f.path]);
+      const previous = gen.types.get(id);
+      if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
+      gen.types.set(id, type);
+      const children = item.children;
+      const templatePath = isRecord(children) && typeof children.path === 'string' ? children.path : undefined;
+      gen.defs.set(id, { index, j, type, refs: checked.refs, templatePath });
+    }
+    this.checkCycles(gen, seen, issue);
+    if (gen.created && gen.defs.has(ROOT)) for (const id of this.reachable(gen)) gen.reached.add(id);
+  }
+
+  /** Ids reachable from the root through the definitions known so far. */
+  private reachable(gen: Generation): Set<string> {
+    const out = new Set<string>();
+    const stack = [ROOT];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (out.has(id)) continue;
+      out.add(id);
+      for (const ref of gen.defs.get(id)?.refs ?? []) stack.push(ref.id);
+    }
+    return out;
+  }
+
+  /**
+   * A cycle the message closes goes through one of its components: one depth-first walk from
+   * them over every definition known (0 unseen, 1 on the current branch, 2 done), iterative so
+   * adversarial nesting cannot overflow the stack.
+   */
+  private checkCycles(gen: Generation, ids: ReadonlySet<string>, issue: Issue): void {
+    const state = new Map<string, 1 | 2>();
+    const stack: string[] = [];
+    const next: number[] = [];
+    for (const start of ids) {
+      if (state.has(start)) continue;
+      state.set(start, 1);
+      stack.push(start);
+      next.push(0);
+      while (stack.length > 0) {
+        const top = stack.length - 1;
+        const refs = gen.defs.get(stack[top]!)?.refs;
+        const k = next[top]!;
+        if (refs !== undefined && k < refs.length) {
+          next[top] = k + 1;
+          const child = refs[k]!.id;
+          const seen = state.get(child);
+          if (seen === 1) {
+            issue('A2UI_S2C_CYCLE', `components form a cycle: ${[...stack.slice(stack.indexOf(child)), child].join(' → ')}`, ['components']);
+            return;
+          }
+          if (seen === undefined && gen.defs.has(child)) {
+            state.set(child, 1);
+            stack.push(child);
+            next.push(0);
+          }
+        } else {
+          state.set(stack.pop()!, 2);
+          next.pop();
+        }
+      }
+    }
+  }
+
+  finish(): Violation[] {
+    for (const [surfaceId, gens] of this.surfaces) for (const gen of gens) this.finishGeneration(surfaceId, gen);
+    return this.violations.sort((a, b) => a.messageIndex - b.messageIndex);
+  }
+
+  private finishGeneration(surfaceId: string, gen: Generation): void {
+    const report = (code: ErrorCode, index: number, detail: string, path: Path, componentId?: string): void =>
+      this.report(code, index, detail, path, surfaceId, componentId);
+    if (gen.idsKnown) {
+      for (const [id, def] of gen.defs) {
+        for (const ref of def.refs) {
+          if (gen.types.has(ref.id)) continue;
+          report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
+            `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]);
+        }
+      }
+    }
+    if (!gen.created) return;
+    if (gen.live && !gen.defs.has(ROOT)) {
+      report('A2UI_S2C_ROOT_MISSING', gen.first, `surface "${surfaceId}" never gets a component "${ROOT}", so nothing renders`, ['createSurface']);
+      return;
+    }
+    for (const [id, def] of gen.defs) {
+      if (!gen.reached.has(id)) {
+        report('A2UI_S2C_UNREACHABLE_COMPONENT', def.index, `component "${id}" is never reachable from "${ROOT}"`, ['updateComponents', 'components'], id);
+      }
+    }
+    const depth = treeDepth(gen);
+    if (depth.depth > this.maxDepth) {
+      report('A2UI_S2C_NESTING_TOO_DEEP', depth.index, `the tree is ${depth.depth} levels deep, more than ${this.maxDepth}`, ['updateComponents', 'components']);
+    }
+    this.checkTemplates(gen, report);
+  }
+
+  /** A list template whose absolute data path never holds an array stays empty (warning). */
+  private checkTemplates(gen: Generation, report: (code: ErrorCode, index: number, detail: string, path: Path) => void): void {
+    for (const def of gen.defs.values()) {
+      const path = def.templatePath;
+      if (path === undefined || !path.startsWith('/')) continue;
+      if (!Array.isArray(getData(gen.data, path))) {
+        report('A2UI_S2C_TEMPLATE_UNBOUND', def.index, `template data ${path} holds no list; the list stays empty`,
+          ['updateComponents', 'components', def.j, 'children', 'path']);
+      }
+    }
+  }
+}
+
+type Issue = (code: ErrorCode, detail: string, path: Path, componentId?: string) => void;
+
+/** The deepest chain from the root (root = 1) over the final definitions; cycles are reported elsewhere. */
+function treeDepth(gen: Generation): { depth: number; index: number } {
+  let best = { depth: 0, index: gen.first };
+  const stack: [string, number][] = [[ROOT, 1]];
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const [id, depth] = stack.pop()!;
+    const def = gen.defs.get(id);
+    if (def === undefined || seen.has(id)) continue;
+    seen.add(id);
+    if (depth > best.depth) best = { depth, index: def.index };
+    for (const ref of def.refs) stack.push([ref.id, depth + 1]);
+  }
+  return best;
+}
+
+/** Path of the first prototype name used as a key anywhere in `value`. */
+function forbiddenKey(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
+  const stack: [unknown, (string | number)[]][] = [[value, path]];
+  while (stack.length > 0) {
+    const [v, p] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) { for (let i = 0; i < v.length; i += 1) if (typeof v[i] === 'object') stack.push([v[i], [...p, i]]); continue; }
+    for (const k of Object.keys(v)) {
+      if (FORBIDDEN_SEGMENTS.has(k)) return [...p, k];
+      const child = (v as Record<string, unknown>)[k];
+      if (typeof child === 'object' && child !== null) stack.push([child, [...p, k]]);
+    }
+  }
+  return undefined;
+}
+
+export function validateA2uiV09Messages(messages: readonly unknown[], options: ValidateA2uiV09Options = {}): Violation[] {
+  const validator = new StreamValidator(options);
+  messages.forEach((m, i) => validator.message(m, i));
+  return validator.finish();
+}
+
+/** The component types a stream leaves on each surface (for `priorTypes` of the next batch). */
+export function collectA2uiV09ComponentTypes(
+  messages: readonly unknown[], into: Map<string, Map<string, string>> = new Map(),
+): Map<string, Map<string, string>> {
+  for (const m of messages) {
+    if (!isRecord(m)) continue;
+    if (isRecord(m.deleteSurface) && typeof m.deleteSurface.surfaceId === 'string') into.delete(m.deleteSurface.surfaceId);
+    const uc = m.updateComponents;
+    if (!isRecord(uc) || typeof uc.surfaceId !== 'string' || !Array.isArray(uc.components)) continue;
+    let types = into.get(uc.surfaceId);
+    if (!types) { types = new Map(); into.set(uc.surfaceId, types); }
+    for (const c of uc.components) if (isRecord(c) && typeof c.id === 'string' && typeof c.component === 'string') types.set(c.id, c.component);
+  }
+  return into;
+}

@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from '../../../src/cli/commands/validate.ts';
+import { memoryIo } from '../../support/cli-io.ts';
+import { SHARED_EXAMPLES_DIR } from '../../support/shared-examples.ts';
+
+export const EXAMPLES_DIR = SHARED_EXAMPLES_DIR;
+
+export interface Example { name: string; messages: Record<string, unknown>[] }
+
+export function loadExamples(): Example[] {
+  const out: Example[] = [];
+  for (const dir of ['minimal', 'basic']) {
+    for (const file of readdirSync(path.join(EXAMPLES_DIR, dir)).filter((f) => f.endsWith('.json')).sort()) {
+      out.push({ name: `${dir}/${file}`, messages: JSON.parse(readFileSync(path.join(EXAMPLES_DIR, dir, file), 'utf8')) });
+    }
+  }
+  return out;
+}
+
+/** Runs `surfacer validate` in process with the stream on stdin. */
+export async function validateCli(args: string[], stdinText: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = memoryIo({ stdin: stdinText });
+  const code = await run(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
+
+/** The codes at the start of each output line. */
+export function codesOf(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => l !== '').map((l) => l.split(' ')[0]!);
+}
