@@ -16,9 +16,10 @@ export function createDemoApp(options: { offlinePlanner?: OfflinePlannerOptions 
 }
 
 export {
-  askCancelAction, askSubmitAction, createDemoActionRegistry, DEMO_ACTIONS, formCancelAction, formSubmitAction,
-  uploadSubmitAction,
+  askCancelAction, askSubmitAction, characterUseAction, createDemoActionRegistry, DEMO_ACTIONS, DEMO_ITEM_ACTIONS, formCancelAction,
+  formSubmitAction, uploadSubmitAction,
 } from './actions/index.ts';
+export { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
 export {
   askDirective, closeDirective, createDemoDirectiveRegistry, DEMO_DIRECTIVES, patchDirective, requestUploadDirective,
   showFormDirective, toastDirective,

@@ -1,5 +1,6 @@
 import type { Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
+import { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
 
 /**
  * The embedded planner used when no model is configured or reachable. Deterministic and
@@ -59,6 +60,22 @@ const CLARIFIER: Plan = {
   }],
 };
 
+/** The sample characters as a list: "Use this one" loads one into the character card. */
+const SAMPLES: Plan = {
+  rule: 'samples',
+  text: `Here are some sample characters. Pick one to load it into the character card. ${OFFLINE_NOTE}`,
+  directives: [{
+    type: 'ui.show_list',
+    payload: {
+      surface: SAMPLES_SURFACE, list: SAMPLES_LIST, title: 'Sample characters',
+      fields: [{ name: 'name', show: 'title' }, { name: 'tagline' }, { name: 'genre', show: 'badge' }],
+      actions: [{ name: 'character.use', label: 'Use this one', primary: true }, { name: 'list.remove', label: 'Hide' }],
+      items: SAMPLE_CHARACTERS.map((c) => ({ ...c })),
+      empty: 'No samples left. Ask for them again to see them all.',
+    },
+  }],
+};
+
 export function planFor(text: string, ir: ConversationIr): Plan {
   if (has(text, 'close', 'dismiss', 'hide')) {
     const open = liveSurfaces(ir);
@@ -79,6 +96,7 @@ export function planFor(text: string, ir: ConversationIr): Plan {
       directives: [{ type: 'ui.request_upload', payload: { accept: ['image/png', 'image/jpeg', 'image/webp'], purpose: 'An image for your character or persona.', label: 'Image' } }],
     };
   }
+  if (has(text, 'sample', 'examples', 'browse')) return SAMPLES;
   if (has(text, 'persona', 'myself', 'my profile')) return showForm('persona', 'persona');
   if (has(text, 'character', 'card', 'npc')) {
     const name = nameFrom(text);

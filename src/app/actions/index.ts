@@ -1,12 +1,20 @@
+import { listChooseAction, listRemoveAction } from '../../collections/index.ts';
 import { createActionRegistry, type ActionRegistry } from '../../ingress/actions.ts';
 import { askCancelAction, askSubmitAction } from './ask.ts';
+import { characterUseAction } from './character-use.ts';
 import { formCancelAction, formSubmitAction } from './form.ts';
 import { uploadSubmitAction } from './upload.ts';
 
-export const DEMO_ACTIONS = [formSubmitAction, formCancelAction, askSubmitAction, askCancelAction, uploadSubmitAction] as const;
+export const DEMO_ACTIONS = [
+  formSubmitAction, formCancelAction, askSubmitAction, askCancelAction, uploadSubmitAction,
+  characterUseAction, listChooseAction, listRemoveAction,
+] as const;
+
+/** The per-item actions lists may offer (the list directives' allowlist). */
+export const DEMO_ITEM_ACTIONS: readonly string[] = DEMO_ACTIONS.filter((a) => a.scope === 'item').map((a) => a.name);
 
 export function createDemoActionRegistry(): ActionRegistry {
   return createActionRegistry(DEMO_ACTIONS);
 }
 
-export { askCancelAction, askSubmitAction, formCancelAction, formSubmitAction, uploadSubmitAction };
+export { askCancelAction, askSubmitAction, characterUseAction, formCancelAction, formSubmitAction, uploadSubmitAction };

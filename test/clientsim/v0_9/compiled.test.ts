@@ -48,7 +48,7 @@ function actLikeAUser(sim: ClientSimV09, oracle: Oracle, pick: number): void {
     expectSameStateV09(sim, oracle);
     for (const node of snapshot.tree.nodes) {
       if (node.type !== 'Button' || node.state !== 'resolved') continue;
-      const ours = sim.click(surfaceId, node.id);
+      const ours = sim.click(surfaceId, node.id, undefined, node.dataPath);
       const theirs = officialClick(oracle, surfaceId, node.id, node.dataPath);
       expect(ours.ok, JSON.stringify(ours)).toBe(theirs.ok);
       if (ours.ok && theirs.ok) {
