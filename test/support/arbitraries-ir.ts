@@ -321,6 +321,25 @@ function listEdit(ir: ConversationIr, op: Extract<TransitionOp, { t: 'list' }>):
   }
 }
 
+/**
+ * Histories that start with a list on `main` (items at /ui/lists/items, at least one item action)
+ * and keep writing lists among the other transitions: for the collection suites, which need
+ * items to click far more often than arbTransitionSequence has them.
+ */
+export const arbListHistory: fc.Arbitrary<TransitionOp[]> = fc
+  .tuple(
+    arbView,
+    arbListBlock.filter((b) => b.actions.length > 0).map((b) => ({ ...b, name: 'items', path: '/ui/lists/items' })),
+    fc.array(arbListEntry, { minLength: 1, maxLength: 8 }),
+    fc.array(fc.oneof({ weight: 2, arbitrary: arbTransitionOp }, {
+      weight: 1, arbitrary: fc.record({ t: fc.constant('list' as const), id: fc.constant('main'), list: fc.constant('items'), items: arbListData }),
+    }), { maxLength: 6 }),
+  )
+  .map(([view, list, items, rest]) => [
+    { t: 'open' as const, id: 'main', view: { ...view, blocks: uniqueListNames([list, ...view.blocks]) }, ui: { lists: { items } } },
+    ...rest,
+  ]);
+
 /** Starts by opening `main`, so most later ops find a surface to act on. */
 export const arbTransitionSequence: fc.Arbitrary<TransitionOp[]> = fc
   .tuple(fc.record({ t: fc.constant('open' as const), id: fc.constant('main'), view: arbView, draft: fc.option(arbDataMap(1, 4), { nil: undefined }) }),
