@@ -104,6 +104,44 @@ describe('HTML host: a per-item action', () => {
   });
 });
 
+describe('HTML host without JavaScript: item buttons are plain form posts', () => {
+  /**
+   * What a browser shows after a plain post: an applied action is a 303 back to the conversation
+   * (followed here), a refused one the page itself with the refusal's status and its alert.
+   */
+  async function postPlain(client: HttpClient, c: OpenedConversation, form: Record<string, string>, status = 303): Promise<Doc> {
+    const res = await client.post(`${c.base}/actions`, form);
+    expect(res.status).toBe(status);
+    if (status !== 303) return parse(await res.text());
+    expect(res.headers.get('location')).toBe(c.base);
+    const page = await client.follow(res);
+    expect(page.status).toBe(200);
+    return parse(await page.text());
+  }
+
+  it('"Use this one" is applied once (a resubmitted form is replayed); a stale key gets the page with 409, a forged one with 400, each with its canonical code, and nothing applied', async () => {
+    const { client, c } = await withSamples();
+    const $ = await pageOf(client, c);
+    const holloway = itemForm($, 'holloway');
+    const $used = await postPlain(client, c, { ...holloway, _action: 'character.use' });
+    expect($used('#surface-main form input[name="name"]').attr('value')).toBe('Inspector Holloway');
+    await postPlain(client, c, { ...holloway, _action: 'character.use' });
+    expect(loggedActions(c.cid)).toBe(1);
+
+    const $hidden = await postPlain(client, c, { ...itemForm($, 'aria'), _action: 'list.remove' });
+    expect($hidden('#surface-samples li').map((_, li) => $hidden(li).attr('data-key')).get()).toEqual(['kestrel', 'holloway']);
+    expect(loggedActions(c.cid)).toBe(2);
+
+    const $stale = await postPlain(client, c, { ...itemForm($, 'kestrel'), _action: 'list.remove' }, 409);
+    expect($stale('.alert[data-code="A2UI_C2S_SURFACE_STALE"]').length).toBe(1);
+    const $forged = await postPlain(client, c, { ...itemForm($hidden, 'kestrel'), item: 'aria', _idem: 'plain-forged', _action: 'list.remove' }, 400);
+    expect($forged('.alert[data-code="A2UI_C2S_ITEM_UNKNOWN"]').text()).toContain('That item is not on this panel.');
+    expect($forged('#surface-samples li').map((_, li) => $forged(li).attr('data-key')).get()).toEqual(['kestrel', 'holloway']);
+    expect(loggedActions(c.cid)).toBe(2);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('A2UI host (v0.8): a per-item action', () => {
   async function snapshotSim(cid: string, token: string) {
     const res = await fetch(`${server.url}/a2ui/c/${cid}/snapshot.jsonl`, { headers: { Authorization: `Bearer ${token}` } });
