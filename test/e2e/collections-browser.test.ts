@@ -1,8 +1,10 @@
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findSurface } from '../../src/ui-ir/index.ts';
-import { E2E_ARTIFACTS, useBrowserSuite } from './support/browser-suite.ts';
-import { newConversation, type Conversation } from './support/stack.ts';
+import { createConsoleLog, launchChromium } from '../support/browser/index.ts';
+import type { HttpClient } from '../support/http-client.ts';
+import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
 
 /*
  * A list with per-item buttons in headless Chromium, on the real product (`npm start`'s
@@ -10,8 +12,37 @@ import { newConversation, type Conversation } from './support/stack.ts';
  * the htmx page and by the official Lit v0.8 renderer; choosing one ("Use this one") is applied
  * once and loads that character into the character card.
  */
-const suite = useBrowserSuite();
-const ARTIFACTS = E2E_ARTIFACTS;
+const ARTIFACTS = 'test-artifacts/e2e';
+
+let browser: Browser;
+let s: E2eServer;
+let context: BrowserContext | undefined;
+const consoleLog = createConsoleLog();
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  s = await startE2e();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
+  expect(s.errors).toEqual([]);
+});
+
+async function pageFor(client: HttpClient): Promise<Page> {
+  context = await browser.newContext({ viewport: { width: 1000, height: 1100 } });
+  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: s.url })));
+  const page = await consoleLog.watch(await context.newPage());
+  const origin = new URL(s.url).origin;
+  await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+  return page;
+}
 
 /** Counts the POSTs the page makes to `path` (one click must make one request). */
 function countPosts(page: Page, path: string): () => number {
@@ -21,21 +52,19 @@ function countPosts(page: Page, path: string): () => number {
 }
 
 async function actionsLogged(cid: string): Promise<string[]> {
-  const s = suite.server();
   const entries = (await s.handle.backend.store.read(cid)) ?? [];
   return entries.flatMap((e) => (e.type === 'action' ? [`${e.request.action}:${String(e.request.context['item'] ?? '')}`] : []));
 }
 
 async function cardName(cid: string): Promise<unknown> {
-  return findSurface((await suite.server().handle.conversations.get(cid))!.ir, 'main')?.data.draft['name'];
+  return findSurface((await s.handle.conversations.get(cid))!.ir, 'main')?.data.draft['name'];
 }
 
 describe('a list of items in the browser', () => {
   it('htmx page: shows the list, "Use this one" on Kestrel is applied once and opens her card', async () => {
-    const s = suite.server();
     const client = s.client();
     const c: Conversation = await newConversation(s, client, 'show me some sample characters');
-    const page = await suite.pageFor(client);
+    const page = await pageFor(client);
     await page.goto(`${s.url}${c.base}`);
     await page.waitForFunction('window.htmx !== undefined');
     const items = page.locator('#surface-samples li');
@@ -55,10 +84,9 @@ describe('a list of items in the browser', () => {
   });
 
   it('Lit v0.8 page: renders the templated list, and clicking an item\'s button sends that item\'s key once', async () => {
-    const s = suite.server();
     const client = s.client();
     const c = await newConversation(s, client, 'show me some sample characters');
-    const page = await suite.pageFor(client);
+    const page = await pageFor(client);
     await page.goto(`${s.url}${c.a2ui}`);
     await page.locator('#a2ui-status[data-state="connected"]').waitFor();
     await page.locator('a2ui-surface[data-surface-id="samples--e0"]').waitFor();
