@@ -143,27 +143,30 @@ describe('A2UI v0.9: a List template over a plain array', () => {
     });
   });
 
-  it('a changed or appended item is written at its index; a removal writes the array', () => {
+  it('a changed or appended item is written at its index; a removal writes the array; empty shows the empty text', () => {
     const { ir: start, next } = listIr([ARIA, BO]);
     const oracle = newOracle();
     feedV09(oracle, v09(compileConversationToA2uiV09(start)));
     let ir = start;
     for (const [items, paths] of [
-      [[ARIA, { ...BO, name: 'Bob' }], ['/view/l-chars/items/1']],
-      [[ARIA, { ...BO, name: 'Bob' }, CY], ['/view/l-chars/items/2']],
-      [[ARIA, CY], ['/view/l-chars/items']],
+      [[ARIA, { ...BO, name: 'Bob' }], ['/ui/lists/chars/1', '/view/l-chars/items/1']],
+      [[ARIA, { ...BO, name: 'Bob' }, CY], ['/ui/lists/chars/2', '/view/l-chars/items/2']],
+      [[ARIA, CY], ['/ui/lists/chars', '/view/l-chars/items']],
+      [[], ['/ui/lists/chars', '/view/l-chars']],
     ] as Array<[DataValue[], string[]]>) {
       const before = ir;
       ir = write(ir, items, next);
       const messages = v09(compileA2uiV09Update(before, ir));
       expect(messages.some((m) => 'deleteSurface' in m || 'createSurface' in m), 'no rebuild').toBe(false);
       expect(v09Components(messages).filter((id) => !ITEM_BUTTON.test(id)), 'no template re-sent').toEqual([]);
-      expect(v09Paths(messages)).toEqual([paths[0]!.replace('/view/l-chars/items', '/ui/lists/chars'), ...paths]);
+      expect(v09Paths(messages)).toEqual(paths);
       feedV09(oracle, messages);
       const fresh = newOracle();
       feedV09(fresh, v09(compileConversationToA2uiV09(ir)));
       expect(visibleV09(oracle)).toBe(visibleV09(fresh));
     }
+    const model = oracle.processor.model.getSurface('main--e0')!.dataModel.get('/view/l-chars') as { note: string; items: unknown[] };
+    expect(model).toEqual({ note: 'No characters yet.', items: [] });
   });
 });
 
