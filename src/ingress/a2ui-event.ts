@@ -133,7 +133,9 @@ function idempotencyOf(options: A2uiEventOptions, limits: IngressLimits): { ok: 
  * the surface id decoded into IR surface and epoch, nonce and rev split off the context.
  * `at` is where it sits in the body (pointers of rejections).
  */
-function parseInner(kind: Kind, inner: unknown, at: string, options: A2uiEventOptions, limits: IngressLimits): ParseResult<IngressRequest> {
+function parseInner(
+  kind: Kind, inner: unknown, at: string, options: A2uiEventOptions, limits: IngressLimits, dialect?: 'v0.9' | 'v0.9.1',
+): ParseResult<IngressRequest> {
   const key = idempotencyOf(options, limits);
   if (!key.ok) return key;
   const { idem } = key;
@@ -170,7 +172,7 @@ function parseInner(kind: Kind, inner: unknown, at: string, options: A2uiEventOp
     request: {
       kind: 'action', transport: 'a2ui', surfaceId: surface.id, epoch: surface.epoch, nonce: context.nonce, rev: context.rev,
       action: action.name, context: context.values, sourceComponentId: action.sourceComponentId, timestamp: action.timestamp,
-      ...idem,
+      ...(dialect === undefined ? {} : { dialect }), ...idem,
     },
   };
 }
@@ -202,7 +204,7 @@ function envelopeV09(json: Record<string, unknown>, options: A2uiEventOptions, l
     return invalid(`version must be "v0.9" or "v0.9.1", got ${JSON.stringify(json.version)?.slice(0, 40)}`, '/version');
   }
   const kind = kinds[0]!;
-  return parseInner(kind, json[kind], `/${kind}`, options, limits);
+  return parseInner(kind, json[kind], `/${kind}`, options, limits, json.version as 'v0.9' | 'v0.9.1');
 }
 
 /**
