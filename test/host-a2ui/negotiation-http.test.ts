@@ -54,6 +54,18 @@ const kinds = (events: readonly SseEvent[]): string[] => data(events).map((m) =>
 const sameRoot = (body: unknown): unknown => JSON.parse(JSON.stringify(body).replaceAll('"/userAction/', '"/action/')) as unknown;
 const SAME_AS_RENDERED = { reachableOnly: true, sortDataKeys: true } as const;
 
+/** A character card followed by a v0.8 and a v0.9 renderer, both caught up (how many events each applied). */
+async function cardWithBothRenderers() {
+  const c = await newConversation(s, s.client(), 'create a character card');
+  const v08 = await follow(c);
+  const v09 = await follow(c, '?v=0.9');
+  await until(v08, checkpoint(c.cid));
+  await until(v09, checkpoint(c.cid, '0.9'));
+  const sim08 = createClientSim();
+  const sim09 = createClientSimV09();
+  return { c, v08, v09, sim08, sim09, seen08: feed(sim08, v08), seen09: feedV09(sim09, v09) };
+}
+
 async function committedName(cid: string): Promise<unknown> {
   return findSurface((await s.handle.conversations.get(cid))!.ir, 'main')!.data.committed.name;
 }
@@ -213,16 +225,8 @@ describe('each version resumes on its own stream', () => {
 
 describe('POST /a2ui/c/{cid}/events takes v0.9 client messages through the same ingress', () => {
   it('a v0.9 action is applied once and reaches v0.8, v0.9 and htmx clients; each version hands over what the user typed', async () => {
-    const client = s.client();
-    const c = await newConversation(s, client, 'create a character card');
-    const v08 = await follow(c);
-    const v09 = await follow(c, '?v=0.9');
-    await until(v08, checkpoint(c.cid));
-    await until(v09, checkpoint(c.cid, '0.9'));
-    const sim08 = createClientSim();
-    let seen08 = feed(sim08, v08);
-    const sim09 = createClientSimV09();
-    let seen09 = feedV09(sim09, v09);
+    const { c, v08, v09, sim08, sim09, seen08: at08, seen09: at09 } = await cardWithBothRenderers();
+    let [seen08, seen09] = [at08, at09];
 
     // JSON-looking text: v0.8 guards it with U+2060 on the wire (and the host takes it off), v0.9 sends it as it is.
     const typed = '{"a": [1]}';
@@ -304,16 +308,7 @@ describe('POST /a2ui/c/{cid}/events takes v0.9 client messages through the same 
   });
 
   it('a v0.9 error report resets the surface epoch once, and every client re-initialises under the new epoch', async () => {
-    const client = s.client();
-    const c = await newConversation(s, client, 'create a character card');
-    const v08 = await follow(c);
-    const v09 = await follow(c, '?v=0.9');
-    await until(v08, checkpoint(c.cid));
-    await until(v09, checkpoint(c.cid, '0.9'));
-    const sim08 = createClientSim();
-    const seen08 = feed(sim08, v08);
-    const sim09 = createClientSimV09();
-    const seen09 = feedV09(sim09, v09);
+    const { c, v08, v09, sim08, sim09, seen08, seen09 } = await cardWithBothRenderers();
 
     const report = { version: 'v0.9', error: { code: 'VALIDATION_FAILED', surfaceId: 'main--e0', path: '/components/3/text', message: 'Expected string' } };
     expect(await postEvent(s, c, report, { 'Idempotency-Key': 'report-1' }))
