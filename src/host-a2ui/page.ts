@@ -86,13 +86,20 @@ export function connectCommands(c: ConnectParams): { label: string; command: str
   const action = messageVersion === undefined
     ? `{"userAction":{${inner}"<rev>"}}}`
     : `{"version":"${messageVersion}","action":{${inner}<rev>}}}`;
+  const errorBody = '{"code":"<code>","surfaceId":"<surface>--e<epoch>","message":"<what failed>"}';
+  const error = messageVersion === undefined ? `{"error":${errorBody}}` : `{"version":"${messageVersion}","error":${errorBody}}`;
+  const post = (body: string): string => `curl ${auth} -H 'Content-Type: application/json' -H "Idempotency-Key: $RANDOM$RANDOM" --data '${body}' '${url}/events'`;
   return [
     { label: 'Follow the stream (one A2UI message per SSE event)', command: `curl -N ${auth} '${url}/stream${query}'` },
     { label: 'Resume after a disconnect', command: `curl -N ${auth} -H 'Last-Event-ID: <last id seen>' '${url}/stream${query}'` },
     { label: 'Current state as JSONL', command: `curl ${auth} '${url}/snapshot.jsonl${query}'` },
     {
       label: `Send ${messageVersion === undefined ? 'a userAction' : 'an action'} (values from the Button's action in the stream; a fresh Idempotency-Key per action)`,
-      command: `curl ${auth} -H 'Content-Type: application/json' -H "Idempotency-Key: $RANDOM$RANDOM" --data '${action}' '${url}/events'`,
+      command: post(action),
+    },
+    {
+      label: 'Report a message the client could not process (202: the surface gets a new epoch and every client is re-initialised)',
+      command: post(error),
     },
   ];
 }
