@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, CHILD_REFS, FORBIDDEN_SEGMENTS, FunctionCall, isBasicComponentType, isDynamicValue,
-  type BasicComponentType,
+  BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, CHILD_REFS, compileSchemaPredicate, FORBIDDEN_SEGMENTS, FunctionCall, isBasicComponentType,
+  isDynamicValue, type BasicComponentType, type SchemaPredicate,
 } from '../../a2ui-v0_9-protocol/index.ts';
 import type { ErrorCode } from '../../errors/index.ts';
 
@@ -37,12 +37,28 @@ const LIGHT_ACTION = z.union([
   z.object({ event: z.object({ name: z.string(), context: z.record(z.string(), z.unknown()).optional() }) }),
   z.object({ functionCall: FunctionCall }),
 ]);
-const COMPONENT_SCHEMAS = Object.fromEntries(
+export const COMPONENT_SCHEMAS = Object.fromEntries(
   (Object.keys(BASIC_COMPONENT_SCHEMAS) as BasicComponentType[]).map((type) => {
     const base = type === 'Button' ? BASIC_COMPONENT_SCHEMAS.Button.extend({ action: LIGHT_ACTION.optional() }) : BASIC_COMPONENT_SCHEMAS[type];
     return [type, base.extend({ id: z.string(), component: z.literal(type) })];
   }),
 ) as unknown as Record<BasicComponentType, z.ZodType>;
+
+/**
+ * The same schemas as predicates compiled once: `true` means zod accepts, so the parse (and its
+ * allocations) is needed only for a component the predicate does not pass, which is then judged
+ * and described by zod itself.
+ */
+export const ACCEPTS: Partial<Record<BasicComponentType, SchemaPredicate>> = Object.fromEntries(
+  Object.entries(COMPONENT_SCHEMAS).map(([type, schema]) => [type, compileSchemaPredicate(schema)]),
+);
+
+/** Whether zod accepts `item` as a `type` (the compiled predicate first, zod when it says no or is missing). */
+export function componentSchemaIssues(type: BasicComponentType, item: unknown): z.core.$ZodIssue[] {
+  if (ACCEPTS[type]?.(item) === true) return [];
+  const parsed = COMPONENT_SCHEMAS[type].safeParse(item);
+  return parsed.success ? [] : parsed.error.issues;
+}
 
 const FUNCTIONS: ReadonlySet<string> = new Set(BASIC_FUNCTION_NAMES);
 const MEDIA = new Set(['Image', 'Video', 'AudioPlayer']);
@@ -177,9 +193,9 @@ export function checkComponent(item: Record<string, unknown>, type: string, allo
     return { code: 'A2UI_S2C_COMPONENT_NOT_ALLOWED', detail: `component "${String(item.id)}" has type "${type}", not in the basic catalogue`, path: ['component'] };
   }
   const findings: Finding[] = [];
-  const parsed = COMPONENT_SCHEMAS[type].safeParse(item);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
+  const issues = componentSchemaIssues(type, item);
+  if (issues.length > 0) {
+    for (const issue of issues) {
       findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `${type}: ${issue.message}`, path: issue.path as (string | number)[] });
     }
     return { type, findings, refs: [] };
