@@ -3,7 +3,7 @@ import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import { DEFAULT_A2UI_LIMITS, type Violation } from '../a2ui-shared/index.ts';
 import type { ValidateA2uiV09Options } from './types.ts';
-import { checkComponent, isWellFormedPath, refPath, type ChildRefFound } from './validate-component.ts';
+import { checkComponent, isWellFormedPath, refPath, type ChildRefFound, type Finding } from './validate-component.ts';
 
 /**
  * The semantic validator for server→client A2UI v0.9 streams: what the official processor and
@@ -85,6 +85,14 @@ class StreamValidator {
     });
   }
 
+  /**
+   * The reporter of one message's findings. Returned, not declared as a named const: the tsx
+   * (esbuild) build names every function bound to a name at run time, once per message here.
+   */
+  private issuesOf(index: number, kind: string, surfaceId: string): Issue {
+    return (code, detail, path, componentId) => this.report(code, index, detail, [kind, ...path], surfaceId, componentId);
+  }
+
   private newGeneration(surfaceId: string, first: number, created: boolean): Generation {
     const prior = created ? undefined : this.options.priorTypes?.get(surfaceId);
     const gen: Generation = {
@@ -116,8 +124,7 @@ class StreamValidator {
     if (typeof surfaceId !== 'string' || surfaceId === '') {
       return this.report('A2UI_S2C_MESSAGE_SHAPE', index, `${kind} needs a non-empty surfaceId`, [kind, 'surfaceId']);
     }
-    const issue = (code: ErrorCode, detail: string, path: Path, componentId?: string): void =>
-      this.report(code, index, detail, [kind, ...path], surfaceId, componentId);
+    const issue = this.issuesOf(index, kind, surfaceId);
     for (const k of Object.keys(body)) if (!BODY_KEYS[kind].includes(k)) issue('A2UI_S2C_SCHEMA_INVALID', `${kind} has no property "${k}"`, [k]);
     const list = this.surfaces.get(surfaceId);
     const current = list?.[list.length - 1];
@@ -180,6 +187,7 @@ class StreamValidator {
     const list = body.components;
     if (!Array.isArray(list) || list.length === 0) return issue('A2UI_S2C_SCHEMA_INVALID', 'components must be a non-empty array', ['components']);
     const seen = new Set<string>();
+    const findings: Finding[] = [];
     for (let j = 0; j < list.length; j += 1) {
       const item: unknown = list[j];
       if (!isRecord(item)) { issue('A2UI_S2C_SCHEMA_INVALID', 'a component must be an object', ['components', j]); continue; }
@@ -199,15 +207,16 @@ class StreamValidator {
         issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, ['components', j, 'component']);
         continue;
       }
-      const checked = checkComponent(item, type, this.actions);
-      if ('code' in checked) { issue(checked.code, checked.detail, ['components', j, ...checked.path]); continue; }
-      for (const f of checked.findings) issue(f.code, f.detail, ['components', j, ...f.path]);
+      const refs = checkComponent(item, type, this.actions, findings);
+      if (!Array.isArray(refs)) { issue(refs.code, refs.detail, ['components', j, ...refs.path]); continue; }
+      for (const f of findings) issue(f.code, f.detail, ['components', j, ...f.path]);
+      findings.length = 0;
       const previous = gen.types.get(id);
       if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
       gen.types.set(id, type);
       const children = item.children;
       const templatePath = isRecord(children) && typeof children.path === 'string' ? children.path : undefined;
-      gen.defs.set(id, { index, j, type, refs: checked.refs, templatePath });
+      gen.defs.set(id, { index, j, type, refs, templatePath });
     }
     this.checkCycles(gen, seen, issue);
     if (gen.created && gen.defs.has(ROOT)) for (const id of this.reachable(gen)) gen.reached.add(id);
@@ -316,18 +325,22 @@ type Issue = (code: ErrorCode, detail: string, path: Path, componentId?: string)
 
 /** The deepest chain from the root (root = 1) over the final definitions; cycles are reported elsewhere. */
 function treeDepth(gen: Generation): { depth: number; index: number } {
-  let best = { depth: 0, index: gen.first };
-  const stack: [string, number][] = [[ROOT, 1]];
+  let best = 0;
+  let index = gen.first;
+  // Two parallel stacks instead of a tuple per node: this walks every component of every batch.
+  const ids: string[] = [ROOT];
+  const depths: number[] = [1];
   const seen = new Set<string>();
-  while (stack.length > 0) {
-    const [id, depth] = stack.pop()!;
+  while (ids.length > 0) {
+    const id = ids.pop()!;
+    const depth = depths.pop()!;
     const def = gen.defs.get(id);
     if (def === undefined || seen.has(id)) continue;
     seen.add(id);
-    if (depth > best.depth) best = { depth, index: def.index };
-    for (const ref of def.refs) stack.push([ref.id, depth + 1]);
+    if (depth > best) { best = depth; index = def.index; }
+    for (let i = 0; i < def.refs.length; i += 1) { ids.push(def.refs[i]!.id); depths.push(depth + 1); }
   }
-  return best;
+  return { depth: best, index };
 }
 
 /** Path of the first prototype name used as a key anywhere in `value`. */
