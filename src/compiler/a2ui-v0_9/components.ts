@@ -43,8 +43,8 @@ const TEXT_VARIANT: Partial<Record<FieldBlock['control'], string>> = { textarea:
 
 class V09Components implements ComponentSink {
   readonly components: A2uiV09Component[] = [];
-  /** The field bindings of every button's context, built once. */
-  private fieldContext: { names: readonly string[]; bindings: Record<string, { path: string }> } | undefined;
+  /** The field bindings of every button's context, built once (one per field, shared by the buttons). */
+  private fieldContext: { names: readonly string[]; bindings: { path: string }[] } | undefined;
 
   constructor(private readonly surface: Surface) {}
 
@@ -113,11 +113,14 @@ class V09Components implements ComponentSink {
 
   button(base: string, label: string, action: ActionSpec, fieldNames: readonly string[]): string {
     if (this.fieldContext?.names !== fieldNames) {
-      const bindings: Record<string, { path: string }> = {};
-      for (const name of fieldNames) bindings[name] = { path: `/draft/${name}` };
-      this.fieldContext = { names: fieldNames, bindings };
+      this.fieldContext = { names: fieldNames, bindings: fieldNames.map((name) => ({ path: `/draft/${name}` })) };
     }
-    const context = { ...this.fieldContext.bindings, nonce: this.surface.nonce, rev: this.surface.rev };
+    // Filled by a loop from two arrays: spreading a many-key object is twice as slow on V8.
+    const { bindings } = this.fieldContext;
+    const context: Record<string, unknown> = {};
+    for (let i = 0; i < fieldNames.length; i += 1) context[fieldNames[i]!] = bindings[i];
+    context.nonce = this.surface.nonce;
+    context.rev = this.surface.rev;
     return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
   }
 }
