@@ -37,7 +37,8 @@ interface Generation {
   created: boolean;
   /** The client's ids are known (created here, or priorTypes given). */
   idsKnown: boolean;
-  types: Map<string, string>;
+  /** The types of the ids the client held before the stream (priorTypes), read only. */
+  prior: ReadonlyMap<string, string> | undefined;
   /** Latest definition of each id in this stream. */
   defs: Map<string, Def>;
   /** Ids the tree reached after some message (created generations only). */
@@ -96,7 +97,7 @@ class StreamValidator {
   private newGeneration(surfaceId: string, first: number, created: boolean): Generation {
     const prior = created ? undefined : this.options.priorTypes?.get(surfaceId);
     const gen: Generation = {
-      first, created, idsKnown: created || prior !== undefined, types: new Map(prior ?? []), defs: new Map(), reached: new Set(),
+      first, created, idsKnown: created || prior !== undefined, prior, defs: new Map(), reached: new Set(),
       data: created ? {} : undefined, dataKnown: created, live: true,
     };
     const list = this.surfaces.get(surfaceId) ?? [];
@@ -211,9 +212,9 @@ class StreamValidator {
       if (!Array.isArray(refs)) { issue(refs.code, refs.detail, ['components', j, ...refs.path]); continue; }
       for (const f of findings) issue(f.code, f.detail, ['components', j, ...f.path]);
       findings.length = 0;
-      const previous = gen.types.get(id);
+      // The type the client holds for the id: its latest definition here, else the prior one.
+      const previous = gen.defs.get(id)?.type ?? gen.prior?.get(id);
       if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
-      gen.types.set(id, type);
       const children = item.children;
       const templatePath = isRecord(children) && typeof children.path === 'string' ? children.path : undefined;
       gen.defs.set(id, { index, j, type, refs, templatePath });
@@ -285,7 +286,7 @@ class StreamValidator {
     if (gen.idsKnown) {
       for (const [id, def] of gen.defs) {
         for (const ref of def.refs) {
-          if (gen.types.has(ref.id)) continue;
+          if (gen.defs.has(ref.id) || gen.prior?.has(ref.id) === true) continue;
           report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
             `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]);
         }
