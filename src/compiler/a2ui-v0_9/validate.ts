@@ -29,6 +29,8 @@ interface Def {
   refs: ChildRefFound[];
   /** The data path of a list template among the children. */
   templatePath?: string | undefined;
+  /** Cycle search state, stamped per search (see checkCycles): no map of states per message. */
+  mark: number;
 }
 
 interface Generation {
@@ -217,7 +219,7 @@ class StreamValidator {
       if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
       const children = item.children;
       const templatePath = isRecord(children) && typeof children.path === 'string' ? children.path : undefined;
-      gen.defs.set(id, { index, j, type, refs, templatePath });
+      gen.defs.set(id, { index, j, type, refs, templatePath, mark: 0 });
     }
     this.checkCycles(gen, seen, issue);
     if (gen.created && gen.defs.has(ROOT)) for (const id of this.reachable(gen)) gen.reached.add(id);
@@ -238,37 +240,46 @@ class StreamValidator {
 
   /**
    * A cycle the message closes goes through one of its components: one depth-first walk from
-   * them over every definition known (0 unseen, 1 on the current branch, 2 done), iterative so
-   * adversarial nesting cannot overflow the stack.
+   * them over every definition known, iterative so adversarial nesting cannot overflow the
+   * stack. A definition's mark is `2r - 1` while it is on the current branch of search `r` and
+   * `2r` once done; any older mark means unseen. Ids without a definition end no cycle.
    */
+  private cycleSearches = 0;
+
   private checkCycles(gen: Generation, ids: ReadonlySet<string>, issue: Issue): void {
-    const state = new Map<string, 1 | 2>();
-    const stack: string[] = [];
+    this.cycleSearches += 1;
+    const onBranch = 2 * this.cycleSearches - 1;
+    const done = onBranch + 1;
+    const stack: Def[] = [];
+    const names: string[] = [];
     const next: number[] = [];
     for (const start of ids) {
-      if (state.has(start)) continue;
-      state.set(start, 1);
-      stack.push(start);
+      const first = gen.defs.get(start);
+      if (first === undefined || first.mark >= onBranch) continue;
+      first.mark = onBranch;
+      stack.push(first);
+      names.push(start);
       next.push(0);
       while (stack.length > 0) {
         const top = stack.length - 1;
-        const refs = gen.defs.get(stack[top]!)?.refs;
+        const refs = stack[top]!.refs;
         const k = next[top]!;
-        if (refs !== undefined && k < refs.length) {
+        if (k < refs.length) {
           next[top] = k + 1;
           const child = refs[k]!.id;
-          const seen = state.get(child);
-          if (seen === 1) {
-            issue('A2UI_S2C_CYCLE', `components form a cycle: ${[...stack.slice(stack.indexOf(child)), child].join(' → ')}`, ['components']);
+          const def = gen.defs.get(child);
+          if (def === undefined || def.mark === done) continue;
+          if (def.mark === onBranch) {
+            issue('A2UI_S2C_CYCLE', `components form a cycle: ${[...names.slice(names.indexOf(child)), child].join(' → ')}`, ['components']);
             return;
           }
-          if (seen === undefined && gen.defs.has(child)) {
-            state.set(child, 1);
-            stack.push(child);
-            next.push(0);
-          }
+          def.mark = onBranch;
+          stack.push(def);
+          names.push(child);
+          next.push(0);
         } else {
-          state.set(stack.pop()!, 2);
+          stack.pop()!.mark = done;
+          names.pop();
           next.pop();
         }
       }
