@@ -222,7 +222,12 @@ class StreamValidator {
       gen.defs.set(id, { index, j, type, refs, templatePath, mark: 0 });
     }
     this.checkCycles(gen, seen, issue);
-    if (gen.created && gen.defs.has(ROOT)) for (const id of this.reachable(gen)) gen.reached.add(id);
+    if (gen.created && gen.defs.has(ROOT)) {
+      const now = this.reachable(gen);
+      // The first tree of a surface (every init) is taken as it is, not copied id by id.
+      if (gen.reached.size === 0) gen.reached = now;
+      else for (const id of now) gen.reached.add(id);
+    }
   }
 
   /** Ids reachable from the root through the definitions known so far. */
