@@ -1,4 +1,4 @@
-import type { AppDefinition } from '../conversation/app-definition.ts';
+import type { AppDefinition } from '../index.ts';
 import { createDemoActionRegistry } from './actions/index.ts';
 import { createDemoDirectiveRegistry } from './directives/index.ts';
 import { createOfflinePlanner, type OfflinePlannerOptions } from './offline-planner.ts';

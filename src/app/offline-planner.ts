@@ -1,5 +1,4 @@
-import type { Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
-import type { ConversationIr } from '../ui-ir/index.ts';
+import type { ConversationIr, Planner, PlannerInput, PlannerOutput } from '../index.ts';
 import { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
 
 /**

@@ -1,5 +1,4 @@
-import type { ActionDefinition } from '../../ingress/actions.ts';
-import { appendTranscript, closeSurface, type DataValue, type FieldBlock } from '../../ui-ir/index.ts';
+import { appendTranscript, closeSurface, type ActionDefinition, type DataValue, type FieldBlock } from '../../index.ts';
 import { EMPTY_CONTEXT, formContextSchema } from '../context.ts';
 import { commitSubmission } from './common.ts';
 

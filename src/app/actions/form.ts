@@ -1,5 +1,4 @@
-import type { ActionDefinition } from '../../ingress/actions.ts';
-import { closeSurface, patchSurfaceData, resetSurfaceEpoch, type DataOp } from '../../ui-ir/index.ts';
+import { closeSurface, patchSurfaceData, resetSurfaceEpoch, type ActionDefinition, type DataOp } from '../../index.ts';
 import { draftFromCommitted } from '../commit.ts';
 import { EMPTY_CONTEXT, formContextSchema } from '../context.ts';
 import { viewFields } from '../fields.ts';

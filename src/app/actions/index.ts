@@ -1,5 +1,4 @@
-import { listChooseAction, listRemoveAction } from '../../collections/index.ts';
-import { createActionRegistry, type ActionRegistry } from '../../ingress/actions.ts';
+import { createActionRegistry, listChooseAction, listRemoveAction, type ActionRegistry } from '../../index.ts';
 import { askCancelAction, askSubmitAction } from './ask.ts';
 import { characterUseAction } from './character-use.ts';
 import { formCancelAction, formSubmitAction } from './form.ts';
