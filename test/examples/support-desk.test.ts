@@ -1,10 +1,10 @@
-import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSupportDeskApp } from '../../examples/support-desk/app.ts';
 import { deskPlanFor } from '../../examples/support-desk/planner.ts';
 import { SAMPLE_TICKETS } from '../../examples/support-desk/tickets.ts';
 import { clientsim, a2uiWire, createClientSim, createClientSimV09, createSurfacer, type ConversationIr } from '../../src/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
+import { itemFormFields, listKeys, surfaceFormFields } from '../support/html-forms.ts';
 import type { HttpClient } from '../support/http-client.ts';
 import type { SseConnection } from '../support/sse-client.ts';
 import { feed, newConversation, postEvent, startE2e, stream, until, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
@@ -30,22 +30,17 @@ async function tickets(cid: string): Promise<Array<Record<string, unknown>>> {
   return findSurface(await irOf(cid), 'queue')!.data.committed.tickets as Array<Record<string, unknown>>;
 }
 
-/** The fields an item button of the htmx page posts: its item form's hidden inputs plus `_action`. */
+/** The fields an item button of the htmx page posts. */
 async function itemForm(client: HttpClient, c: Conversation, key: string, action: string): Promise<Record<string, string>> {
-  const $ = cheerio.load(await (await client.get(c.base)).text());
-  const button = $(`li.list__item[data-key="${key}"] button[name="_action"][value="${action}"]`);
-  expect(button.length, `a ${action} button on ${key}`).toBe(1);
-  const fields: Record<string, string> = { _csrf: c.csrf, _action: action };
-  $(`form#${button.attr('form')!} input[type="hidden"]`).each((_, input) => { fields[$(input).attr('name')!] = $(input).attr('value') ?? ''; });
-  return fields;
+  const fields = itemFormFields(await (await client.get(c.base)).text(), key, action);
+  expect(fields, `a ${action} button on ${key}`).toBeDefined();
+  return { _csrf: c.csrf, ...fields! };
 }
 
-/** The hidden fields and the given values of the surface form of `surfaceId` on the htmx page. */
+/** The fields the form of `surfaceId` posts with `values` typed in and `action` pressed. */
 async function surfaceForm(client: HttpClient, c: Conversation, surfaceId: string, values: Record<string, string>, action: string): Promise<Record<string, string>> {
-  const $ = cheerio.load(await (await client.get(c.base)).text());
-  const fields: Record<string, string> = { _csrf: c.csrf, _action: action, _idem: `idem-${surfaceId}-${action}`, ...values };
-  $(`#surface-${surfaceId} form input[type="hidden"]`).each((_, input) => { fields[$(input).attr('name')!] ??= $(input).attr('value') ?? ''; });
-  return fields;
+  const hidden = surfaceFormFields(await (await client.get(c.base)).text(), surfaceId);
+  return { ...hidden, _csrf: c.csrf, _action: action, _idem: `idem-${surfaceId}-${action}`, ...values };
 }
 
 describe('the support desk', () => {
@@ -64,8 +59,7 @@ describe('the support desk', () => {
   it('htmx over HTTP: the queue lists the tickets; Take applies once (the old button is stale); a filed ticket joins the queue', async () => {
     const client = s.client();
     const c = await newConversation(s, client, 'show the queue');
-    const page = cheerio.load(await (await client.get(c.base)).text());
-    expect(page('#surface-queue li.list__item').map((_, li) => page(li).attr('data-key')).get()).toEqual(SAMPLE_TICKETS.map((t) => t.id));
+    expect(listKeys(await (await client.get(c.base)).text(), 'tickets')).toEqual(SAMPLE_TICKETS.map((t) => t.id));
 
     const take = await itemForm(client, c, 'T-1002', 'ticket.take');
     const first = await client.post(`${c.base}/actions`, take, { as: 'json' });

@@ -84,7 +84,7 @@ describe('the public API', () => {
   });
 
   it('defineApp refuses two actions of one name, and itemActionNames lists the per-item ones', () => {
-    const planner = { name: 'offline', label: 'x', plan: async () => ({ rawText: '{}', provider: 'offline', llmMs: 0 }) } as const;
+    const planner: surfacer.Planner = { name: 'offline', label: 'x', plan: async () => ({ rawText: '{}', provider: 'offline', llmMs: 0 }) };
     const twice = [surfacer.listChooseAction, surfacer.listChooseAction];
     expect(() => surfacer.defineApp({ name: 'x', directives: [], actions: twice, offlinePlanner: planner })).toThrow(/registered twice/);
     expect(surfacer.itemActionNames([...surfacer.LIST_ACTIONS])).toEqual(['list.choose', 'list.remove']);
