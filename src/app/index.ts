@@ -26,7 +26,7 @@ export {
 export type {
   AskPayload, ClosePayload, PatchPayload, RequestUploadPayload, ShowFormPayload, ToastPayload,
 } from './directives/index.ts';
-export { createOfflinePlanner, planFor } from './offline-planner.ts';
+export { createOfflinePlanner, planFor, planForEvent } from './offline-planner.ts';
 export type { OfflinePlannerOptions } from './offline-planner.ts';
 export {
   CHARACTER_CARD, DEMO_TEMPLATES, PERSONA, resolveTemplateName, SCENE_SETTINGS, templateByName,

@@ -1,4 +1,4 @@
-import type { Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
+import type { ActionEvent, Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 
 /**
@@ -79,16 +79,58 @@ export function planFor(text: string, ir: ConversationIr): Plan {
       directives: [{ type: 'ui.request_upload', payload: { accept: ['image/png', 'image/jpeg', 'image/webp'], purpose: 'An image for your character or persona.', label: 'Image' } }],
     };
   }
-  if (has(text, 'persona', 'myself', 'my profile')) return showForm('persona', 'persona');
-  if (has(text, 'character', 'card', 'npc')) {
-    const name = nameFrom(text);
-    return showForm('character_card', 'character card', name === undefined ? undefined : { name });
+  const form = formFor(text);
+  if (form !== undefined) {
+    const name = form.template === 'character_card' ? nameFrom(text) : undefined;
+    return showForm(form.template, form.label, name === undefined ? undefined : { name });
   }
-  if (has(text, 'scene', 'setting', 'genre', 'tone')) return showForm('scene_settings', 'scene settings');
   if (has(text, 'thanks', 'thank you')) {
     return { rule: 'thanks', text: `You are welcome! ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'success', text: 'Happy to help' } }] };
   }
   return CLARIFIER;
+}
+
+interface FormChoice {
+  template: string;
+  label: string;
+  /** The field a name ("named Aria") goes into, and the free-text field details go into. */
+  nameField: string;
+  detailsField: string;
+}
+
+const FORMS: ReadonlyArray<FormChoice & { words: string[] }> = [
+  { template: 'persona', label: 'persona', words: ['persona', 'myself', 'my profile'], nameField: 'display_name', detailsField: 'bio' },
+  { template: 'character_card', label: 'character card', words: ['character', 'card', 'npc'], nameField: 'name', detailsField: 'personality' },
+  { template: 'scene_settings', label: 'scene settings', words: ['scene', 'setting', 'genre', 'tone'], nameField: '', detailsField: 'setting' },
+];
+
+/** The form a text asks for, by keyword (the first match in FORMS order). */
+function formFor(text: string): FormChoice | undefined {
+  return FORMS.find((f) => has(text, ...f.words));
+}
+
+/**
+ * A clarifier's answers (an ask.submit continuation): its `goal` answer picks the form (any
+ * answer's text when there is no goal), and its `details` are carried over — a name ("named
+ * Aria") into the form's name field, the whole text into its free-text field. Answers that ask
+ * for no form are acknowledged; the clarifier is never opened again from its own answers.
+ */
+export function planForEvent(event: ActionEvent): Plan {
+  const answer = (name: string) => event.answers.find((a) => a.name === name);
+  const goal = answer('goal');
+  const subject = goal !== undefined && goal.value !== null ? goal.text : event.answers.map((a) => a.text).join(' ');
+  const form = formFor(subject);
+  if (form === undefined) {
+    return { rule: 'answers', text: `Thanks, I have your answers. ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: 'Answers noted' } }] };
+  }
+  const details = answer('details');
+  const text = details !== undefined && typeof details.value === 'string' ? details.value.trim() : '';
+  const values: Record<string, unknown> = {};
+  const name = text === '' ? undefined : nameFrom(text);
+  if (name !== undefined && form.nameField !== '') values[form.nameField] = name;
+  // Within every template's limit for its free-text field (persona bio: 1000 characters).
+  if (text !== '') values[form.detailsField] = text.slice(0, 1000);
+  return { ...showForm(form.template, form.label, Object.keys(values).length > 0 ? values : undefined), rule: `answers:${form.template}` };
 }
 
 export function renderPlan(plan: Plan, fenced: boolean): string {
@@ -102,7 +144,7 @@ export function createOfflinePlanner(options: OfflinePlannerOptions = {}): Plann
     label: 'Offline planner (no language model connected)',
     async plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput> {
       signal.throwIfAborted();
-      const plan = planFor(input.text, input.ir);
+      const plan = input.event !== undefined ? planForEvent(input.event) : planFor(input.text, input.ir);
       return {
         rawText: renderPlan(plan, options.fenced ?? false),
         provider: 'offline',

@@ -1,4 +1,5 @@
-import { formatDivergence, foldLog, foldMore, type FoldContext, type FoldResult } from './fold.ts';
+import { formatDivergence, foldLog, foldMore, notePending, type FoldContext, type FoldResult } from './fold.ts';
+import type { ActionEvent } from '../planner/action-event.ts';
 import { createKeyedQueue, createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../ingress/index.ts';
 import type { StoredOutcome } from './ingress-port.ts';
 import type { LogEntry } from './log.ts';
@@ -27,8 +28,12 @@ export interface FoldedConversations {
    * Appends `entry` as the change from version `basis` to `next`, then changes the state and
    * notifies: nothing unrecorded is ever acknowledged. Throws AppendConflictError when the log
    * moved past `basis` (here or on another instance): the caller catches up and decides again.
+   * An action that continues (its event, and its idempotency scope) becomes pending (fold.ts).
    */
-  commit(cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number): Promise<void>;
+  commit(
+    cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number,
+    continues?: { event: ActionEvent; key: string | undefined },
+  ): Promise<void>;
   /** Every change, one event per log entry; with a shared store also other writers' (watched). */
   subscribe(cid: string, listener: ConversationListener): () => void;
 }
@@ -140,13 +145,14 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       return cached(cid);
     },
     catchUp,
-    commit(cid, state, entry, next, cause, basis) {
+    commit(cid, state, entry, next, cause, basis, continues) {
       return mutations.run(cid, async () => {
         if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
         await store.append(cid, entry, basis);
         const prev = state.folded.ir;
         state.folded.ir = next;
         state.folded.version = basis + 1;
+        notePending(state.folded, entry, basis + 1, continues?.event, continues?.key);
         if (entry.type === 'turn') {
           state.folded.turnCount = Math.max(state.folded.turnCount, entry.turnIndex + 1);
           state.folded.traces.push(entry.trace);

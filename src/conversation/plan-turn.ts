@@ -64,7 +64,7 @@ type Scored = { record: AttemptRecord; output: PlannerOutput };
 const SCRATCH_SEED = 'surfacer-dry-run';
 
 function dryRun(input: PlannerInput, rawText: string, turn: TurnContext): Pick<AttemptRecord, 'errors' | 'warningCodes' | 'applied'> & { proseOnly: boolean } {
-  const { run } = applyTurn(input.ir, { text: input.text, rawText }, turn, createSeededSource(SCRATCH_SEED));
+  const { run } = applyTurn(input.ir, { text: input.event ? undefined : input.text, rawText }, turn, createSeededSource(SCRATCH_SEED));
   const warningCodes = [...new Set(run.warnings.map((w) => w.code))];
   return { errors: run.errors, warningCodes, applied: run.applied, proseOnly: warningCodes.includes('DIRECTIVE_WARN_PROSE_ONLY') };
 }
@@ -90,6 +90,17 @@ function sumUsage(outputs: readonly PlannerOutput[]): TokenUsage | undefined {
   }));
 }
 
+/**
+ * The first call gets the tools; a repair call never runs them again but is shown the steps the
+ * first call made (the model's view stays whole, the outside world is asked once).
+ */
+function callInput(input: PlannerInput, index: number, scored: readonly Scored[]): PlannerInput {
+  const base: PlannerInput = { text: input.text, ir: input.ir, ...(input.event ? { event: input.event } : {}) };
+  if (index === 0) return input.tools ? { ...base, tools: input.tools } : base;
+  const steps = scored[0]?.output.toolSteps;
+  return { ...base, ...(steps && steps.length > 0 ? { toolSteps: steps } : {}), repair: { attempts: scored.map(toRepairAttempt) } };
+}
+
 /** Runs the planner, then up to `maxRepairs` repair follow-ups. Throws only what the first call throws, or a cancellation. */
 export async function planTurn(input: PlannerInput, options: PlanTurnOptions, signal: AbortSignal): Promise<PlannedTurn> {
   const maxRepairs = Math.max(0, Math.min(MAX_REPAIR_ATTEMPTS, Math.trunc(options.maxRepairs)));
@@ -99,8 +110,7 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
     const started = performance.now();
     let output: PlannerOutput;
     try {
-      const repair = index === 0 ? {} : { repair: { attempts: scored.map(toRepairAttempt) } };
-      output = await options.planner.plan({ text: input.text, ir: input.ir, ...repair }, signal);
+      output = await options.planner.plan(callInput(input, index, scored), signal);
     } catch (error) {
       if (index === 0 || signal.aborted) throw error;
       const own = SurfacerErrorSchema.safeParse((error as { error?: unknown } | null)?.error);
@@ -129,6 +139,7 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
   const usage = sumUsage(scored.map((s) => s.output));
   const planned: PlannedTurn = {
     ...chosen.output,
+    ...(scored[0]?.output.toolSteps ? { toolSteps: scored[0].output.toolSteps } : {}),
     llmMs: records.reduce((total, r) => total + r.llmMs, 0),
     attempts: records,
     repair: { maxRepairs, used: records.length - 1, exhausted: passed === undefined, chosen: chosen.record.index },
