@@ -90,7 +90,7 @@ export function recordTurn(
   const compileMs = performance.now() - t2;
   const outcome = planned.kind === 'ok' ? 'applied' : planned.kind === 'failed' ? 'planner_failed' : 'cancelled';
   const error = planned.kind === 'failed' ? planned.error
-    : planned.kind === 'cancelled' ? makeError('PLANNER_CANCELLED', 'cancelled by the user') : undefined;
+    : planned.kind === 'cancelled' ? cancelledError(continuation !== undefined) : undefined;
   const turnIndex = folded.turnCount;
   const trace = buildTrace({
     requestId: ctx.requestId(), cid: folded.meta.cid, turnIndex, startedAt: turn.startedAt, finishedAt: ctx.iso(), mode: ctx.mode,
@@ -117,4 +117,11 @@ export function recordTurn(
     ...(continuation ? { continuation } : {}),
   };
   return { prev, next, entry, outcome, trace, ...(error ? { error } : {}) };
+}
+
+/** A cancelled continuation's message: what the user sent was kept (its action was applied). */
+function cancelledError(continuation: boolean): SurfacerError {
+  return continuation
+    ? makeError('PLANNER_CANCELLED', 'continuation cancelled by the user', { message: 'Stopped. Your answers were saved; the assistant did not continue.' })
+    : makeError('PLANNER_CANCELLED', 'cancelled by the user');
 }

@@ -29,8 +29,7 @@ async function unchanged(service: ConversationService, store: ConversationStore,
 }
 
 function setup(probe: EffectProbe, store: ConversationStore = createMemoryStore()) {
-  const app = createEffectApp(probe);
-  return { app, store, ...makeService(store, { app }) };
+  return makeService(store, { app: createEffectApp(probe) });
 }
 
 describe('an action with a side effect', () => {

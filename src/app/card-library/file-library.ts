@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { open, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { createCardIndex, SavedCard, type CardLibrary } from './library.ts';
 
@@ -14,7 +13,6 @@ export function createFileCardLibrary(options: { file: string; fsync?: boolean; 
   const file = resolve(options.file);
   const fsync = options.fsync ?? true;
   const index = createCardIndex(options.clock ?? Date.now);
-  mkdirSync(dirname(file), { recursive: true });
   let chain: Promise<unknown> = Promise.resolve();
   let handle: FileHandle | undefined;
   // Read once, lazily: a damaged file then fails the saves and lookups that need it, not the server's start.
@@ -56,6 +54,8 @@ export function createFileCardLibrary(options: { file: string; fsync?: boolean; 
         const next = index.next(request);
         if ('known' in next) return next.known;
         if (handle === undefined) {
+          // Made on the first save: a server that never saves a card leaves no empty directory.
+          await mkdir(dirname(file), { recursive: true });
           handle = await open(file, 'a');
           // A new file is durable only once its directory entry is.
           if (fsync) await syncDir(dirname(file));
