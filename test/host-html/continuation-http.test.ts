@@ -1,29 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoApp } from '../../src/app/index.ts';
 import { TraceSchema } from '../../src/conversation/index.ts';
-import type { Planner } from '../../src/planner/types.ts';
 import type { HttpClient } from '../support/http-client.ts';
 import { startHarness, type Harness } from './support/harness.ts';
+import { holdingContinuations } from './support/holding-planner.ts';
 import { formFields, openConversation, pageOf, parse, sendMessage, submitForm, type OpenedConversation } from './support/page.ts';
-
-/**
- * The demo's offline planner, except that a turn continuing an action waits until it is
- * cancelled (while `hold` is on): the cancel during a continuation, over HTTP.
- */
-function holdingContinuations(): Planner & { hold: boolean; held: number } {
-  const offline = createDemoApp().offlinePlanner;
-  const planner = {
-    name: offline.name, label: offline.label, hold: false, held: 0,
-    async plan(input: Parameters<Planner['plan']>[0], signal: AbortSignal) {
-      if (input.event !== undefined && planner.hold) {
-        planner.held += 1;
-        await new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-      }
-      return offline.plan(input, signal);
-    },
-  };
-  return planner;
-}
 
 /** "ask me something" → the clarifier's form fields, "persona" chosen. */
 async function clarifier(client: HttpClient, c: OpenedConversation): Promise<Record<string, string | string[]>> {
