@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, foldLog, type ConversationService, type TurnResult } from '../../src/conversation/index.ts';
+import { createMemoryStore, foldLog, type ConversationService, type ConversationStore, type TurnResult } from '../../src/conversation/index.ts';
 import { createDemoApp } from '../../src/app/index.ts';
 import { runDirectivesAdapter } from '../../src/conversation/index.ts';
 import type { Planner, PlannerInput } from '../../src/planner/types.ts';
@@ -139,6 +139,46 @@ describe('an action that continues the conversation (ask.submit)', () => {
     expect(b.continuation).toBeUndefined();
     await a.continuation;
     expect((await service.traces(cid))!.filter((t) => t.continuation !== undefined)).toHaveLength(1);
+  });
+});
+
+describe('a crash between the action and its continuation', () => {
+  it('loses nothing acknowledged; a retry of the action under its key runs the continuation then, once', async () => {
+    const memory = createMemoryStore();
+    // The first process "dies" when it would record the continuation: its append never happens.
+    const crashing: ConversationStore = {
+      ...memory, writers: memory.writers, read: memory.read, countOwnedBy: memory.countOwnedBy, close: memory.close,
+      append: async (cid, entry, version) => {
+        if (entry.type === 'turn' && entry.continuation !== undefined) throw new Error('killed before the append');
+        return memory.append(cid, entry, version);
+      },
+    };
+    const first = makeService(crashing, { demo: true }).service;
+    const { cid, ir } = await askedConversation(first);
+    const request = formAction(ir, 'main', { goal: 'persona' }, { action: 'ask.submit', idempotencyKey: 'k' });
+    const answered = await first.applyAction(cid, request);
+    if (!answered.ok || answered.kind !== 'applied') throw new Error('not applied');
+    expect(await answered.continuation).toMatchObject({ ok: false, error: { code: 'CONVERSATION_LOG_FAILED' } });
+
+    // The restarted process: the action (the answers) is there, the continuation is not.
+    const restarted = makeService(memory, { demo: true }).service;
+    const loaded = (await restarted.get(cid))!;
+    expect(findSurface(loaded.ir, 'main')!.lifecycle).toBe('deleted');
+    expect(loaded.ir.transcript.at(-1)!.text).toContain('I want to edit: persona');
+    expect(await restarted.divergences(cid)).toEqual([]);
+    expect((await restarted.traces(cid))!.filter((t) => t.continuation)).toHaveLength(0);
+
+    // The client retries (same key, same request): replayed, and the continuation runs now.
+    const retry = await restarted.applyAction(cid, request);
+    if (!retry.ok || retry.kind !== 'applied') throw new Error('not applied');
+    expect(retry.replayed).toBe(true);
+    const turn = await retry.continuation;
+    expect(turn?.ok && findSurface(turn.next, 'main')!.view.template).toBe('persona');
+    // Once: a further retry replays without continuing again.
+    const again = await restarted.applyAction(cid, request);
+    expect(again.ok && again.kind === 'applied' && again.continuation).toBeUndefined();
+    expect(demoFold((await memory.read(cid))!).divergences).toEqual([]);
+    expect((await restarted.traces(cid))!.filter((t) => t.continuation)).toHaveLength(1);
   });
 });
 
