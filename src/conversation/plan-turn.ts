@@ -1,5 +1,6 @@
 import { SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
 import type { Planner, PlannerInput, PlannerOutput, RepairAttempt, TokenUsage } from '../planner/types.ts';
+import { sumUsage } from '../planner/usage.ts';
 import { createSeededSource } from '../ui-ir/index.ts';
 import type { TraceIssue } from './trace.ts';
 import { applyTurn, type TurnContext } from './turn.ts';
@@ -82,14 +83,6 @@ function better(a: Scored, b: Scored): Scored {
   return a.record.index > b.record.index ? a : b;
 }
 
-function sumUsage(outputs: readonly PlannerOutput[]): TokenUsage | undefined {
-  const used = outputs.filter((o) => o.usage !== undefined).map((o) => o.usage!);
-  if (used.length === 0) return undefined;
-  return used.reduce((t, u) => ({
-    prompt_tokens: t.prompt_tokens + u.prompt_tokens, completion_tokens: t.completion_tokens + u.completion_tokens, total_tokens: t.total_tokens + u.total_tokens,
-  }));
-}
-
 /**
  * The first call gets the tools; a repair call never runs them again but is shown the steps the
  * first call made (the model's view stays whole, the outside world is asked once).
@@ -137,9 +130,13 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
   const passed = last.record.status === 'failed' ? undefined : last;
   const chosen = passed ?? (options.turn.mode === 'strict' ? last : scored.reduce(better));
   const usage = sumUsage(scored.map((s) => s.output));
+  // The tool loop ran in the first call only: its steps and summary belong to the turn whichever answer is chosen.
+  const first = scored[0]!.output;
+  const loop = first.meta?.['tool_loop'];
   const planned: PlannedTurn = {
     ...chosen.output,
-    ...(scored[0]?.output.toolSteps ? { toolSteps: scored[0].output.toolSteps } : {}),
+    ...(first.toolSteps ? { toolSteps: first.toolSteps } : {}),
+    ...(loop !== undefined && chosen.output !== first ? { meta: { ...chosen.output.meta, tool_loop: loop } } : {}),
     llmMs: records.reduce((total, r) => total + r.llmMs, 0),
     attempts: records,
     repair: { maxRepairs, used: records.length - 1, exhausted: passed === undefined, chosen: chosen.record.index },

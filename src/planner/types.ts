@@ -30,6 +30,8 @@ export interface PlannerToolDefinition {
 export interface ToolStep {
   /** 0-based, in the order the calls were executed. */
   index: number;
+  /** Which reply of the model (0-based) asked for it: one reply may make several calls. */
+  round: number;
   /** The provider's call id (OpenAI `tool_calls[].id`); Ollama sends none. */
   callId?: string;
   name: string;
