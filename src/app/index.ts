@@ -4,6 +4,7 @@ import type { CardLibrary } from './card-library/index.ts';
 import { createDemoDirectiveRegistry } from './directives/index.ts';
 import { createMemoryCardLibrary } from './card-library/index.ts';
 import { createOfflinePlanner, type OfflinePlannerOptions } from './offline-planner.ts';
+import { createCardTools } from './tools.ts';
 
 export const DEMO_APP_NAME = 'Surfacer Roleplay Studio';
 
@@ -21,6 +22,7 @@ export function createDemoApp(options: DemoAppOptions = {}): AppDefinition {
     directives: createDemoDirectiveRegistry(),
     actions: createDemoActionRegistry({ cards }),
     offlinePlanner: createOfflinePlanner(options.offlinePlanner),
+    tools: createCardTools(cards),
   };
 }
 
@@ -47,3 +49,4 @@ export { defaultDraftValue, draftKind, draftValueSchema, viewFields } from './fi
 export type { FieldSpec } from './fields.ts';
 export { draftFromCommitted, normaliseForCommit } from './commit.ts';
 export { formContextSchema, uploadContextSchema } from './context.ts';
+export { createCardTools, FIND_CARDS, FindCardsInput, FoundCard } from './tools.ts';

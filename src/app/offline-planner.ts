@@ -1,5 +1,11 @@
-import type { ActionEvent, Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
-import type { ConversationIr } from '../ui-ir/index.ts';
+import { z } from 'zod';
+import type { ActionEvent, Planner, PlannerInput, PlannerOutput, PlannerTools, ToolStep } from '../planner/types.ts';
+import { DataMapSchema, type ConversationIr } from '../ui-ir/index.ts';
+import { draftFromCommitted } from './commit.ts';
+import { viewFields } from './fields.ts';
+import { CHARACTER_CARD } from './templates.ts';
+import { FIND_CARDS, FoundCard } from './tools.ts';
+import { templateView } from './views.ts';
 
 /**
  * The embedded planner used when no model is configured or reachable. Deterministic and
@@ -133,6 +139,36 @@ export function planForEvent(event: ActionEvent): Plan {
   return { ...showForm(form.template, form.label, Object.keys(values).length > 0 ? values : undefined), rule: `answers:${form.template}` };
 }
 
+/** "open my saved card named Aria", "load a card from my library": a lookup in the card library. */
+function wantsSavedCard(text: string): boolean {
+  return has(text, 'saved', 'library') && has(text, 'card', 'character');
+}
+
+/**
+ * The card library through the app's find_cards tool (the offline planner calls it itself; a
+ * model would in its tool loop): the newest saved card matching the name opens in the card form.
+ * The call is reported like a model's tool step, so the trace shows it.
+ */
+async function planFromLibrary(text: string, tools: PlannerTools, signal: AbortSignal): Promise<{ plan: Plan; step: ToolStep }> {
+  const query = nameFrom(text) ?? '';
+  const args = { query, limit: 1 };
+  const started = performance.now();
+  const outcome = await tools.call(FIND_CARDS, args, signal);
+  const step: ToolStep = { index: 0, round: 0, name: FIND_CARDS, arguments: args, ok: outcome.ok, result: outcome.result, ms: performance.now() - started };
+  const found = outcome.ok ? z.array(FoundCard).safeParse(outcome.result) : undefined;
+  const card = found?.success ? found.data[0] : undefined;
+  const saved = card === undefined ? undefined : DataMapSchema.safeParse(card.card);
+  if (card === undefined || saved === undefined || !saved.success) {
+    const what = !outcome.ok ? 'I could not read your card library.' : query === '' ? 'You have no saved cards yet.' : `I found no saved card named ${query}.`;
+    return { step, plan: { rule: 'saved_card_none', text: `${what} ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: what } }] } };
+  }
+  // Empty fields are left to the form's defaults: "" is not a value every field's schema takes (a URL).
+  const values = Object.fromEntries(Object.entries(draftFromCommitted(viewFields(templateView(CHARACTER_CARD)), saved.data)).filter(([, v]) => v !== ''));
+  const form = showForm(CHARACTER_CARD.name, 'character card', values);
+  const name = typeof saved.data['name'] === 'string' ? saved.data['name'] : card.id;
+  return { step, plan: { ...form, rule: 'saved_card', text: `Here is your saved card “${name}” (${card.id}). ${OFFLINE_NOTE}` } };
+}
+
 export function renderPlan(plan: Plan, fenced: boolean): string {
   const json = JSON.stringify({ assistant_text: plan.text, directives: plan.directives }, null, 2);
   return fenced ? `\`\`\`json\n${json}\n\`\`\`\n` : json;
@@ -144,14 +180,21 @@ export function createOfflinePlanner(options: OfflinePlannerOptions = {}): Plann
     label: 'Offline planner (no language model connected)',
     async plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput> {
       signal.throwIfAborted();
-      const plan = input.event !== undefined ? planForEvent(input.event) : planFor(input.text, input.ir);
-      return {
+      const lookup = input.event === undefined && input.tools !== undefined && wantsSavedCard(input.text)
+        ? await planFromLibrary(input.text, input.tools, signal) : undefined;
+      const plan = lookup?.plan ?? (input.event !== undefined ? planForEvent(input.event) : planFor(input.text, input.ir));
+      const output: PlannerOutput = {
         rawText: renderPlan(plan, options.fenced ?? false),
         provider: 'offline',
         model: 'offline-keywords-v1',
         llmMs: 0,
-        meta: { rule: plan.rule, offline: true },
+        meta: {
+          rule: plan.rule, offline: true,
+          ...(lookup ? { tool_loop: { tools: input.tools!.definitions.map((d) => d.name), stopped: 'answered', requests: 1 } } : {}),
+        },
       };
+      if (lookup) output.toolSteps = [lookup.step];
+      return output;
     },
   };
 }

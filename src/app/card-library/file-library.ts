@@ -77,6 +77,12 @@ export function createFileCardLibrary(options: { file: string; fsync?: boolean; 
       await ready();
       return index.find(owner, query, limit);
     },
+    close() {
+      return serially(async () => {
+        await handle?.close();
+        handle = undefined;
+      });
+    },
   };
 }
 

@@ -31,6 +31,8 @@ export interface CardLibrary {
   save(request: SaveRequest, signal?: AbortSignal): Promise<SavedCard>;
   /** The owner's cards, newest first, whose name contains `query` (case ignored), at most `limit`. */
   find(owner: string, query: string, limit: number): Promise<SavedCard[]>;
+  /** Waits for saves in flight and releases what the library holds open. */
+  close(): Promise<void>;
 }
 
 /**
@@ -88,5 +90,6 @@ export function createMemoryCardLibrary(options: { clock?: () => number } = {}):
     async find(owner, query, limit) {
       return index.find(owner, query, limit);
     },
+    async close() {},
   };
 }

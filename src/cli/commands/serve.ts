@@ -90,6 +90,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
     await server.close(...args);
     await backend.close();
+    await cards.close();
   };
   return { ...server, close, plannerLabel: planner.label, conversations, a2ui, backend };
 }
