@@ -115,6 +115,9 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
         tools: input.tools, supported: options.capabilities.tools, limits: { ...DEFAULT_TOOL_LOOP, ...options.toolLoop }, signal: combined,
         request: (messages) => ({ model: options.model, stream: false, ...sampling, messages, tools: toolSpecs(input.tools!), parallelToolCalls: false }),
         send: async (spec, callSignal) => (await send(spec, callSignal)).reply,
+      }).catch((error: unknown) => {
+        // A cancel or the call's timeout during a tool call: the same canonical error as during a request.
+        throw error instanceof PlannerError ? error : new PlannerError(classifyFailure(error, { caller: signal, timeout }).error);
       });
       const { reply, sent } = await send({
         model: options.model, stream: false, ...(options.format ? { format: options.format } : {}), ...sampling,

@@ -167,6 +167,20 @@ describe.each(WIRES)('the tool loop through the $name planner', (wire) => {
     expect(output.rawText).toBe(PERSONA);
   });
 
+  it('a cancel during a tool call ends the turn with LLM_CANCELLED: the tool\'s signal aborts, no final request is sent', async () => {
+    const s = await start([{ call: [{ name: 'wait', args: {} }] }, { answer: PERSONA }]);
+    const tools = testTools();
+    const controller = new AbortController();
+    let toolSignal: AbortSignal | undefined;
+    const bound = { ...tools.bound, call: (name: string, args: unknown, signal: AbortSignal) => { toolSignal = signal; return tools.bound.call(name, args, signal); } };
+    const planning = s.planner().plan({ text: 'x', ir: emptyConversation('c1'), tools: bound }, controller.signal);
+    await expect.poll(() => toolSignal).toBeDefined();
+    controller.abort();
+    await expect(planning).rejects.toMatchObject({ error: { code: 'LLM_CANCELLED' } });
+    expect(toolSignal!.aborted).toBe(true);
+    expect(s.bodies()).toHaveLength(1);
+  });
+
   it('feeds a tool error back to the model as the tool\'s result: a throw, an unknown tool, arguments the schema refuses', async () => {
     const s = await start([
       { call: [{ name: 'explode', args: {} }] },
