@@ -13,8 +13,8 @@ export interface ToolContext {
 /**
  * A read-only tool an app registers: the model may call it before it answers with directives
  * (the hybrid run of design §1). Read-only is the contract: a tool looks something up and
- * changes nothing, because a turn's tool calls are neither logged nor replayed (the fold needs
- * only the model's final answer) and a cancelled or repeated turn may call it again. Anything
+ * changes nothing, because a turn's tool calls are only traced, never replayed (the fold needs
+ * only the model's final answer), and a cancelled or repeated turn may call it again. Anything
  * that changes the world is an action's effect (ActionEffect), which the log records.
  */
 export interface ToolDefinition<I = any> {
