@@ -6,6 +6,9 @@ import { AppendConflictError, type ConversationStore } from './store.ts';
 import type { ChangeCause, ConversationListener, Logger } from './types.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 
+const RETRY_FIRST_MS = 200;
+const RETRY_MAX_MS = 5_000;
+
 /** A conversation as this process holds it: the fold of its log so far. */
 export interface FoldedState {
   /** meta, IR, version, turn count, traces and divergences, as folded from the log (and kept current). */
@@ -15,13 +18,14 @@ export interface FoldedState {
 }
 
 export interface FoldedConversations {
-  /** The store has other writers: a folded state may be behind the log. */
-  readonly shared: boolean;
   /** The cached state (loaded whole on a miss), without looking for newer entries. */
   cached(cid: string): Promise<FoldedState | undefined>;
   /** The state caught up with the log (a shared store's other writers included). */
   load(cid: string): Promise<FoldedState | undefined>;
-  /** Folds in what the log holds beyond `state`, one entry (and one event) at a time; how many. */
+  /**
+   * Folds in what the log holds beyond `state`, one entry (and one event) at a time; how many.
+   * Nothing to do (0) when this process is the store's only writer.
+   */
   catchUp(cid: string, state: FoldedState): Promise<number>;
   /**
    * Appends `entry` as the change from version `basis` to `next`, then changes the state and
@@ -57,6 +61,8 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
   const listeners = new Map<string, Set<ConversationListener>>();
   const watches = new Map<string, () => void>();
   const refreshQueued = new Set<string>();
+  /** Pause before the next try of a failed catch-up, per conversation. */
+  const retryDelays = new Map<string, number>();
 
   function remember(cid: string, state: FoldedState): void {
     states.delete(cid);
@@ -105,6 +111,8 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
   }
 
   function catchUp(cid: string, state: FoldedState): Promise<number> {
+    // This process is the only writer: what it holds is the log.
+    if (!shared) return Promise.resolve(0);
     return mutations.run(cid, async () => {
       refreshQueued.delete(cid);
       const entries = await store.read(cid, state.folded.version);
@@ -119,19 +127,33 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     });
   }
 
-  /** A watched conversation's log grew somewhere: fold it in now (at most one catch-up waiting). */
+  /**
+   * A watched conversation's log grew somewhere: fold it in now (at most one catch-up waiting).
+   * While the conversation is still loading, again once it has loaded: the load may have read
+   * the log just before the change. A catch-up that fails (the store is away, or its connection
+   * for commands comes back later than the one that notified) is tried again, with a growing
+   * pause, as long as someone listens: a missed change would otherwise wait for the next one.
+   */
   function refresh(cid: string): void {
+    const pending = loading.get(cid);
+    if (pending !== undefined) {
+      void pending.then((state) => { if (state !== undefined) refresh(cid); }, () => {});
+      return;
+    }
     const state = states.get(cid);
     if (state === undefined || refreshQueued.has(cid)) return;
     refreshQueued.add(cid);
-    catchUp(cid, state).catch((error: unknown) => {
+    catchUp(cid, state).then(() => retryDelays.delete(cid), (error: unknown) => {
       refreshQueued.delete(cid);
-      logger.warn('could not catch up with the conversation log', { cid, error: String(error) });
+      if (!listeners.has(cid)) return;
+      const delay = Math.min(RETRY_MAX_MS, (retryDelays.get(cid) ?? RETRY_FIRST_MS / 2) * 2);
+      retryDelays.set(cid, delay);
+      logger.warn('could not catch up with the conversation log; trying again', { cid, delayMs: delay, error: String(error) });
+      setTimeout(() => refresh(cid), delay).unref();
     });
   }
 
   return {
-    shared,
     cached,
     async load(cid) {
       const known = shared ? states.get(cid) : undefined;
@@ -143,7 +165,18 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     commit(cid, state, entry, next, cause, basis) {
       return mutations.run(cid, async () => {
         if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
-        await store.append(cid, entry, basis);
+        try {
+          await store.append(cid, entry, basis);
+        } catch (error) {
+          if (error instanceof AppendConflictError && error.actual !== undefined && error.actual < basis) {
+            // The log holds less than this process folded: entries were lost in the store (a
+            // failover to a replica that had not received them, a Redis without AOF, a flush).
+            // This fold describes a past that is gone: forget it, so the next decision reloads.
+            logger.error('conversation log is shorter than the folded state; reloading it', { cid, folded: basis, log: error.actual });
+            if (states.get(cid) === state) states.delete(cid);
+          }
+          throw error;
+        }
         const prev = state.folded.ir;
         state.folded.ir = next;
         state.folded.version = basis + 1;

@@ -14,11 +14,16 @@ export interface RedisBackendOptions {
   prefix?: string;
   logger?: Logger;
   turns?: RedisTurnGateOptions;
+  /** A command without an answer after this long fails as unavailable (503). Default 5 000 ms. */
+  commandTimeoutMs?: number;
 }
 
 /** Several instances, one Redis: the logs as streams, and every shared concern beside them. */
 export function createRedisBackend(options: RedisBackendOptions): Backend {
-  const connection = createRedisConnection({ url: options.url, ...(options.logger ? { logger: options.logger } : {}) });
+  const connection = createRedisConnection({
+    url: options.url, ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+  });
   const keys = redisKeys(options.prefix);
   return {
     engine: 'redis',
