@@ -25,6 +25,15 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
     ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
   });
   const keys = redisKeys(options.prefix);
+  // Acknowledged appends survive a Redis crash only with AOF fsynced before each answer. Managed
+  // services may refuse CONFIG: then nothing is said.
+  connection.client.once('ready', () => {
+    connection.client.configGet(['appendonly', 'appendfsync']).then((config) => {
+      if (config['appendonly'] !== 'yes' || config['appendfsync'] !== 'always') {
+        options.logger?.warn('redis does not fsync every write (appendonly yes, appendfsync always): an acknowledged change can be lost if Redis crashes', config);
+      }
+    }, () => {});
+  });
   return {
     engine: 'redis',
     store: createRedisLogStore(connection, keys),
