@@ -15,7 +15,15 @@ export interface FoldedState {
   folded: FoldResult;
   /** First outcomes of accepted actions by idempotency key, rebuilt from the log on load. */
   idempotency: MemoryIdempotencyStore<StoredOutcome>;
+  /**
+   * The IRs of the last RECENT_VERSIONS versions (oldest first), for clients resuming from one
+   * of them. IRs are immutable and share what did not change, so this costs little.
+   */
+  recent: Array<{ version: number; ir: ConversationIr }>;
 }
+
+/** How far back a resuming client is brought up to date by an update rather than a full init. */
+export const RECENT_VERSIONS = 64;
 
 export interface FoldedConversations {
   /** The cached state (loaded whole on a miss), without looking for newer entries. */
@@ -33,6 +41,8 @@ export interface FoldedConversations {
    * moved past `basis` (here or on another instance): the caller catches up and decides again.
    */
   commit(cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number): Promise<void>;
+  /** The IR at `version` if it is one of the last RECENT_VERSIONS (see FoldedState.recent). */
+  irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
   /** Every change, one event per log entry; with a shared store also other writers' (watched). */
   subscribe(cid: string, listener: ConversationListener): () => void;
 }
@@ -94,10 +104,16 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     const promise = (async () => {
       const entries = await store.read(cid);
       if (!entries || entries.length === 0) return undefined;
-      const result = foldLog(entries, fold);
+      // The created entry, then the rest step by step, keeping the last versions' IRs.
+      const result = foldLog(entries.slice(0, 1), fold);
+      const recent = [{ version: 1, ir: result.ir }];
+      for (const step of foldMore(result, entries.slice(1), fold)) {
+        if (step.outcome) result.outcomes.push(step.outcome);
+        remember1(recent, step.version, step.next);
+      }
       if (result.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: result.divergences.map(formatDivergence) });
       const state: FoldedState = {
-        folded: result,
+        folded: result, recent,
         idempotency: createMemoryIdempotencyStore<StoredOutcome>({ ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock }),
       };
       // Keys recorded in the log survive restarts, each for the rest of its TTL.
@@ -119,6 +135,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       if (!entries || entries.length === 0) return 0;
       for (const step of foldMore(state.folded, entries, fold)) {
         if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);
+        remember1(state.recent, step.version, step.next);
         if (step.prev !== step.next) emit({ cid, prev: step.prev, next: step.next, cause: causeOf(step.entry), version: step.version });
       }
       const fresh = state.folded.divergences.filter((d) => d.entry > state.folded.version - entries.length);
@@ -162,6 +179,10 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       return cached(cid);
     },
     catchUp,
+    async irAt(cid, version) {
+      const state = await cached(cid);
+      return state?.recent.find((r) => r.version === version)?.ir;
+    },
     commit(cid, state, entry, next, cause, basis) {
       return mutations.run(cid, async () => {
         if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
@@ -180,6 +201,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
         const prev = state.folded.ir;
         state.folded.ir = next;
         state.folded.version = basis + 1;
+        remember1(state.recent, basis + 1, next);
         if (entry.type === 'turn') {
           state.folded.turnCount = Math.max(state.folded.turnCount, entry.turnIndex + 1);
           state.folded.traces.push(entry.trace);
@@ -213,4 +235,9 @@ function causeOf(entry: LogEntry): ChangeCause {
     case 'reset': return { kind: 'reset', surfaceId: entry.surfaceId, ...from };
     default: return { kind: 'turn', ...from };
   }
+}
+
+function remember1(recent: FoldedState['recent'], version: number, ir: ConversationIr): void {
+  recent.push({ version, ir });
+  if (recent.length > RECENT_VERSIONS) recent.shift();
 }

@@ -5,7 +5,7 @@ import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
-import { foldLog, type FoldContext, type FoldDivergence } from './fold.ts';
+import type { FoldContext, FoldDivergence } from './fold.ts';
 import { createFoldedConversations, type FoldedState } from './folded-conversations.ts';
 import {
   createKeyedQueue, DEFAULT_IDEMPOTENCY_TTL_MS, type ConversationAccess, type IngressRequest,
@@ -82,7 +82,10 @@ export interface ConversationService {
    * first. Throws StoreUnavailableError when the store cannot be reached.
    */
   get(cid: string): Promise<Conversation | undefined>;
-  /** The IR as it was at `version` (a client resuming from there), or undefined. */
+  /**
+   * The IR as it was at `version`, for a client resuming from there, if that is one of the last
+   * versions (a client further behind gets a full init: cheaper than folding a long log again).
+   */
   irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
   runTurn(cid: string, text: string, signal?: AbortSignal, options?: { origin?: string }): Promise<TurnResult>;
   /** Aborts the running planner turn of `cid`, on whatever instance it runs; false when none runs. */
@@ -208,14 +211,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return state ? view(state, busy) : undefined;
     },
 
-    async irAt(cid, version) {
-      const state = await folded.cached(cid);
-      if (!state || !Number.isSafeInteger(version) || version < 1) return undefined;
-      if (version === state.folded.version) return state.folded.ir;
-      const entries = await deps.store.read(cid);
-      if (!entries || entries.length < version) return undefined;
-      return foldLog(entries.slice(0, version), foldContext).ir;
-    },
+    irAt: (cid, version) => folded.irAt(cid, version),
 
     runTurn(cid, text, signal, options = {}) {
       return serialised<TurnResult>(cid, async () => {

@@ -98,4 +98,31 @@ describe('folded conversations on a log with other writers', () => {
     const fresh = makeService(store(), { demo: true }).service;
     expect((await fresh.get(c.id))!.ir).toEqual(now.ir);
   });
+
+  it('the IRs of the last versions are the same on the writer, a late loader and a follower; older ones are not kept', async () => {
+    const { store } = sharedLog();
+    const a = makeService(store(), { demo: true }).service;
+    const follower = makeService(store(), { demo: true }).service;
+    const c = await a.create('o');
+    await follower.get(c.id);
+    const followed: number[] = [];
+    follower.subscribe(c.id, (event) => followed.push(event.version));
+    const turn = await a.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error(turn.error.message);
+    const irs = new Map([[2, turn.next]]);
+    for (let i = 0; i < 70; i += 1) {
+      const now = (await a.get(c.id))!;
+      expect(await a.applyAction(c.id, formAction(now.ir, 'main', { ...CARD, name: `Aria ${i}` }))).toMatchObject({ ok: true });
+      const after = (await a.get(c.id))!;
+      irs.set(after.version, after.ir);
+    }
+    const last = 72;
+    await expect.poll(() => followed.at(-1), { timeout: 5_000 }).toBe(last);
+    const loader = makeService(store(), { demo: true }).service;
+    for (const service of [a, follower, loader]) {
+      for (let v = last - 63; v <= last; v += 1) expect(await service.irAt(c.id, v)).toEqual(irs.get(v));
+      expect(await service.irAt(c.id, last - 64)).toBeUndefined();
+      expect(await service.irAt(c.id, last + 1)).toBeUndefined();
+    }
+  });
 });
