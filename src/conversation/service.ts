@@ -5,7 +5,7 @@ import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
-import { foldLog, type FoldContext, type FoldDivergence } from './fold.ts';
+import type { FoldContext, FoldDivergence } from './fold.ts';
 import { createFoldedConversations, type FoldedState } from './folded-conversations.ts';
 import {
   createKeyedQueue, DEFAULT_IDEMPOTENCY_TTL_MS, idempotencyScope, type ConversationAccess, type EffectMemo, type IngressRequest,
@@ -84,7 +84,10 @@ export interface ConversationService {
    * first. Throws StoreUnavailableError when the store cannot be reached.
    */
   get(cid: string): Promise<Conversation | undefined>;
-  /** The IR as it was at `version` (a client resuming from there), or undefined. */
+  /**
+   * The IR as it was at `version`, for a client resuming from there, if that is one of the last
+   * versions (a client further behind gets a full init: cheaper than folding a long log again).
+   */
   irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
   runTurn(cid: string, text: string, signal?: AbortSignal, options?: { origin?: string }): Promise<TurnResult>;
   /** Aborts the running planner turn of `cid` (a continuation too), on whatever instance it runs; false when none runs. */
@@ -132,7 +135,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   const folded = createFoldedConversations({
     store: deps.store, fold: foldContext, limits, clock, logger, inUse: (cid) => queue.depth(cid) > 0,
   });
-  const { shared, load, catchUp, commit } = folded;
+  const { load, catchUp, commit } = folded;
 
   function view(state: State, busy: boolean): Conversation {
     const { meta, ir, version, turnCount } = state.folded;
@@ -153,21 +156,24 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
 
   /**
    * Runs `decide` (read the state, check, append) until it is not overtaken by another writer:
-   * after a conflict the state is caught up and the decision taken afresh, at most
-   * maxConflictRetries times.
+   * after a conflict the state is caught up (or reloaded, if it was dropped as ahead of the log)
+   * and the decision taken afresh, at most maxConflictRetries times.
    */
-  async function decided<T>(cid: string, state: State, decide: () => Promise<T>): Promise<T | Failure> {
+  async function decided<T>(cid: string, first: State, decide: (state: State) => Promise<T>): Promise<T | Failure> {
+    let state = first;
     for (let attempt = 0; attempt <= limits.maxConflictRetries; attempt += 1) {
       try {
-        return await decide();
+        return await decide(state);
       } catch (error) {
         if (error instanceof StoreUnavailableError) return unavailable(error);
         if (!(error instanceof AppendConflictError)) return logFailed(cid, error);
       }
       try {
-        await catchUp(cid, state);
+        const current = await load(cid);
+        if (current === undefined) return notFound(cid);
+        state = current;
       } catch (error) {
-        return unavailable(error);
+        return error instanceof StoreUnavailableError ? unavailable(error) : logFailed(cid, error);
       }
     }
     return { ok: false, error: makeError('CONVERSATION_BUSY', `overtaken ${limits.maxConflictRetries + 1} times by other writers`) };
@@ -226,14 +232,14 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     const times = { startedAt: iso(), t0: performance.now() };
     try {
       // Another instance's turn may have just changed the conversation: plan on what it is now.
-      if (shared) await catchUp(cid, state);
+      await catchUp(cid, state);
       if (continuation !== undefined && !state.folded.pending.has(continuation.actionVersion)) return undefined;
       const tools = deps.app.tools === undefined ? undefined : bindTools(deps.app.tools, { id: cid, owner: state.folded.meta.ownerSessionId });
       const plannerInput = {
         text, ir: state.folded.ir, ...(continuation ? { event: continuation.event } : {}), ...(tools ? { tools } : {}),
       };
       const planned = await askPlanner({ planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts }, plannerInput, controller, limits.turnTimeoutMs);
-      return await decided(cid, state, async () => {
+      return await decided(cid, state, async (state) => {
         const basis = state.folded.version;
         const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin, continuation });
         await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
@@ -260,7 +266,9 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     // The effect of this request runs once, whatever the number of decisions (ingress EffectMemo).
     const effects: EffectMemo = {};
     const key = idempotencyScope(cid, request);
-    const result = await decided<ActionResult>(cid, state, async () => {
+    let latest = state;
+    const result = await decided<ActionResult>(cid, state, async (state) => {
+      latest = state;
       const basis = state.folded.version;
       const prev = state.folded.ir;
       const access: ConversationAccess = {
@@ -286,7 +294,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         // A shared log may hold changes this instance has not folded yet (the client saw them
         // elsewhere): judge once more on the state as it is now before refusing. (An effect's
         // failure is kept in `effects`: judging again does not run it again.)
-        if (shared && !caughtUp) {
+        if (!caughtUp) {
           caughtUp = true;
           if (await catchUp(cid, state) > 0) throw new AppendConflictError(cid, basis, state.folded.version);
         }
@@ -308,7 +316,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       };
     });
     if (result.ok && result.kind === 'applied' && result.replayed && key !== undefined) {
-      const pending = [...state.folded.pending.values()].find((p) => p.key === key);
+      const pending = [...latest.folded.pending.values()].find((p) => p.key === key);
       if (pending !== undefined) continues = { actionVersion: pending.actionVersion, event: pending.event };
     }
     return continues === undefined ? { result } : { result, continues };
@@ -334,14 +342,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return state ? view(state, busy) : undefined;
     },
 
-    async irAt(cid, version) {
-      const state = await folded.cached(cid);
-      if (!state || !Number.isSafeInteger(version) || version < 1) return undefined;
-      if (version === state.folded.version) return state.folded.ir;
-      const entries = await deps.store.read(cid);
-      if (!entries || entries.length < version) return undefined;
-      return foldLog(entries.slice(0, version), foldContext).ir;
-    },
+    irAt: (cid, version) => folded.irAt(cid, version),
 
     runTurn(cid, text, signal, options = {}) {
       return serialised<TurnResult>(cid, async () => (await turnIn(cid, { text }, signal, options))!);
@@ -377,7 +378,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return serialised<ResetResult>(cid, async () => {
         const state = await load(cid);
         if (!state) return notFound(cid);
-        return decided<ResetResult>(cid, state, async () => {
+        return decided<ResetResult>(cid, state, async (state) => {
           const basis = state.folded.version;
           const prev = state.folded.ir;
           if (options.ifEpoch !== undefined && prev.surfaces.find((s) => s.id === surfaceId)?.epoch !== options.ifEpoch) {

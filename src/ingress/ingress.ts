@@ -108,14 +108,13 @@ function rejected(r: Rejection): IngressOutcome {
 }
 
 /**
- * Keys are scoped to conversation, surface and action: an HTML render shares one `_idem`
- * between its buttons, and a double click must dedupe while a different button must not
- * replay the first button's result.
+ * Keys are scoped to conversation and surface; a client chooses a key per request, so the same
+ * key on another action or message is a reused key (422), never a second request. (An HTML
+ * render's buttons share one `_idem`: its parser makes each button's key its own.)
  */
 export function idempotencyScope(conversationId: string, request: IngressRequest): string | undefined {
   if (request.idempotencyKey === undefined) return undefined;
-  const what = request.kind === 'action' ? `a:${request.action}` : 'error';
-  return `${conversationId}\n${request.surfaceId}\n${what}\n${request.idempotencyKey}`;
+  return `${conversationId}\n${request.surfaceId}\n${request.idempotencyKey}`;
 }
 
 /** What an accepted action answers, live and when rebuilt from a log. */

@@ -7,7 +7,12 @@ import { DEFAULT_TOOL_LOOP } from './tool-loop.ts';
 export const PlannerKind = z.enum(['offline', 'ollama', 'openai', 'replay']);
 export type PlannerKind = z.infer<typeof PlannerKind>;
 
-const Sampling = z.record(z.string(), z.union([z.number(), z.boolean(), z.array(z.string())]));
+/** Keys the planner sets itself: sampling options may never override them (the preflight checks what they say). */
+const RESERVED_REQUEST_KEYS = ['model', 'messages', 'stream', 'format', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'think'];
+const Sampling = z.record(z.string(), z.union([z.number(), z.boolean(), z.array(z.string())]))
+  .refine((options) => !Object.keys(options).some((key) => RESERVED_REQUEST_KEYS.includes(key)), {
+    message: `sampling options may not set ${RESERVED_REQUEST_KEYS.join(', ')}`,
+  });
 
 /** Planner configuration from flags and environment. ollama-js ignores OLLAMA_HOST, so we read it. */
 export const PlannerConfig = z.object({

@@ -58,8 +58,8 @@ export function toOllamaChatRequest(spec: LlmRequestSpec): ChatRequest & { strea
  * (toStrictJsonSchema), sent as `response_format: {type: "json_schema", json_schema: {name, strict, schema}}`.
  */
 export function toOpenAiChatRequest(spec: LlmRequestSpec): ChatCompletionCreateParamsNonStreaming {
-  const request: Record<string, unknown> = { model: spec.model, messages: spec.messages.map(toOpenAiMessage), stream: false };
-  for (const [key, value] of Object.entries(spec.options ?? {})) request[key] = value;
+  // Sampling first: the keys the planner owns are written after them and always win.
+  const request: Record<string, unknown> = { ...spec.options, model: spec.model, messages: spec.messages.map(toOpenAiMessage), stream: false };
   if (spec.format) {
     request.response_format = { type: 'json_schema', json_schema: { name: RESPONSE_SCHEMA_NAME, strict: true, schema: spec.format } };
   }

@@ -129,7 +129,11 @@ describe('an action with a side effect', () => {
 
   it('drops its result when the decision taken again refuses the action as stale (the documented contract)', async () => {
     const probe = createEffectProbe('held');
-    const store = createMemoryStore();
+    const memory = createMemoryStore();
+    // Two writers on one log: the store must say so, or an instance trusts its fold as the log.
+    const store: ConversationStore = {
+      writers: 'many', append: memory.append, read: memory.read, countOwnedBy: memory.countOwnedBy, close: memory.close,
+    };
     const a = setup(probe, store);
     // A second "instance" of the same app on the same log.
     const b = setup(createEffectProbe('ok'), store);

@@ -44,6 +44,11 @@ export interface ServeHandle extends RunningServer {
   backend: Backend;
 }
 
+/** A setting `surfacer serve` cannot start with. */
+export class ServeConfigError extends Error {
+  override name = 'ServeConfigError';
+}
+
 /** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   // The demo app's own store, outside the conversation logs (see README, Actions with side effects).
@@ -54,6 +59,11 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const app = createDemoApp({ cards });
   const { planner, repairAttempts } = choosePlanner(app, options);
   const secret = options.env.SURFACER_SESSION_SECRET;
+  if (options.redisUrl !== undefined && (secret === undefined || secret.length < 16)) {
+    // Each instance would sign sessions with its own random secret: behind a load balancer users
+    // would lose their session (and see 404 for their own conversations) on every other request.
+    throw new ServeConfigError('with --redis every instance needs the same SURFACER_SESSION_SECRET (16 characters or more)');
+  }
   if (secret === undefined || secret.length < 16) {
     options.logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
   }
@@ -154,6 +164,10 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
       dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
     });
   } catch (error) {
+    if (error instanceof ServeConfigError) {
+      io.stderr.write(`surfacer serve: ${error.message}\n`);
+      return 2;
+    }
     if (!(error instanceof PlannerError)) throw error;
     io.stderr.write(`surfacer serve: ${error.error.message} ${error.error.technical_detail}\n`);
     return 2;
