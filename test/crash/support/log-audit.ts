@@ -32,10 +32,18 @@ export function auditLog(dataDir: string, cid: string): LogAudit {
     if (typeof name !== 'string') continue;
     applied.set(name, (applied.get(name) ?? 0) + 1);
     const id = (entry.effect?.result as { id?: unknown } | undefined)?.id;
-    effects.set(name, { key: entry.request.idempotencyKey, id: typeof id === 'string' ? id : undefined });
+    effects.set(name, { key: clientKey(entry.request.idempotencyKey), id: typeof id === 'string' ? id : undefined });
     last = name;
   }
   return { applied, last, tornBytes: Buffer.byteLength(text, 'utf8') - validBytes, effects };
+}
+
+/**
+ * The key the client sent, from the one the server used: the HTML ingress makes a render's `_idem`
+ * each button's own key (`<_idem> <action>`); a client's key has no spaces.
+ */
+function clientKey(used: string | undefined): string | undefined {
+  return used?.split(' ')[0];
 }
 
 /** The card library (form.submit's side effect) on disk, read as the library reads it (a torn tail is not a card). */
@@ -52,7 +60,10 @@ export function auditLibrary(dataDir: string): LibraryAudit {
   const end = text.lastIndexOf('\n') + 1;
   const byKey = new Map<string, SavedCard[]>();
   const cards = text.slice(0, end).split('\n').slice(0, -1).map((line) => SavedCard.parse(JSON.parse(line)));
-  for (const card of cards) byKey.set(card.key ?? '', [...byKey.get(card.key ?? '') ?? [], card]);
+  for (const card of cards) {
+    const key = clientKey(card.key) ?? '';
+    byKey.set(key, [...byKey.get(key) ?? [], card]);
+  }
   return { byKey, cards: cards.length, tornBytes: Buffer.byteLength(text, 'utf8') - Buffer.byteLength(text.slice(0, end), 'utf8') };
 }
 
