@@ -1,4 +1,5 @@
-import { formatDivergence, foldLog, foldMore, type FoldContext, type FoldResult } from './fold.ts';
+import { formatDivergence, foldLog, foldMore, notePending, type FoldContext, type FoldResult } from './fold.ts';
+import type { ActionEvent } from '../planner/action-event.ts';
 import { createKeyedQueue, createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../ingress/index.ts';
 import type { StoredOutcome } from './ingress-port.ts';
 import type { LogEntry } from './log.ts';
@@ -39,8 +40,12 @@ export interface FoldedConversations {
    * Appends `entry` as the change from version `basis` to `next`, then changes the state and
    * notifies: nothing unrecorded is ever acknowledged. Throws AppendConflictError when the log
    * moved past `basis` (here or on another instance): the caller catches up and decides again.
+   * An action that continues (its event, and its idempotency scope) becomes pending (fold.ts).
    */
-  commit(cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number): Promise<void>;
+  commit(
+    cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number,
+    continues?: { event: ActionEvent; key: string | undefined },
+  ): Promise<void>;
   /** The IR at `version` if it is one of the last RECENT_VERSIONS (see FoldedState.recent). */
   irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
   /** Every change, one event per log entry; with a shared store also other writers' (watched). */
@@ -183,7 +188,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       const state = await cached(cid);
       return state?.recent.find((r) => r.version === version)?.ir;
     },
-    commit(cid, state, entry, next, cause, basis) {
+    commit(cid, state, entry, next, cause, basis, continues) {
       return mutations.run(cid, async () => {
         if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
         try {
@@ -201,6 +206,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
         const prev = state.folded.ir;
         state.folded.ir = next;
         state.folded.version = basis + 1;
+        notePending(state.folded, entry, basis + 1, continues?.event, continues?.key);
         remember1(state.recent, basis + 1, next);
         if (entry.type === 'turn') {
           state.folded.turnCount = Math.max(state.folded.turnCount, entry.turnIndex + 1);

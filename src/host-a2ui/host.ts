@@ -102,11 +102,16 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       }
       return { status: 202, body: { ok: true, recovery: result.recovery, reset, replayed: result.replayed, surface: surfaceSummary(result.next, result.surfaceId) } };
     }
+    // An action that continues the conversation: answered now; its turn's changes reach the
+    // client over the stream like any other change.
+    void result.continuation?.then((turn) => {
+      if (turn?.ok === false) logger.warn('continuation turn did not run', { cid, code: turn.error.code });
+    });
     return {
       status: 200,
       body: {
         ok: true, replayed: result.replayed, action: result.action, surface: surfaceSummary(result.next, result.surfaceId),
-        ...(result.toast ? { toast: result.toast } : {}),
+        ...(result.toast ? { toast: result.toast } : {}), ...(result.continuation ? { continuing: true } : {}),
       },
     };
   }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { makeError } from '../errors/index.ts';
 import { OPENAI_BASE_URL } from './openai-planner.ts';
 import { PlannerError } from './planner-error.ts';
+import { DEFAULT_TOOL_LOOP } from './tool-loop.ts';
 
 export const PlannerKind = z.enum(['offline', 'ollama', 'openai', 'replay']);
 export type PlannerKind = z.infer<typeof PlannerKind>;
@@ -32,6 +33,9 @@ export const PlannerConfig = z.object({
   strict: z.boolean(),
   /** Repair follow-ups per turn after a failed answer (0–3). */
   repairAttempts: z.number().int().min(0).max(3),
+  /** The tool loop of turns with the app's tools: requests with tools per turn, and its time. */
+  toolMaxSteps: z.number().int().min(0).max(16),
+  toolTimeoutMs: z.number().int().positive(),
 });
 export type PlannerConfig = z.infer<typeof PlannerConfig>;
 
@@ -74,6 +78,8 @@ export function plannerConfigFromEnv(env: NodeJS.ProcessEnv, flag?: string): Pla
     maxRetries: numberOr(env.SURFACER_LLM_MAX_RETRIES, 2),
     strict: env.SURFACER_STRICT === '1' || env.NODE_ENV === 'development' || env.NODE_ENV === 'test',
     repairAttempts: numberOr(env.SURFACER_REPAIR_ATTEMPTS, 1),
+    toolMaxSteps: numberOr(env.SURFACER_TOOL_MAX_STEPS, DEFAULT_TOOL_LOOP.maxSteps),
+    toolTimeoutMs: numberOr(env.SURFACER_TOOL_TIMEOUT_MS, DEFAULT_TOOL_LOOP.timeoutMs),
   });
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   if (parsed.success && parsed.data.planner === 'replay' && parsed.data.replayFile === undefined) problems.push('SURFACER_REPLAY_FILE is required');

@@ -1,12 +1,14 @@
 import { createActionRegistry, type ActionRegistry } from '../../ingress/actions.ts';
+import { createMemoryCardLibrary, type CardLibrary } from '../card-library/index.ts';
 import { askCancelAction, askSubmitAction } from './ask.ts';
-import { formCancelAction, formSubmitAction } from './form.ts';
+import { createFormSubmitAction, formCancelAction } from './form.ts';
 import { uploadSubmitAction } from './upload.ts';
 
-export const DEMO_ACTIONS = [formSubmitAction, formCancelAction, askSubmitAction, askCancelAction, uploadSubmitAction] as const;
-
-export function createDemoActionRegistry(): ActionRegistry {
-  return createActionRegistry(DEMO_ACTIONS);
+/** The demo's actions; character cards are saved to `cards` (default: a library in this process). */
+export function createDemoActionRegistry(options: { cards?: CardLibrary } = {}): ActionRegistry {
+  const cards = options.cards ?? createMemoryCardLibrary();
+  return createActionRegistry([createFormSubmitAction(cards), formCancelAction, askSubmitAction, askCancelAction, uploadSubmitAction]);
 }
 
-export { askCancelAction, askSubmitAction, formCancelAction, formSubmitAction, uploadSubmitAction };
+export { askCancelAction, askSubmitAction, formCancelAction, uploadSubmitAction };
+export { CardSaved, createFormSubmitAction } from './form.ts';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDemoApp } from '../../app/index.ts';
+import { createDemoApp, createFileCardLibrary } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { createLocalBackend, createRedisBackend, type Backend } from '../../backend/index.ts';
 import { createJsonlStore, type Logger } from '../../conversation/index.ts';
@@ -50,7 +51,12 @@ export class ServeConfigError extends Error {
 
 /** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
-  const app = createDemoApp();
+  // The demo app's own store, outside the conversation logs (see README, Actions with side effects).
+  const cards = createFileCardLibrary({
+    file: options.env.SURFACER_CARD_LIBRARY ?? join(options.dataDir, 'card-library', 'cards.jsonl'),
+    ...(options.fsync === false ? { fsync: false } : {}),
+  });
+  const app = createDemoApp({ cards });
   const { planner, repairAttempts } = choosePlanner(app, options);
   const secret = options.env.SURFACER_SESSION_SECRET;
   if (options.redisUrl !== undefined && (secret === undefined || secret.length < 16)) {
@@ -94,6 +100,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
     await server.close(...args);
     await backend.close();
+    await cards.close();
   };
   return { ...server, close, plannerLabel: planner.label, conversations, a2ui, backend };
 }
