@@ -9,9 +9,10 @@
  *   app definition   defineApp, defineDirective, defineAction, AppDefinition, registries
  *   the IR           ConversationIr and its schemas, pure transitions (openSurface, …), Draw
  *   directives       DirectiveDefinition, patch ops, prompt and JSON Schema rendering, limits
- *   actions          ActionDefinition, client value coercion (clientText, clientNumber, …)
+ *   actions          ActionDefinition (with side effects and continuations), client value coercion
+ *   tools            read-only tools the model may call before it answers (createToolRegistry)
  *   collections      the generic list directives and per-item actions
- *   planners         Planner and its input/output; configured model planners
+ *   planners         Planner and its input/output, the action event a continuation gets; model planners
  *   server           createSurfacer (both hosts on one Hono app, listen())
  *   stores           memory / JSONL logs, local and Redis backends
  *   compilers        A2UI v0.8 / v0.9 (a2uiWire) and HTML
@@ -46,7 +47,10 @@ export {
   clientBoolean, clientChoice, clientChoices, clientNumber, clientText, createActionRegistry, FALSE_TEXT, fieldContextSchema,
   isEmptyMap, NUMBER_TEXT, TRUE_TEXT,
 } from './ingress/index.ts';
-export type { ActionDefinition, ActionRegistry, FieldIssue } from './ingress/index.ts';
+export { DEFAULT_EFFECT_TIMEOUT_MS } from './ingress/index.ts';
+export type {
+  ActionDefinition, ActionEffect, ActionOutcome, ActionRegistry, EffectContext, FieldIssue,
+} from './ingress/index.ts';
 
 // --- collections ---------------------------------------------------------------------------
 export {
@@ -55,13 +59,19 @@ export {
 export type { ListDirectiveOptions } from './collections/index.ts';
 
 // --- planners ------------------------------------------------------------------------------
+export { ActionEventAnswer, ActionEventSchema, actionEventJsonSchema, describeActionEvent } from './planner/index.ts';
 export type {
-  Planner, PlannerInput, PlannerName, PlannerOutput, RepairAttempt, RepairIssue, TokenUsage,
-} from './planner/types.ts';
+  ActionEvent, Planner, PlannerInput, PlannerName, PlannerOutput, PlannerToolDefinition, PlannerTools, RepairAttempt, RepairIssue,
+  TokenUsage, ToolStep,
+} from './planner/index.ts';
+
+// --- tools (read-only, for the model's tool loop) -----------------------------------------
+export { createToolRegistry, DEFAULT_TOOL_TIMEOUT_MS } from './tools/index.ts';
+export type { ToolContext, ToolDefinition, ToolRegistry } from './tools/index.ts';
 export { createConfiguredPlanner, plannerConfigFromEnv, PlannerError, PlannerKind } from './llm/index.ts';
 
 // --- server --------------------------------------------------------------------------------
-export { createSurfacer, MIN_SESSION_SECRET_LENGTH } from './server/index.ts';
+export { createSurfacer, MIN_SESSION_SECRET_LENGTH, SurfacerConfigError } from './server/index.ts';
 export type { ListenOptions, Surfacer, SurfacerOptions } from './server/index.ts';
 export type { RunningServer, HostLimits } from './host-html/index.ts';
 export type { A2uiHost, A2uiHostOptions } from './host-a2ui/index.ts';

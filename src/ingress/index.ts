@@ -4,7 +4,8 @@
  *   parseA2uiClientEvent (v0.8) / parseA2uiV09ClientMessage (v0.9) / parseHtmlFormAction
  *                                                                  → IngressRequest (pure; 400 / 413)
  *   checkIngress / checkClientError (request, ir)                   (pure; 409, then 403)
- *   applyIngress (ir, checked, draw)                                (pure; the action's handler)
+ *   runEffect (checked, ir, run)                                    (the action's side effect, if any; once per request)
+ *   applyIngress (ir, checked, draw, effect)                        (pure; the action's handler)
  *   createIngress(...).handle                                       (idempotency + per-conversation queue)
  *   createIngress(...).apply                                        (the same, for callers that queue themselves)
  *
@@ -30,7 +31,9 @@
  *   as the IETF Idempotency-Key draft says), applies nothing and is not remembered either. That
  *   check comes first, before currency: a used key's answer must not depend on the IR since.
  */
-export type { ActionDefinition, ActionRegistry } from './actions.ts';
+export type { ActionDefinition, ActionEffect, ActionOutcome, ActionRegistry, EffectContext } from './actions.ts';
+export { DEFAULT_EFFECT_TIMEOUT_MS, runEffect } from './effect.ts';
+export type { EffectMemo, EffectRun, EffectStep } from './effect.ts';
 export { createActionRegistry } from './actions.ts';
 export { parseA2uiClientEvent, parseA2uiV09ClientMessage } from './a2ui-event.ts';
 export type { A2uiEventOptions, ParseResult } from './a2ui-event.ts';

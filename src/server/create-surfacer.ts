@@ -14,6 +14,11 @@ import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from 
 import type { Planner } from '../planner/types.ts';
 import { createSystemSource, type EntropySource } from '../ui-ir/index.ts';
 
+/** Options createSurfacer cannot start with. */
+export class SurfacerConfigError extends Error {
+  override name = 'SurfacerConfigError';
+}
+
 /** Shorter session secrets are refused (a random one is used instead, with a warning). */
 export const MIN_SESSION_SECRET_LENGTH = 16;
 
@@ -86,6 +91,10 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', options.env ?? process.env);
   const backend = options.backend ?? createLocalBackend(options.store ?? createMemoryStore());
   const secret = options.sessionSecret;
+  if (backend.store.writers === 'many' && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
+    // Instances with random secrets of their own would each reject the others' session cookies.
+    throw new SurfacerConfigError(`a backend shared by several instances needs the same sessionSecret everywhere (${MIN_SESSION_SECRET_LENGTH} characters or more)`);
+  }
   if (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH) {
     logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
   }

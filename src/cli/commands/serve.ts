@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDemoApp } from '../../app/index.ts';
+import { createDemoApp, createFileCardLibrary } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { createLocalBackend, createRedisBackend, type Backend } from '../../backend/index.ts';
 import { createJsonlStore, type ConversationService, type Logger } from '../../conversation/index.ts';
@@ -7,7 +8,7 @@ import type { A2uiHost, A2uiHostOptions } from '../../host-a2ui/index.ts';
 import type { RunningServer } from '../../host-html/index.ts';
 import { PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
-import { createSurfacer, type Surfacer } from '../../server/index.ts';
+import { createSurfacer, MIN_SESSION_SECRET_LENGTH, type Surfacer } from '../../server/index.ts';
 import type { CliIo } from '../main.ts';
 
 const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama|openai|replay] [--data DIR] [--host ADDR] [--redis URL]\n';
@@ -38,8 +39,32 @@ export interface ServeHandle extends RunningServer {
   backend: Backend;
 }
 
+/** A setting `surfacer serve` cannot start with. */
+export class ServeConfigError extends Error {
+  override name = 'ServeConfigError';
+}
+
 /** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
-export async function startServe(options: ServeOptions, app: AppDefinition = createDemoApp()): Promise<ServeHandle> {
+/**
+ * Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port
+ * (createSurfacer). Without `app`, the demo app with its card library in the data directory.
+ * Exported for tests (port 0).
+ */
+export async function startServe(options: ServeOptions, app?: AppDefinition): Promise<ServeHandle> {
+  const secret = options.env.SURFACER_SESSION_SECRET;
+  if (options.redisUrl !== undefined && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
+    // Each instance would sign sessions with its own random secret: behind a load balancer users
+    // would lose their session (and see 404 for their own conversations) on every other request.
+    throw new ServeConfigError(`with --redis every instance needs the same SURFACER_SESSION_SECRET (${MIN_SESSION_SECRET_LENGTH} characters or more)`);
+  }
+  // The demo app's own store, outside the conversation logs (see README, Actions with side effects).
+  const cards = app === undefined
+    ? createFileCardLibrary({
+      file: options.env.SURFACER_CARD_LIBRARY ?? join(options.dataDir, 'card-library', 'cards.jsonl'),
+      ...(options.fsync === false ? { fsync: false } : {}),
+    })
+    : undefined;
+  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}) });
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
   const backend = options.redisUrl !== undefined
     ? createRedisBackend({
@@ -50,7 +75,7 @@ export async function startServe(options: ServeOptions, app: AppDefinition = cre
   let surfacer: Surfacer;
   try {
     surfacer = createSurfacer({
-      app, planner: options.planner, backend, env: options.env, logger: options.logger,
+      app: served, planner: options.planner, backend, env: options.env, logger: options.logger,
       mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
       secureCookies: options.env.SURFACER_SECURE_COOKIES === '1',
       ...(options.env.SURFACER_SESSION_SECRET !== undefined ? { sessionSecret: options.env.SURFACER_SESSION_SECRET } : {}),
@@ -59,10 +84,15 @@ export async function startServe(options: ServeOptions, app: AppDefinition = cre
     });
   } catch (error) {
     await backend.close();
+    await cards?.close();
     throw error;
   }
   const server = await surfacer.listen({ port: options.port, hostname: options.hostname });
-  return { ...server, plannerLabel: surfacer.planner.label, conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend };
+  const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
+    await server.close(...args);
+    await cards?.close();
+  };
+  return { ...server, close, plannerLabel: surfacer.planner.label, conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend };
 }
 
 function consoleLogger(io: CliIo): Logger {
@@ -113,6 +143,10 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
       dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
     });
   } catch (error) {
+    if (error instanceof ServeConfigError) {
+      io.stderr.write(`surfacer serve: ${error.message}\n`);
+      return 2;
+    }
     if (!(error instanceof PlannerError)) throw error;
     io.stderr.write(`surfacer serve: ${error.error.message} ${error.error.technical_detail}\n`);
     return 2;
