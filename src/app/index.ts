@@ -1,4 +1,4 @@
-import type { AppDefinition } from '../conversation/app-definition.ts';
+import type { AppDefinition } from '../index.ts';
 import { createDemoActionRegistry } from './actions/index.ts';
 import type { CardLibrary } from './card-library/index.ts';
 import { createDemoDirectiveRegistry } from './directives/index.ts';
@@ -27,8 +27,10 @@ export function createDemoApp(options: DemoAppOptions = {}): AppDefinition {
 }
 
 export {
-  askCancelAction, askSubmitAction, CardSaved, createDemoActionRegistry, createFormSubmitAction, formCancelAction, uploadSubmitAction,
+  askCancelAction, askSubmitAction, CardSaved, characterUseAction, createDemoActionRegistry, createFormSubmitAction, DEMO_ITEM_ACTIONS,
+  formCancelAction, uploadSubmitAction,
 } from './actions/index.ts';
+export { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
 export { createFileCardLibrary, createMemoryCardLibrary, SavedCard } from './card-library/index.ts';
 export type { CardLibrary, SaveRequest } from './card-library/index.ts';
 export {

@@ -1,8 +1,9 @@
-import { z } from 'zod';
-import type { ActionEvent, Planner, PlannerInput, PlannerOutput, PlannerTools, ToolStep } from '../planner/types.ts';
-import { DataMapSchema, type ConversationIr } from '../ui-ir/index.ts';
+import {
+  DataMapSchema, z, type ActionEvent, type ConversationIr, type Planner, type PlannerInput, type PlannerOutput, type PlannerTools, type ToolStep,
+} from '../index.ts';
 import { draftFromCommitted } from './commit.ts';
 import { viewFields } from './fields.ts';
+import { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
 import { CHARACTER_CARD } from './templates.ts';
 import { FIND_CARDS, FoundCard } from './tools.ts';
 import { templateView } from './views.ts';
@@ -65,6 +66,22 @@ const CLARIFIER: Plan = {
   }],
 };
 
+/** The sample characters as a list: "Use this one" loads one into the character card. */
+const SAMPLES: Plan = {
+  rule: 'samples',
+  text: `Here are some sample characters. Pick one to load it into the character card. ${OFFLINE_NOTE}`,
+  directives: [{
+    type: 'ui.show_list',
+    payload: {
+      surface: SAMPLES_SURFACE, list: SAMPLES_LIST, title: 'Sample characters',
+      fields: [{ name: 'name', show: 'title' }, { name: 'tagline' }, { name: 'genre', show: 'badge' }],
+      actions: [{ name: 'character.use', label: 'Use this one', primary: true }, { name: 'list.remove', label: 'Hide' }],
+      items: SAMPLE_CHARACTERS.map((c) => ({ ...c })),
+      empty: 'No samples left. Ask for them again to see them all.',
+    },
+  }],
+};
+
 export function planFor(text: string, ir: ConversationIr): Plan {
   if (has(text, 'close', 'dismiss', 'hide')) {
     const open = liveSurfaces(ir);
@@ -85,6 +102,7 @@ export function planFor(text: string, ir: ConversationIr): Plan {
       directives: [{ type: 'ui.request_upload', payload: { accept: ['image/png', 'image/jpeg', 'image/webp'], purpose: 'An image for your character or persona.', label: 'Image' } }],
     };
   }
+  if (has(text, 'sample', 'examples', 'browse')) return SAMPLES;
   const form = formFor(text);
   if (form !== undefined) {
     const name = form.template === 'character_card' ? nameFrom(text) : undefined;

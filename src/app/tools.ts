@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createToolRegistry, type ToolRegistry } from '../tools/index.ts';
+import { createToolRegistry, type ToolRegistry } from '../index.ts';
 import type { CardLibrary } from './card-library/index.ts';
 
 export const FIND_CARDS = 'find_cards';

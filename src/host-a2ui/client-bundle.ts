@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions } from 'esbuild';
 
 export interface ClientAsset {
   /** Versioned URL path, e.g. `/assets/a2ui-client-<hash>.js`. */
@@ -19,24 +18,32 @@ export interface A2uiClientAssets {
 
 const ENTRY = fileURLToPath(new URL('./client/main.ts', import.meta.url));
 const STYLESHEET = new URL('./client/page.css', import.meta.url);
+/**
+ * Where `npm run build` puts the bundle (scripts/build-package.mjs, same options as below), so an
+ * installed package serves it without esbuild or the client's sources; a checkout has none and
+ * bundles on first use.
+ */
+export const PREBUILT_CLIENT = new URL('./client/a2ui-client.js', import.meta.url);
 
 /**
  * The one esbuild configuration, shared by the in-process build and scripts/build-client.mjs.
  * No source map, no metafile, no absolute paths in the output: the same sources and lockfile
  * give the same bytes (and so the same hashed file name) on every machine.
  */
-export const CLIENT_BUILD_OPTIONS: Readonly<BuildOptions> = {
+// Not typed as esbuild's BuildOptions: the published .d.ts must not need esbuild (a dev
+// dependency); esbuild.build() checks the shape where it is called.
+export const CLIENT_BUILD_OPTIONS = {
   entryPoints: [ENTRY],
   bundle: true,
-  format: 'esm',
-  platform: 'browser',
+  format: 'esm' as const,
+  platform: 'browser' as const,
   target: 'es2022',
   minify: true,
   sourcemap: false,
-  legalComments: 'eof',
-  charset: 'utf8',
+  legalComments: 'eof' as const,
+  charset: 'utf8' as const,
   write: false,
-  logLevel: 'silent',
+  logLevel: 'silent' as const,
 };
 
 let script: Promise<ClientAsset> | undefined;
@@ -70,6 +77,11 @@ export async function a2uiClientAssets(): Promise<A2uiClientAssets> {
 }
 
 async function bundleScript(): Promise<ClientAsset> {
+  const prebuilt = await readFile(PREBUILT_CLIENT, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (prebuilt !== undefined) return asset('js', prebuilt, 'text/javascript; charset=utf-8');
   const esbuild = await import('esbuild');
   const result = await esbuild.build({ ...CLIENT_BUILD_OPTIONS });
   const output = result.outputFiles?.[0];

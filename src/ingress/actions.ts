@@ -59,7 +59,15 @@ export interface ActionDefinition<R = unknown> {
   name: string;
   description: string;
   /**
-   * Schema of the context beyond the ingress-owned keys (`nonce`, `rev`), for this surface.
+   * `item`: a per-item action, offered by a surface's lists on each item (ui-ir ListBlock). Its
+   * request carries the list's name and the item's key, which ingress checks against what the
+   * surface shows and hands to `handle` as `context.list` and `context.item`. Ingress accepts it
+   * only from an item button, and a `surface` action (the default) only from the view's buttons.
+   */
+  readonly scope?: 'surface' | 'item';
+  /**
+   * Schema of the context beyond the ingress-owned keys (`nonce`, `rev`), for this surface; for
+   * an item action also beyond `list` and `item`.
    * It coerces what real clients send: numbers as strings, "on"/"true" booleans, empty strings.
    */
   contextSchema(surface: Surface): z.ZodType<Record<string, unknown>>;

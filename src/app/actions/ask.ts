@@ -1,6 +1,4 @@
-import type { ActionDefinition } from '../../ingress/actions.ts';
-import type { ActionEvent } from '../../planner/action-event.ts';
-import { appendTranscript, closeSurface, findSurface, type DataValue, type FieldBlock } from '../../ui-ir/index.ts';
+import { appendTranscript, closeSurface, findSurface, type ActionDefinition, type ActionEvent, type DataValue, type FieldBlock } from '../../index.ts';
 import { EMPTY_CONTEXT, formContextSchema } from '../context.ts';
 import { viewFields } from '../fields.ts';
 import { commitSubmission } from './common.ts';

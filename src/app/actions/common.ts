@@ -1,7 +1,6 @@
-import { makeError } from '../../errors/index.ts';
 import {
-  commitSurface, type ConversationIr, type DataMap, type Draw, type FieldBlock, type Surface, type TransitionResult,
-} from '../../ui-ir/index.ts';
+  commitSurface, makeError, type ConversationIr, type DataMap, type Draw, type FieldBlock, type Surface, type TransitionResult,
+} from '../../index.ts';
 import { normaliseForCommit, type FieldProblem } from '../commit.ts';
 import { sentValues } from '../context.ts';
 import { viewFields } from '../fields.ts';

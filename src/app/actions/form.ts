@@ -1,6 +1,4 @@
-import { z } from 'zod';
-import type { ActionDefinition } from '../../ingress/actions.ts';
-import { closeSurface, patchSurfaceData, resetSurfaceEpoch, type DataMap, type DataOp } from '../../ui-ir/index.ts';
+import { closeSurface, patchSurfaceData, resetSurfaceEpoch, z, type ActionDefinition, type DataMap, type DataOp } from '../../index.ts';
 import type { CardLibrary } from '../card-library/index.ts';
 import { draftFromCommitted } from '../commit.ts';
 import { EMPTY_CONTEXT, formContextSchema } from '../context.ts';

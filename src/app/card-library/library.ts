@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DataMapSchema } from '../../ui-ir/index.ts';
+import { DataMapSchema } from '../../index.ts';
 
 /**
  * The demo app's card library: character cards a user saved, outside the conversation log (the
