@@ -1,8 +1,8 @@
 export { createDirectiveRegistry, foldDirectiveName } from './registry.ts';
 export type {
-  DirectiveDefinition, DirectiveRegistry, DirectiveWarningCode, NormaliseContext,
+  ApplyContext, DirectiveDefinition, DirectiveRegistry, DirectiveWarningCode, NormaliseContext,
 } from './registry.ts';
-export { DEFAULT_LIMITS, resolveLimits } from './limits.ts';
+export { DEFAULT_LIMITS, jsonBytes, resolveLimits } from './limits.ts';
 export type { DirectiveLimits } from './limits.ts';
 export { parseModelOutput, safeParseModelOutput } from './parse.ts';
 export type { ParseResult } from './parse.ts';

@@ -7,6 +7,10 @@ export interface DirectiveLimits {
   maxTextBytes: number;
   /** Nesting depth of any JSON value, checked before any recursive walk. */
   maxDepth: number;
+  /** Items one list may hold after a directive (list directives: show, add). */
+  maxListItems: number;
+  /** UTF-8 bytes of one list item's JSON (list directives: show, add, update). */
+  maxListItemBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<DirectiveLimits> = Object.freeze({
@@ -15,6 +19,8 @@ export const DEFAULT_LIMITS: Readonly<DirectiveLimits> = Object.freeze({
   maxBatchBytes: 128 * 1024,
   maxTextBytes: 256 * 1024,
   maxDepth: 32,
+  maxListItems: 100,
+  maxListItemBytes: 2 * 1024,
 });
 
 export function resolveLimits(overrides: Partial<DirectiveLimits> | undefined): DirectiveLimits {

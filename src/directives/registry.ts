@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors/index.ts';
 import type { ConversationIr, Draw, TransitionResult } from '../ui-ir/index.ts';
+import type { DirectiveLimits } from './limits.ts';
 
 /** Warning codes a normaliser may raise; strict mode turns each into DIRECTIVE_NON_CANONICAL. */
 export type DirectiveWarningCode = Extract<ErrorCode, `DIRECTIVE_WARN_${string}`>;
@@ -35,9 +36,16 @@ export interface DirectiveDefinition<P = unknown> {
   example?: P;
   /**
    * Pure: applies one validated payload to the IR. An error's `pointer`, if any, is relative to
-   * the payload (`/surface`); the runner prefixes the directive's position.
+   * the payload (`/surface`); the runner prefixes the directive's position. `context.limits` are
+   * the run's budgets, for what only the IR can tell (e.g. how many items a list holds after);
+   * the runner always passes them, a caller without budgets of its own may leave them out
+   * (the defaults apply).
    */
-  apply(ir: ConversationIr, payload: P, draw: Draw): TransitionResult;
+  apply(ir: ConversationIr, payload: P, draw: Draw, context?: ApplyContext): TransitionResult;
+}
+
+export interface ApplyContext {
+  readonly limits: DirectiveLimits;
 }
 
 export interface DirectiveRegistry {

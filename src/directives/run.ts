@@ -3,6 +3,8 @@ import {
   appendTranscript, ConversationIr, draw, type ConversationIr as Ir, type EntropySource,
 } from '../ui-ir/index.ts';
 import { childPointer, issue } from './diagnostics.ts';
+import { resolveLimits } from './limits.ts';
+import type { ApplyContext } from './registry.ts';
 import type { DirectiveRegistry } from './registry.ts';
 import {
   validateBatch, validateModelOutput, type RunMode, type ValidateOptions, type ValidationResult,
@@ -44,8 +46,9 @@ export function runModelOutput(registry: DirectiveRegistry, ir: Ir, text: string
  * directive's pure `apply` runs in order and the IR it returns must pass the IR schema. Strict:
  * any failure returns the input IR untouched. Best-effort: a failing directive is skipped.
  */
-export function applyValidated(ir: Ir, validation: ValidationResult, options: Pick<RunOptions, 'mode' | 'source'>): RunResult {
+export function applyValidated(ir: Ir, validation: ValidationResult, options: Pick<RunOptions, 'mode' | 'source' | 'limits'>): RunResult {
   const { mode, source } = options;
+  const context: ApplyContext = { limits: resolveLimits(options.limits) };
   const warnings = [...validation.warnings];
   const errors = [...validation.errors];
   const unchanged: RunResult = { ir, applied: [], warnings, errors };
@@ -63,7 +66,7 @@ export function applyValidated(ir: Ir, validation: ValidationResult, options: Pi
     }
   }
   for (const directive of validation.directives) {
-    const failure = applyOne(current, directive.definition, directive.payload, directive.index, source);
+    const failure = applyOne(current, directive.definition, directive.payload, directive.index, source, context);
     if (failure.ok) {
       current = failure.ir;
       applied.push({ index: directive.index, type: directive.type, payload: directive.payload });
@@ -83,11 +86,12 @@ type Step = { ok: true; ir: Ir } | { ok: false; error: SurfacerError };
 
 function applyOne(
   ir: Ir, definition: ValidationResult['directives'][number]['definition'], payload: unknown, index: number, source: EntropySource,
+  context: ApplyContext,
 ): Step {
   const base = childPointer('/directives', index);
   let result;
   try {
-    result = definition.apply(ir, payload, draw(source));
+    result = definition.apply(ir, payload, draw(source), context);
   } catch (error) {
     return { ok: false, error: makeError('DIRECTIVE_HANDLER_FAILED', `${definition.type} threw: ${String(error)}`, { pointer: base }) };
   }

@@ -114,4 +114,6 @@ export const A2UI_S2C_CODES = {
     message: 'Two inputs edit the same value.' },
   COMPILER_A2UI_UPLOAD_FALLBACK: { category: 'compiler', severity: 'info', recovery: 'soft_fail', retryable: false,
     message: 'File upload is not available in this client; a note is shown instead.' },
+  COMPILER_A2UI_LIST_ITEM_SKIPPED: { category: 'compiler', severity: 'warning', recovery: 'soft_fail', retryable: false,
+    message: 'Some list entries had no valid key and are not shown.' },
 } as const satisfies Record<string, ErrorSpec>;

@@ -6,6 +6,11 @@ export const INGRESS_CODES = {
     message: 'The request was not understood.' },
   A2UI_C2S_ACTION_FORBIDDEN: { category: 'a2ui_c2s', severity: 'error', recovery: 'regenerate', retryable: false, httpStatus: 403,
     message: 'That action is not available here.' },
+  // A per-item action naming a list or an item key the surface does not show at the client's
+  // (current) rev: no renderer could have sent it, so it is forged or broken, not stale. 400 like
+  // any request that cannot be understood against the current UI; nothing is applied.
+  A2UI_C2S_ITEM_UNKNOWN: { category: 'a2ui_c2s', severity: 'error', recovery: 'regenerate', retryable: false, httpStatus: 400,
+    message: 'That item is not on this panel.' },
   A2UI_C2S_SURFACE_STALE: { category: 'a2ui_c2s', severity: 'warning', recovery: 'regenerate', retryable: false, httpStatus: 409,
     message: 'UI is out of date. Please regenerate.' },
   A2UI_C2S_CONTEXT_TOO_LARGE: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 413,

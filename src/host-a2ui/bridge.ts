@@ -21,8 +21,9 @@ import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
  * from exactly the snapshot's IR.
  *
  * A bridge that nobody watched for `idleMs` is dropped together with its hub channel
- * (`hub.forget`), so a client resuming later gets a new stream name and is re-initialised
- * rather than resumed past changes that were never published.
+ * (`hub.forget`). Stream names are the same on every instance and after a drop (event-id.ts), so
+ * a client resuming later is caught up from the IR at its version when that is still kept
+ * (service.irAt), and re-initialised otherwise; never resumed past changes it did not get.
  */
 
 export interface BridgeOptions {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions } from 'esbuild';
 import type { A2uiVersion } from '../compiler/index.ts';
 
 export interface ClientAsset {
@@ -24,12 +23,28 @@ export interface A2uiClientAssets {
  * serves v0.9 and v0.9.1 (the version it speaks is a data attribute of the page).
  */
 type Bundle = 'v0_8' | 'v0_9';
-const BUNDLES: Readonly<Record<Bundle, { entry: string; prefix: string }>> = {
-  v0_8: { entry: fileURLToPath(new URL('./client/main.ts', import.meta.url)), prefix: 'a2ui-client-' },
-  v0_9: { entry: fileURLToPath(new URL('./client/v0_9/main.ts', import.meta.url)), prefix: 'a2ui-client-v09-' },
+/**
+ * `prebuilt`: where `npm run build` puts the bundle (scripts/build-package.mjs, same options as
+ * below), so an installed package serves it without esbuild or the client's sources; a checkout
+ * has none and bundles on first use.
+ */
+const BUNDLES: Readonly<Record<Bundle, { entry: string; prefix: string; prebuilt: URL }>> = {
+  v0_8: {
+    entry: fileURLToPath(new URL('./client/main.ts', import.meta.url)), prefix: 'a2ui-client-',
+    prebuilt: new URL('./client/a2ui-client.js', import.meta.url),
+  },
+  v0_9: {
+    entry: fileURLToPath(new URL('./client/v0_9/main.ts', import.meta.url)), prefix: 'a2ui-client-v09-',
+    prebuilt: new URL('./client/a2ui-client-v09.js', import.meta.url),
+  },
 };
 const bundleOf = (version: A2uiVersion): Bundle => (version === '0.8' ? 'v0_8' : 'v0_9');
 const STYLESHEET = new URL('./client/page.css', import.meta.url);
+/** Where `npm run build` writes each page's prebuilt client, by the wire versions it serves. */
+export const PREBUILT_CLIENTS: ReadonlyArray<{ version: A2uiVersion; file: URL }> = [
+  { version: '0.8', file: BUNDLES.v0_8.prebuilt },
+  { version: '0.9', file: BUNDLES.v0_9.prebuilt },
+];
 
 /** The wire version whose page an asset file name (`a2ui-client-[v09-]<hash>.js|css`) belongs to. */
 export function clientBundleOfAsset(file: string): A2uiVersion {
@@ -41,18 +56,20 @@ export function clientBundleOfAsset(file: string): A2uiVersion {
  * No source map, no metafile, no absolute paths in the output: the same sources and lockfile
  * give the same bytes (and so the same hashed file name) on every machine.
  */
-export const CLIENT_BUILD_OPTIONS: Readonly<BuildOptions> = {
+// Not typed as esbuild's BuildOptions: the published .d.ts must not need esbuild (a dev
+// dependency); esbuild.build() checks the shape where it is called.
+export const CLIENT_BUILD_OPTIONS = {
   entryPoints: [BUNDLES.v0_8.entry],
   bundle: true,
-  format: 'esm',
-  platform: 'browser',
+  format: 'esm' as const,
+  platform: 'browser' as const,
   target: 'es2022',
   minify: true,
   sourcemap: false,
-  legalComments: 'eof',
-  charset: 'utf8',
+  legalComments: 'eof' as const,
+  charset: 'utf8' as const,
   write: false,
-  logLevel: 'silent',
+  logLevel: 'silent' as const,
 };
 
 const scripts = new Map<Bundle, Promise<ClientAsset>>();
@@ -91,6 +108,11 @@ export async function a2uiClientAssets(version: A2uiVersion = '0.8'): Promise<A2
 }
 
 async function bundleScript(bundle: Bundle): Promise<ClientAsset> {
+  const prebuilt = await readFile(BUNDLES[bundle].prebuilt, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (prebuilt !== undefined) return asset('js', prebuilt, 'text/javascript; charset=utf-8', BUNDLES[bundle].prefix);
   const esbuild = await import('esbuild');
   const result = await esbuild.build({ ...CLIENT_BUILD_OPTIONS, entryPoints: [BUNDLES[bundle].entry] });
   const output = result.outputFiles?.[0];

@@ -117,8 +117,11 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     if (!result.ok) return failure(result.error, result.status ?? httpStatusOf(result.error.code), result.issues);
     if (result.kind === 'recover') {
       let reset: 'done' | 'skipped' | 'failed' = 'skipped';
-      // A replayed report already triggered its reset; a renderer that keeps failing is capped.
-      if (result.recovery === 'epoch_reset' && !result.replayed && await resets.take(`${cid}\n${result.surfaceId}`)) {
+      // A replayed report already triggered its reset, unless that reset failed (the surface is
+      // still at the reported epoch: try again; ifEpoch keeps it to one). A renderer that keeps
+      // failing is capped.
+      const stillBroken = result.next.surfaces.find((s) => s.id === result.surfaceId)?.epoch === result.epoch;
+      if (result.recovery === 'epoch_reset' && (!result.replayed || stillBroken) && await resets.take(`${cid}\n${result.surfaceId}`)) {
         // Reports of one broken rendering may reach several instances: it is reset once.
         const done = await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2UI_ORIGIN, ifEpoch: result.epoch });
         reset = done.ok ? 'done' : 'failed';
@@ -128,11 +131,16 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       }
       return { status: 202, body: { ok: true, recovery: result.recovery, reset, replayed: result.replayed, surface: surfaceSummary(result.next, result.surfaceId) } };
     }
+    // An action that continues the conversation: answered now; its turn's changes reach the
+    // client over the stream like any other change.
+    void result.continuation?.then((turn) => {
+      if (turn?.ok === false) logger.warn('continuation turn did not run', { cid, code: turn.error.code });
+    });
     return {
       status: 200,
       body: {
         ok: true, replayed: result.replayed, action: result.action, surface: surfaceSummary(result.next, result.surfaceId),
-        ...(result.toast ? { toast: result.toast } : {}),
+        ...(result.toast ? { toast: result.toast } : {}), ...(result.continuation ? { continuing: true } : {}),
       },
     };
   }

@@ -1,5 +1,7 @@
 import { errorSpec, makeError, type RecoveryPath, type SurfacerError } from '../errors/index.ts';
-import { escapeToken, findSurface, type ConversationIr, type Surface } from '../ui-ir/index.ts';
+import {
+  escapeToken, findSurface, listItems, listsOffering, type ConversationIr, type ListBlock, type Surface,
+} from '../ui-ir/index.ts';
 import type { ActionDefinition, ActionRegistry } from './actions.ts';
 import { nonceMatches } from './nonce.ts';
 import type { ActionRequest, ClientErrorRequest } from './request.ts';
@@ -10,9 +12,15 @@ export interface CheckedAction {
   readonly request: ActionRequest;
   readonly surface: Surface;
   readonly action: ActionDefinition;
-  /** The context as the action's schema parsed (and coerced) it. */
+  /**
+   * The context as the action's schema parsed (and coerced) it; for a per-item action also
+   * `list` and `item` (the list's name and the item's key, both checked against the surface).
+   */
   readonly context: Record<string, unknown>;
 }
+
+/** The context keys a per-item button sends besides nonce and rev (compiler sinks write them). */
+export const ITEM_CONTEXT_KEYS = { list: 'list', item: 'item' } as const;
 
 const stale = (detail: string): Rejection => reject('A2UI_C2S_SURFACE_STALE', detail);
 
@@ -39,10 +47,44 @@ function contextPointer(request: ActionRequest, path: readonly PropertyKey[]): s
   return base + path.map((p) => `/${escapeToken(String(p))}`).join('');
 }
 
+type PickedItem = { ok: true; list: string; key: string; rest: Record<string, unknown> } | Rejection;
+
+/**
+ * The list and item a per-item request names, checked against what the surface shows now (the
+ * rev is already current, so the client rendered exactly this): the list must offer the action
+ * and show an item with that key. Both missing or not strings: the envelope is wrong (400).
+ * Anything else that does not match: A2UI_C2S_ITEM_UNKNOWN (400) — forged, never applied.
+ */
+function pickItem(request: ActionRequest, surface: Surface, lists: readonly ListBlock[]): PickedItem {
+  const { context } = request;
+  const list = Object.hasOwn(context, ITEM_CONTEXT_KEYS.list) ? context[ITEM_CONTEXT_KEYS.list] : undefined;
+  const key = Object.hasOwn(context, ITEM_CONTEXT_KEYS.item) ? context[ITEM_CONTEXT_KEYS.item] : undefined;
+  if (typeof list !== 'string' || typeof key !== 'string') {
+    const missing = typeof list !== 'string' ? ITEM_CONTEXT_KEYS.list : ITEM_CONTEXT_KEYS.item;
+    return reject('A2UI_C2S_ENVELOPE_INVALID', `a per-item action needs "${ITEM_CONTEXT_KEYS.list}" and "${ITEM_CONTEXT_KEYS.item}" as strings`,
+      contextPointer(request, [missing]));
+  }
+  const block = lists.find((b) => b.name === list);
+  if (block === undefined) {
+    return reject('A2UI_C2S_ITEM_UNKNOWN', `surface "${surface.id}" has no list ${JSON.stringify(list)} offering ${JSON.stringify(request.action)}`,
+      contextPointer(request, [ITEM_CONTEXT_KEYS.list]));
+  }
+  if (!listItems(surface, block).shown.some((item) => item.key === key)) {
+    return reject('A2UI_C2S_ITEM_UNKNOWN', `list "${block.name}" of surface "${surface.id}" shows no item ${JSON.stringify(key)} at rev ${surface.rev}`,
+      contextPointer(request, [ITEM_CONTEXT_KEYS.item]));
+  }
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(context)) if (k !== ITEM_CONTEXT_KEYS.list && k !== ITEM_CONTEXT_KEYS.item) rest[k] = v;
+  return { ok: true, list, key, rest };
+}
+
 /**
  * Pure: is this action request allowed against this IR, now? Order: surface currency (409),
- * then allowlist (403), then the action's context schema (403, as design §6 lists it). The
- * IR is only read. Never throws: a schema that throws is reported as INTERNAL_ERROR (500).
+ * then allowlist (403: the view's buttons, or its lists' item buttons), then for a per-item
+ * action its list and item key (400), then the action's context schema (403, as design §6
+ * lists it). The IR is only read. Never throws: a schema that throws is reported as
+ * INTERNAL_ERROR (500). A key that existed at an older rev is stale (409) before it is looked
+ * up: every change to a list's data makes a new rev (ui-ir transitions).
  */
 export function checkIngress(request: ActionRequest, ir: ConversationIr, actions: ActionRegistry): CheckedAction | Rejection {
   const current = currentSurface(ir, request);
@@ -50,15 +92,29 @@ export function checkIngress(request: ActionRequest, ir: ConversationIr, actions
   const { surface } = current;
 
   const name = JSON.stringify(request.action);
-  if (!surface.view.actions.some((a) => a.name === request.action)) {
+  const onView = surface.view.actions.some((a) => a.name === request.action);
+  const lists = onView ? [] : listsOffering(surface.view, request.action);
+  if (!onView && lists.length === 0) {
     return reject('A2UI_C2S_ACTION_FORBIDDEN', `action ${name} is not offered by surface "${surface.id}"`);
   }
   const action = actions.resolve(request.action);
   if (!action) return reject('A2UI_C2S_ACTION_FORBIDDEN', `action ${name} is not registered`);
+  if ((action.scope === 'item') === onView) {
+    return reject('A2UI_C2S_ACTION_FORBIDDEN', `action ${name} is registered for ${action.scope === 'item' ? 'list items' : 'forms'}, not offered so here`);
+  }
+
+  let input: Readonly<Record<string, unknown>> = request.context;
+  let item: { list: string; item: string } | undefined;
+  if (!onView) {
+    const picked = pickItem(request, surface, lists);
+    if (!picked.ok) return picked;
+    input = picked.rest;
+    item = { [ITEM_CONTEXT_KEYS.list]: picked.list, [ITEM_CONTEXT_KEYS.item]: picked.key } as { list: string; item: string };
+  }
 
   let parsed;
   try {
-    parsed = action.contextSchema(surface).safeParse(request.context);
+    parsed = action.contextSchema(surface).safeParse(input);
   } catch (e) {
     return reject('INTERNAL_ERROR', `context schema of ${name} threw: ${(e as Error)?.message ?? String(e)}`);
   }
@@ -69,7 +125,7 @@ export function checkIngress(request: ActionRequest, ir: ConversationIr, actions
     const first = issues[0];
     return reject('A2UI_C2S_ACTION_FORBIDDEN', `context does not match ${name}: ${first?.message ?? 'invalid'}`, first?.pointer, issues);
   }
-  return { ok: true, request, surface, action, context: parsed.data };
+  return { ok: true, request, surface, action, context: item === undefined ? parsed.data : { ...parsed.data, ...item } };
 }
 
 export interface CheckedClientError {

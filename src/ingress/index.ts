@@ -4,7 +4,8 @@
  *   parseA2uiClientMessage (v0.8 or v0.9, by the body's `version` key) / parseHtmlFormAction
  *                                                                  → IngressRequest (pure; 400 / 413)
  *   checkIngress / checkClientError (request, ir)                   (pure; 409, then 403)
- *   applyIngress (ir, checked, draw)                                (pure; the action's handler)
+ *   runEffect (checked, ir, run)                                    (the action's side effect, if any; once per request)
+ *   applyIngress (ir, checked, draw, effect)                        (pure; the action's handler)
  *   createIngress(...).handle                                       (idempotency + per-conversation queue)
  *   createIngress(...).apply                                        (the same, for callers that queue themselves)
  *
@@ -20,19 +21,25 @@
  * - Currency is checked before the allowlist: a stale UI gets 409 even for an action the new
  *   UI no longer offers, so the user is told to regenerate rather than "not available".
  * - An expired or deleted surface is stale (409), like an unknown one.
+ * - A per-item action (one a list of the surface offers on its items) carries `list` and `item`:
+ *   missing → 400 (ENVELOPE_INVALID); a list or key the surface does not show at the current
+ *   rev → A2UI_C2S_ITEM_UNKNOWN (400: forged, never applied). Every change of a list's data
+ *   bumps the rev, so a key that vanished since the client's rev is stale (409) first.
  * - Rejections are not stored under their idempotency key (they applied nothing).
  * - A key is bound to its request (requestFingerprint): the same request again replays the
  *   first outcome, another request under a used key is A2UI_C2S_IDEMPOTENCY_KEY_REUSED (422,
  *   as the IETF Idempotency-Key draft says), applies nothing and is not remembered either. That
  *   check comes first, before currency: a used key's answer must not depend on the IR since.
  */
-export type { ActionDefinition, ActionRegistry } from './actions.ts';
+export type { ActionDefinition, ActionEffect, ActionOutcome, ActionRegistry, EffectContext } from './actions.ts';
+export { DEFAULT_EFFECT_TIMEOUT_MS, runEffect } from './effect.ts';
+export type { EffectMemo, EffectRun, EffectStep } from './effect.ts';
 export { createActionRegistry } from './actions.ts';
 export { parseA2uiClientEvent, parseA2uiClientMessage, parseA2uiV09ClientMessage } from './a2ui-event.ts';
 export type { A2uiDialect, A2uiEventOptions, A2uiParseResult, ParseResult } from './a2ui-event.ts';
 export { parseHtmlFormAction } from './html-form.ts';
 export type { HtmlFormFields, HtmlFormOptions } from './html-form.ts';
-export { checkClientError, checkIngress } from './check.ts';
+export { checkClientError, checkIngress, ITEM_CONTEXT_KEYS } from './check.ts';
 export type { CheckedAction, CheckedClientError } from './check.ts';
 export { applyIngress } from './apply.ts';
 export type { Applied } from './apply.ts';

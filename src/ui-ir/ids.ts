@@ -9,13 +9,14 @@ export function stableId(...parts: ReadonlyArray<string | number>): string {
 }
 
 /**
- * A block's key within its surface. Inputs are keyed by their data key so they keep their id
- * when blocks are reordered; other blocks by their index path.
+ * A block's key within its surface. Inputs and lists are keyed by their name so they keep their
+ * ids when blocks are reordered; other blocks by their index path.
  */
 export function blockKey(block: Block, indexPath: readonly number[]): string {
   switch (block.kind) {
     case 'field': return `f-${block.name}`;
     case 'upload': return `u-${block.name}`;
+    case 'list': return `l-${block.name}`;
     default: return `b${indexPath.join('-')}`;
   }
 }

@@ -7,12 +7,16 @@ export type { DataPath, Namespace } from './pointer.ts';
 export * from './schema.ts';
 export { blockKey, stableId, walkBlocks } from './ids.ts';
 export {
+  findListBlock, findShownItem, listBlocks, listItems, listsOffering, pathTokens, touchesList,
+} from './collections.ts';
+export type { ListItem, ListItems } from './collections.ts';
+export {
   createRecordingSource, createReplaySource, createSeededSource, createSystemSource, draw,
 } from './source.ts';
 export type { Draw, EntropySource, RecordedDraw } from './source.ts';
 export {
   addToast, appendTranscript, closeSurface, commitSurface, emptyConversation, expireSurface,
-  findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, surfaceToast, viewHasInputs,
+  findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, surfaceToast, viewHasInputs, writeListItems,
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
 export { isValidConversationIr } from './validate.ts';

@@ -126,6 +126,56 @@ export const UploadBlock = z.object({
   fallback: z.string().max(500),
 });
 
+/** An action name as the app's action registry spells it (the allowlist). */
+export const ActionName = z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/);
+
+/** Most items one list block shows; the rest are counted in its note (design: README "Collections"). */
+export const MAX_LIST_ITEMS = 200;
+
+/**
+ * Where a list's items live: an array under `/committed` or `/ui`, read by own property only.
+ * Not at or under `/ui/toast`, which addToast writes without a new rev (a list's data changes
+ * only with a new rev, so a click on a vanished item is stale, not forged).
+ */
+export const ListPath = z.string()
+  .regex(/^\/(committed|ui)(\/[A-Za-z0-9_-]{1,64}){1,5}$/)
+  .refine((p) => p.slice(1).split('/').every(isSafeDataKey), 'reserved key in a list path')
+  .refine((p) => p !== '/ui/toast' && !p.startsWith('/ui/toast/'), '/ui/toast belongs to the toast mirror');
+
+/** One thing each item of a list shows, read from the item's `field`. */
+export const ListItemDisplay = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), field: DataKey, style: z.enum(['title', 'body', 'caption']).default('body') }),
+  z.object({ kind: z.literal('value'), field: DataKey, label: ShortText }),
+  /** The field holds an http(s) URL; anything else shows no image. */
+  z.object({ kind: z.literal('image'), field: DataKey, alt: z.string().max(300).default('') }),
+  z.object({ kind: z.literal('badge'), field: DataKey }),
+]);
+export type ListItemDisplay = z.infer<typeof ListItemDisplay>;
+
+/** A button on every item; its action (from the app's allowlist) receives the list's name and the item's key. */
+export const ListItemAction = z.object({ name: ActionName, label: ShortText, primary: z.boolean().default(false) });
+export type ListItemAction = z.infer<typeof ListItemAction>;
+
+/**
+ * A collection: the items of the array at `path`, each an object whose `itemKey` field holds its
+ * stable key (a data key). Items without a valid key, and later items repeating a key, are not
+ * shown (ui-ir/collections.ts decides which items a list has, for every compiler and ingress).
+ * At most `maxItems` are shown; the note says how many there are, or `empty` when there is none.
+ */
+export const ListBlock = z.object({
+  kind: z.literal('list'),
+  /** Unique among the view's lists; per-item actions send it back as `list`. */
+  name: DataKey,
+  title: z.string().max(200).optional(),
+  path: ListPath,
+  itemKey: DataKey.default('id'),
+  display: z.array(ListItemDisplay).min(1).max(8),
+  actions: z.array(ListItemAction).max(4).default([]),
+  empty: z.string().max(300).default('Nothing to show yet.'),
+  maxItems: z.number().int().min(1).max(MAX_LIST_ITEMS).default(25),
+});
+export type ListBlock = z.infer<typeof ListBlock>;
+
 type GroupShape = {
   kind: 'group';
   title?: string | undefined;
@@ -140,6 +190,7 @@ export type Block =
   | z.infer<typeof ImageBlock>
   | z.infer<typeof ValueBlock>
   | z.infer<typeof UploadBlock>
+  | ListBlock
   | GroupShape;
 
 export const GroupBlock: z.ZodType<GroupShape> = z.lazy(() =>
@@ -152,17 +203,37 @@ export const GroupBlock: z.ZodType<GroupShape> = z.lazy(() =>
 ) as unknown as z.ZodType<GroupShape>;
 
 export const BlockSchema: z.ZodType<Block> = z.lazy(() =>
-  z.union([FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, GroupBlock]),
+  z.union([FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, ListBlock, GroupBlock]),
 ) as unknown as z.ZodType<Block>;
 
 /** A button. `name` must be registered in the app's action registry (the allowlist). */
 export const ActionSpec = z.object({
-  name: z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/),
+  name: ActionName,
   label: ShortText,
   role: z.enum(['submit', 'cancel', 'secondary']),
   primary: z.boolean().default(false),
 });
 export type ActionSpec = z.infer<typeof ActionSpec>;
+
+/**
+ * List names are unique in a view, and an action is either the view's (a button under the form)
+ * or its lists' (a button on each item), never both: ingress tells the two kinds of request apart
+ * by the action's name alone, and finds the list by its name.
+ */
+function listsConsistent(view: { blocks: readonly Block[]; actions: readonly { name: string }[] }): boolean {
+  const names = new Set<string>();
+  const viewActions = new Set(view.actions.map((a) => a.name));
+  const stack = [...view.blocks];
+  while (stack.length > 0) {
+    const block = stack.pop()!;
+    if (block.kind === 'group') stack.push(...block.blocks);
+    if (block.kind !== 'list') continue;
+    if (names.has(block.name)) return false;
+    names.add(block.name);
+    if (block.actions.some((a) => viewActions.has(a.name))) return false;
+  }
+  return true;
+}
 
 export const SurfaceView = z.object({
   /** Which template built this view (`ask` for ad-hoc clarifiers); informational. */
@@ -170,7 +241,7 @@ export const SurfaceView = z.object({
   title: ShortText,
   blocks: z.array(BlockSchema).max(200),
   actions: z.array(ActionSpec).max(8),
-});
+}).refine(listsConsistent, 'list names must be unique, and an item action cannot also be a view action');
 export type SurfaceView = z.infer<typeof SurfaceView>;
 
 export const SurfaceData = z.object({

@@ -1,4 +1,5 @@
 import { makeError, type SurfacerError } from '../errors/index.ts';
+import { findListBlock, pathTokens, touchesList } from './collections.ts';
 import { walkBlocks } from './ids.ts';
 import { formatPointer, getAt, isPlainObject, removeAt, setAt, type Namespace } from './pointer.ts';
 import {
@@ -111,7 +112,8 @@ export type DataOp =
 
 /**
  * Applies validated data ops to `/draft` or `/ui`. `/committed` is not reachable from here on
- * purpose: only a submit writes it. A draft change bumps rev; a ui change does not.
+ * purpose: only a submit writes it. A draft change bumps rev; a ui change does not, unless it
+ * changes a list's data (per-item buttons rendered before must then be stale).
  */
 export function patchSurfaceData(
   ir: ConversationIr, surfaceId: string, ops: readonly DataOp[], draw: Pick<Draw, 'now'>,
@@ -133,7 +135,7 @@ export function patchSurfaceData(
     } else {
       next = setAt(current, op.keys, op.value) as DataMap;
     }
-    if (op.namespace === 'draft' && next !== current) draftChanged = true;
+    if (next !== current && (op.namespace === 'draft' || touchesList(surface.view, [op.namespace, ...op.keys]))) draftChanged = true;
     data = { ...data, [op.namespace]: next };
   }
   return {
@@ -163,6 +165,24 @@ export function commitSurface(
       data: { ...surface.data, draft, committed: values.committed },
     }),
   };
+}
+
+/**
+ * Replaces the items of the list named `listName` on a live surface (whatever namespace its path
+ * is in) with `items`, and bumps rev: every per-item button rendered before is stale, so a click
+ * on an item that is gone gets 409, never a forged-key 400. The caller validates the items
+ * (the IR schema checks the data; ui-ir/collections.ts decides which items count).
+ */
+export function writeListItems(
+  ir: ConversationIr, surfaceId: string, listName: string, items: readonly DataValue[], draw: Pick<Draw, 'now'>,
+): TransitionResult {
+  const surface = findLiveSurface(ir, surfaceId);
+  if (!surface) return notFound(surfaceId);
+  const block = findListBlock(surface.view, listName);
+  if (!block) return { ok: false, error: makeError('IR_POINTER_INVALID', `surface "${surfaceId}" has no list "${listName}"`) };
+  const [namespace, ...keys] = pathTokens(block.path) as ['committed' | 'ui', ...string[]];
+  const data = { ...surface.data, [namespace]: setAt(surface.data[namespace], keys, [...items]) as DataMap };
+  return { ok: true, ir: withSurface(ir, { ...surface, data, rev: surface.rev + 1, updatedAt: draw.now }) };
 }
 
 export function closeSurface(ir: ConversationIr, surfaceId: string, draw: Pick<Draw, 'now'>): TransitionResult {

@@ -47,8 +47,12 @@ describe('demo templates', () => {
   it('createDemoApp wires registries and an honest offline planner', () => {
     const app = createDemoApp();
     expect(app.name).toMatch(/Roleplay/);
-    expect(app.directives.definitions.map((d) => d.type)).toEqual(['ui.show_form', 'ui.ask', 'ui.toast', 'ui.patch', 'ui.request_upload', 'ui.close']);
-    expect(app.actions.definitions.map((a) => a.name)).toEqual(['form.submit', 'form.cancel', 'ask.submit', 'ask.cancel', 'upload.submit']);
+    expect(app.directives.definitions.map((d) => d.type)).toEqual([
+      'ui.show_form', 'ui.ask', 'ui.toast', 'ui.patch', 'ui.request_upload', 'ui.close', 'ui.show_list', 'ui.list_add', 'ui.list_update', 'ui.list_remove',
+    ]);
+    expect(app.actions.definitions.map((a) => a.name)).toEqual([
+      'form.submit', 'form.cancel', 'ask.submit', 'ask.cancel', 'upload.submit', 'character.use', 'list.choose', 'list.remove',
+    ]);
     expect(app.offlinePlanner.name).toBe('offline');
     expect(app.offlinePlanner.label.toLowerCase()).toContain('offline');
   });

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleLog, failedLoad, launchChromium } from '../support/browser/index.ts';
 import { browserPages, committed, recordEvents, savedRow as savedRowOf, textField } from './support/browser-pages.ts';
 import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
+import { findSurface } from '../../src/ui-ir/index.ts';
 
 /*
  * The official Lit renderer in headless Chromium against the real product (`npm start`'s
@@ -114,6 +115,33 @@ describe('the A2UI page on the real product', () => {
     await savedRow(page, 'Name', 'Dara').waitFor();
     expect(await committed(s, c.cid)).toMatchObject({ name: 'Dara' });
     await page.screenshot({ path: `${ARTIFACTS}/a2ui-after-epoch-reset.png`, fullPage: true });
+  });
+
+  it('the clarifier: choosing "persona" and pressing Continue opens the persona form without typing', async () => {
+    const client = s.client();
+    const c = await newConversation(s, client, 'ask me something');
+    const page = await openA2ui(await contextFor(client), c);
+    await page.locator('a2ui-surface[data-surface-id="main--e0"]').waitFor();
+    await page.getByText('What would you like to set up?', { exact: true }).waitFor();
+    // The Lit MultipleChoice: open its dropdown, pick the option.
+    const choice = page.locator('a2ui-multiplechoice');
+    await choice.locator('.dropdown-header').click();
+    await choice.locator('.option-item', { hasText: 'persona' }).click();
+    const exchanges = recordEvents(page, s, c);
+    await page.locator('a2ui-button', { hasText: 'Continue' }).locator('button').click();
+    await expect.poll(() => exchanges.length).toBe(1);
+    expect(exchanges[0]).toMatchObject({
+      status: 200, request: { userAction: { name: 'ask.submit', context: { goal: ['persona'] } } },
+      response: { ok: true, replayed: false, action: 'ask.submit', continuing: true },
+    });
+    // The continuation's persona form reaches the renderer over the stream (the next epoch of "main").
+    await page.locator('a2ui-surface[data-surface-id="main--e1"]').waitFor();
+    await expect.poll(() => field(page, 'Display name').count()).toBe(1);
+    expect(await page.locator('a2ui-surface').count()).toBe(1);
+    const conversation = await s.handle.conversations.get(c.cid);
+    expect(findSurface(conversation!.ir, 'main')!.view.template).toBe('persona');
+    expect(conversation!.ir.transcript.filter((t) => t.role === 'user').map((t) => t.text.split('\n')[0])).toEqual(['ask me something', 'What would you like to set up?']);
+    await page.screenshot({ path: `${ARTIFACTS}/a2ui-clarifier-continued.png`, fullPage: true });
   });
 
   it('opens with the bearer token instead of the cookie, and shows the connect box', async () => {

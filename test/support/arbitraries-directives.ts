@@ -91,9 +91,43 @@ export const requestUploadPayload = (): fc.Arbitrary<Record<string, unknown>> =>
 
 export const closePayload = (): fc.Arbitrary<Record<string, unknown>> => fc.record({ surface: surfaceId() });
 
+/** List directives: small pools of list names and ids, so adds, updates and removals find their items. */
+const LISTS = ['items', 'picks'] as const;
+const IDS = ['a', 'b', 'c', 'd', 'e'] as const;
+const itemField = fc.constantFrom('name', 'note', 'img', 'n');
+const listItem = (id: string): fc.Arbitrary<Record<string, unknown>> =>
+  fc.dictionary(itemField, fc.oneof(text(40), fc.integer(), fc.boolean(), fc.constant('https://example.com/p.png')), { maxKeys: 3 })
+    .map((fields) => ({ ...fields, id }));
+const listItems = (min: number): fc.Arbitrary<Record<string, unknown>[]> =>
+  fc.uniqueArray(fc.constantFrom(...IDS), { minLength: min, maxLength: 4 }).chain((ids) => fc.tuple(...ids.map(listItem)));
+
+export const showListPayload = (): fc.Arbitrary<Record<string, unknown>> => fc.record({
+  surface: surfaceId(),
+  list: fc.constantFrom(...LISTS),
+  title: text(60),
+  intro: text(100),
+  fields: fc.array(fc.record({ name: itemField, show: fc.constantFrom('title', 'text', 'caption', 'value', 'image', 'badge'), label: text(20) },
+    { requiredKeys: ['name'] }), { minLength: 1, maxLength: 3 }),
+  actions: fc.uniqueArray(fc.record({ name: fc.constantFrom('list.choose', 'list.remove', 'character.use'), label: text(20), primary: fc.boolean() },
+    { requiredKeys: ['name', 'label'] }), { maxLength: 3, selector: (a) => a.name }),
+  items: listItems(0),
+  empty: text(60),
+  max_shown: fc.integer({ min: 1, max: 5 }),
+}, { requiredKeys: ['title', 'fields', 'items'] });
+
+export const listAddPayload = (): fc.Arbitrary<Record<string, unknown>> =>
+  fc.record({ surface: surfaceId(), list: fc.constantFrom(...LISTS), items: listItems(1), at: fc.constantFrom('end', 'start') }, { requiredKeys: ['items'] });
+
+export const listUpdatePayload = (): fc.Arbitrary<Record<string, unknown>> =>
+  fc.record({ surface: surfaceId(), list: fc.constantFrom(...LISTS), items: listItems(1) }, { requiredKeys: ['items'] });
+
+export const listRemovePayload = (): fc.Arbitrary<Record<string, unknown>> =>
+  fc.record({ surface: surfaceId(), list: fc.constantFrom(...LISTS), ids: fc.uniqueArray(fc.constantFrom(...IDS), { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['ids'] });
+
 const BY_TYPE = {
   'ui.show_form': showFormPayload, 'ui.ask': askPayload, 'ui.toast': toastPayload,
   'ui.patch': patchPayload, 'ui.request_upload': requestUploadPayload, 'ui.close': closePayload,
+  'ui.show_list': showListPayload, 'ui.list_add': listAddPayload, 'ui.list_update': listUpdatePayload, 'ui.list_remove': listRemovePayload,
 } as const;
 
 /** One canonical directive of the demo app (valid on its own; it may still not apply to a state). */

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import {
   addToast, closeSurface, commitSurface, createSeededSource, draw, emptyConversation, expireSurface,
-  IR_VERSION, openSurface, patchSurfaceData, resetSurfaceEpoch,
+  IR_VERSION, listBlocks, openSurface, patchSurfaceData, resetSurfaceEpoch, writeListItems,
   type ActionSpec, type Block, type ConversationIr, type DataMap, type DataOp, type DataValue, type FieldBlock,
-  type Surface, type SurfaceView, type Toast,
+  type ListBlock, type ListItemDisplay, type Surface, type SurfaceView, type Toast,
 } from '../../src/ui-ir/index.ts';
+import { setAt } from '../../src/ui-ir/pointer.ts';
 
 /**
  * fast-check arbitraries of valid UI IR v1 values (shapes of src/ui-ir/schema.ts), shared by
@@ -79,6 +80,69 @@ export const arbFieldBlock: fc.Arbitrary<FieldBlock> = fc.record({
 const arbPathKey = fc.string({ unit: fc.constantFrom(...SAFE_CHARS), minLength: 1, maxLength: 8 });
 const arbUrlTail = fc.string({ unit: fc.constantFrom(...SAFE_CHARS, '/', '.'), maxLength: 20 });
 
+/**
+ * Collections. Names, paths and keys come from small pools so lists, their data, item keys and
+ * list transitions meet; item actions never share a name with view actions (arbAction), as the
+ * IR requires. Item keys include invalid ones (not a data key, not a string) and repeats, which
+ * every compiler must leave out the same way.
+ */
+export const LIST_NAMES = ['items', 'saved', 'results'] as const;
+export const LIST_PATHS = ['/ui/lists/items', '/ui/lists/saved', '/committed/saved', '/ui/results', '/committed/items/all'] as const;
+export const ITEM_KEYS = ['a', 'b', 'c', 'd', 'k-1', 'x_2', '0'] as const;
+export const ITEM_FIELDS = ['id', 'key', 'name', 'title', 'img', 'n', 'tag'] as const;
+export const ITEM_ACTIONS = ['list.choose', 'list.remove', 'item.open'] as const;
+
+const arbItemDisplay: fc.Arbitrary<ListItemDisplay> = fc.oneof(
+  fc.record({ kind: fc.constant('text' as const), field: fc.constantFrom(...ITEM_FIELDS), style: fc.constantFrom('title' as const, 'body' as const, 'caption' as const) }),
+  fc.record({ kind: fc.constant('value' as const), field: fc.constantFrom(...ITEM_FIELDS), label: arbShortText }),
+  fc.record({ kind: fc.constant('image' as const), field: fc.constantFrom(...ITEM_FIELDS), alt: text(300) }),
+  fc.record({ kind: fc.constant('badge' as const), field: fc.constantFrom(...ITEM_FIELDS) }),
+);
+
+export const arbListBlock: fc.Arbitrary<ListBlock> = fc.record({
+  kind: fc.constant('list' as const),
+  name: fc.constantFrom(...LIST_NAMES),
+  title: fc.option(text(200), { nil: undefined }),
+  path: fc.constantFrom(...LIST_PATHS),
+  itemKey: fc.constantFrom('id', 'key'),
+  display: fc.array(arbItemDisplay, { minLength: 1, maxLength: 4 }),
+  actions: fc.uniqueArray(fc.record({ name: fc.constantFrom(...ITEM_ACTIONS), label: arbShortText, primary: fc.boolean() }), { maxLength: 3, selector: (a) => a.name }),
+  empty: text(300),
+  maxItems: fc.integer({ min: 1, max: 6 }),
+}, { requiredKeys: ['kind', 'name', 'path', 'itemKey', 'display', 'actions', 'empty', 'maxItems'] });
+
+const arbItemValue: fc.Arbitrary<DataValue> = fc.oneof(
+  { weight: 3, arbitrary: text(60) },
+  { weight: 1, arbitrary: fc.constantFrom('https://example.com/a.png', 'http://x.example/b', 'javascript:alert(1)', 'https://') },
+  { weight: 1, arbitrary: arbNumber },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: arbDataValue(1) },
+);
+
+/** One stored list entry: usually an item with a key from the pool, sometimes something a list must skip. */
+export const arbListEntry: fc.Arbitrary<DataValue> = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(fc.constantFrom('id', 'key'), fc.constantFrom(...ITEM_KEYS), fc.dictionary(fc.constantFrom(...ITEM_FIELDS), arbItemValue, { maxKeys: 4 }))
+    .map(([field, key, rest]) => ({ ...rest, id: key, [field]: key })) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...ITEM_FIELDS), arbItemValue, { maxKeys: 3 }) },
+  { weight: 1, arbitrary: arbDataValue(1) },
+);
+
+export const arbListData: fc.Arbitrary<DataValue[]> = fc.array(arbListEntry, { maxLength: 9 });
+
+/** Renames later lists with a name seen before (list names are unique in a view). */
+function uniqueListNames(blocks: Block[]): Block[] {
+  const seen = new Set<string>();
+  const visit = (list: Block[]): Block[] => list.map((b) => {
+    if (b.kind === 'group') return { ...b, blocks: visit(b.blocks) };
+    if (b.kind !== 'list') return b;
+    let name = b.name;
+    for (let n = 2; seen.has(name); n += 1) name = `${b.name}-${n}`;
+    seen.add(name);
+    return name === b.name ? b : { ...b, name };
+  });
+  return visit(blocks);
+}
+
 export function arbBlock(depth = 2): fc.Arbitrary<Block> {
   const leaves: fc.Arbitrary<Block>[] = [
     fc.record({ kind: fc.constant('heading' as const), text: arbShortText, level: fc.integer({ min: 1, max: 4 }) }),
@@ -105,6 +169,7 @@ export function arbBlock(depth = 2): fc.Arbitrary<Block> {
     }),
     arbFieldBlock,
     arbFieldBlock,
+    arbListBlock,
   ];
   if (depth <= 0) return fc.oneof(...leaves);
   const group: fc.Arbitrary<Block> = fc.record({
@@ -126,9 +191,19 @@ export const arbAction: fc.Arbitrary<ActionSpec> = fc.record({
 export const arbView: fc.Arbitrary<SurfaceView> = fc.record({
   template: fc.constantFrom('ask', 'character.sheet', 'profile'),
   title: arbShortText,
-  blocks: fc.array(arbBlock(2), { maxLength: 8 }),
+  blocks: fc.array(arbBlock(2), { maxLength: 8 }).map(uniqueListNames),
   actions: fc.array(arbAction, { maxLength: 3 }),
 });
+
+/** Stores generated entries at the path of every list of `view` (later lists win a shared path). */
+function withListData(view: SurfaceView, data: Surface['data'], lists: readonly DataValue[][]): Surface['data'] {
+  let out = data;
+  listBlocks(view).forEach((block, i) => {
+    const [ns, ...keys] = block.path.slice(1).split('/') as ['committed' | 'ui', ...string[]];
+    out = { ...out, [ns]: setAt(out[ns], keys, lists[i % Math.max(1, lists.length)] ?? []) as DataMap };
+  });
+  return out;
+}
 
 export const SURFACE_IDS = ['main', 'side', 'x--e1'] as const;
 const arbNonce = fc.string({ unit: fc.constantFrom(...SAFE_CHARS), minLength: 8, maxLength: 24 });
@@ -141,6 +216,11 @@ const arbToastMirror = fc.record({
 });
 
 export function arbSurface(id?: string): fc.Arbitrary<Surface> {
+  return fc.tuple(arbSurfaceWithoutLists(id), fc.array(arbListData, { minLength: 1, maxLength: 3 }))
+    .map(([surface, lists]) => ({ ...surface, data: withListData(surface.view, surface.data, lists) }));
+}
+
+function arbSurfaceWithoutLists(id?: string): fc.Arbitrary<Surface> {
   return fc.record({
     id: id === undefined ? fc.constantFrom(...SURFACE_IDS) : fc.constant(id),
     epoch: fc.integer({ min: 0, max: 3 }),
@@ -173,7 +253,8 @@ export type TransitionOp =
   | { t: 'patch'; id: string; ops: DataOp[] }
   | { t: 'commit'; id: string; draft: DataMap; committed: DataMap }
   | { t: 'close' | 'expire' | 'reset'; id: string }
-  | { t: 'toast'; id?: string | undefined; level: 'info' | 'success' | 'warning' | 'error'; text: string };
+  | { t: 'toast'; id?: string | undefined; level: 'info' | 'success' | 'warning' | 'error'; text: string }
+  | { t: 'list'; id: string; list: string; items: DataValue[] };
 
 const arbSurfaceRef = fc.constantFrom('main', 'side');
 const arbKeys = fc.array(arbDataKey, { minLength: 1, maxLength: 2 });
@@ -188,6 +269,7 @@ export const arbTransitionOp: fc.Arbitrary<TransitionOp> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('commit' as const), id: arbSurfaceRef, draft: arbDataMap(1, 3), committed: arbDataMap(2, 4) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constantFrom('close' as const, 'expire' as const, 'reset' as const), id: arbSurfaceRef }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('toast' as const), id: fc.option(arbSurfaceRef, { nil: undefined }), level: fc.constantFrom('info' as const, 'success' as const, 'warning' as const, 'error' as const), text: text(500, 1) }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('list' as const), id: arbSurfaceRef, list: fc.constantFrom(...LIST_NAMES), items: arbListData }) },
 );
 
 /** Applies ops in order from an empty conversation; returns every IR along the way (index 0 = empty). */
@@ -202,7 +284,8 @@ export function applyTransitions(ops: readonly TransitionOp[], seed = 'arb'): Co
       case 'open': next = openSurface(ir, { id: op.id, view: op.view, draft: op.draft, ui: op.ui }, d); break;
       case 'toast': next = addToast(ir, { level: op.level, text: op.text, ...(op.id ? { surfaceId: op.id } : {}) }, d); break;
       default: {
-        const r = op.t === 'patch' ? patchSurfaceData(ir, op.id, op.ops, d)
+        const r = op.t === 'list' ? writeListItems(ir, op.id, op.list, listEdit(ir, op), d)
+          : op.t === 'patch' ? patchSurfaceData(ir, op.id, op.ops, d)
           : op.t === 'commit' ? commitSurface(ir, op.id, { draft: op.draft, committed: op.committed }, d)
             : op.t === 'close' ? closeSurface(ir, op.id, d)
               : op.t === 'expire' ? expireSurface(ir, op.id, d)
@@ -217,6 +300,45 @@ export function applyTransitions(ops: readonly TransitionOp[], seed = 'arb'): Co
   }
   return out;
 }
+
+/**
+ * A list write as the list directives and actions make them, chosen by the generated items' length
+ * against the stored ones: an append (the old items, then the new), a removal of one item, one item
+ * changed, or a replacement — so updates exercise each way a list's encoding changes.
+ */
+function listEdit(ir: ConversationIr, op: Extract<TransitionOp, { t: 'list' }>): DataValue[] {
+  const surface = ir.surfaces.find((s) => s.id === op.id);
+  const block = surface === undefined ? undefined : listBlocks(surface.view).find((b) => b.name === op.list);
+  if (surface === undefined || block === undefined) return op.items;
+  let stored: unknown = surface.data;
+  for (const key of block.path.slice(1).split('/')) stored = stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Record<string, unknown>)[key] : undefined;
+  const old = Array.isArray(stored) ? (stored as DataValue[]) : [];
+  switch (op.items.length % 4) {
+    case 0: return [...old, ...op.items];
+    case 1: return old.length === 0 ? op.items : old.filter((_, i) => i !== op.items.length % old.length);
+    case 2: return old.length === 0 ? op.items : old.map((v, i) => (i === op.items.length % old.length ? op.items[0]! : v));
+    default: return op.items;
+  }
+}
+
+/**
+ * Histories that start with a list on `main` (items at /ui/lists/items, at least one item action)
+ * and keep writing lists among the other transitions: for the collection suites, which need
+ * items to click far more often than arbTransitionSequence has them.
+ */
+export const arbListHistory: fc.Arbitrary<TransitionOp[]> = fc
+  .tuple(
+    arbView,
+    arbListBlock.filter((b) => b.actions.length > 0).map((b) => ({ ...b, name: 'items', path: '/ui/lists/items' })),
+    fc.array(arbListEntry, { minLength: 1, maxLength: 8 }),
+    fc.array(fc.oneof({ weight: 2, arbitrary: arbTransitionOp }, {
+      weight: 1, arbitrary: fc.record({ t: fc.constant('list' as const), id: fc.constant('main'), list: fc.constant('items'), items: arbListData }),
+    }), { maxLength: 6 }),
+  )
+  .map(([view, list, items, rest]) => [
+    { t: 'open' as const, id: 'main', view: { ...view, blocks: uniqueListNames([list, ...view.blocks]) }, ui: { lists: { items } } },
+    ...rest,
+  ]);
 
 /** Starts by opening `main`, so most later ops find a surface to act on. */
 export const arbTransitionSequence: fc.Arbitrary<TransitionOp[]> = fc

@@ -1,4 +1,5 @@
-import { createDirectiveRegistry, type DirectiveRegistry } from '../../directives/index.ts';
+import { createDirectiveRegistry, createListDirectives, type DirectiveRegistry } from '../../index.ts';
+import { DEMO_ITEM_ACTIONS } from '../actions/index.ts';
 import { askDirective } from './ask.ts';
 import { closeDirective } from './close.ts';
 import { patchDirective } from './patch.ts';
@@ -8,6 +9,7 @@ import { toastDirective } from './toast.ts';
 
 export const DEMO_DIRECTIVES = [
   showFormDirective, askDirective, toastDirective, patchDirective, requestUploadDirective, closeDirective,
+  ...createListDirectives({ itemActions: DEMO_ITEM_ACTIONS }),
 ] as const;
 
 export function createDemoDirectiveRegistry(): DirectiveRegistry {

@@ -55,7 +55,8 @@ export interface ClientSimV09 {
   hashes(options?: HashOptionsV09): ReadonlyMap<string, string>;
   setValue(surfaceId: string, path: string, value: unknown): ViolationV09[];
   input(surfaceId: string, componentId: string, value: unknown): ViolationV09[];
-  click(surfaceId: string, componentId: string, clock?: Clock): ClickResultV09;
+  /** `dataPath` picks one instance of a list template's button (its item's path); default the first. */
+  click(surfaceId: string, componentId: string, clock?: Clock, dataPath?: string): ClickResultV09;
 }
 
 /** A mutable handle over the pure v0.9 state machine; every method is a pure step underneath. */
@@ -88,8 +89,9 @@ export function createClientSimV09(options: ClientSimV09Options = {}): ClientSim
     hashes,
     setValue: (surfaceId, path, value) => step(setValueV09(state, surfaceId, path, value)),
     input: (surfaceId, componentId, value) => step(inputV09(state, surfaceId, componentId, value)),
-    click: (surfaceId, componentId, clock) => clickV09(state, surfaceId, componentId, {
+    click: (surfaceId, componentId, clock, dataPath) => clickV09(state, surfaceId, componentId, {
       clock: clock ?? options.clock ?? EPOCH_CLOCK, ...(options.version === undefined ? {} : { version: options.version }),
+      ...(dataPath === undefined ? {} : { dataPath }),
     }),
   };
 }

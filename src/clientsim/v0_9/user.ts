@@ -22,12 +22,19 @@ function violation(state: SimStateV09, surfaceId: string, code: ClientSimV09Code
 
 type Located = { surface: SurfaceStateV09; node: TreeNodeV09; properties: Readonly<Record<string, unknown>> } | { fail: ViolationV09 };
 
-/** The first rendered instance of `componentId` in document order (what a user would see first). */
-function locate(state: SimStateV09, surfaceId: string, componentId: string): Located {
+/**
+ * The first rendered instance of `componentId` in document order (what a user would see first),
+ * or the one at data path `dataPath`: a list template renders its components once per item, all
+ * with the same id, each at its item's path (`/view/l-x/items/2`).
+ */
+function locate(state: SimStateV09, surfaceId: string, componentId: string, dataPath?: string): Located {
   const surface = state.surfaces.get(surfaceId);
   if (surface === undefined) return { fail: violation(state, surfaceId, 'CLIENTSIM_SURFACE_NOT_FOUND', `no surface '${surfaceId}'`) };
-  const node = buildTreeV09(surface).nodes.find((n) => n.id === componentId && n.state === 'resolved');
-  if (node === undefined) return { fail: violation(state, surfaceId, 'CLIENTSIM_NOT_RENDERED', `no rendered component '${componentId}'`) };
+  const node = buildTreeV09(surface).nodes.find((n) => n.id === componentId && n.state === 'resolved' && (dataPath === undefined || n.dataPath === dataPath));
+  if (node === undefined) {
+    const where = dataPath === undefined ? '' : ` at '${dataPath}'`;
+    return { fail: violation(state, surfaceId, 'CLIENTSIM_NOT_RENDERED', `no rendered component '${componentId}'${where}`) };
+  }
   return { surface, node, properties: surface.components.get(componentId)!.properties };
 }
 
@@ -98,11 +105,13 @@ export interface ClickOptionsV09 {
   readonly clock: Clock;
   /** The `version` the client speaks (default v0.9). */
   readonly version?: 'v0.9' | 'v0.9.1';
+  /** Which rendered instance: the one at this data path (a list item's button); default the first. */
+  readonly dataPath?: string;
 }
 
 /** The exact `{version, action}` message a renderer sends when the user clicks Button `componentId`. */
 export function clickV09(state: SimStateV09, surfaceId: string, componentId: string, options: ClickOptionsV09): ClickResultV09 {
-  const found = locate(state, surfaceId, componentId);
+  const found = locate(state, surfaceId, componentId, options.dataPath);
   if ('fail' in found) return { ok: false, violation: found.fail };
   const { surface, node, properties } = found;
   const notSent = (detail: string): ClickResultV09 => ({ ok: false, violation: violation(state, surfaceId, 'CLIENTSIM_ACTION_NOT_SENT', detail) });

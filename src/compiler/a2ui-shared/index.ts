@@ -7,7 +7,7 @@ export {
 export type { Coerced, SliderBounds } from './field-values.ts';
 export { byteLength, checkSurfaceGuardrails, resolveLimits, treeDepth } from './guardrails.ts';
 export { ComponentIds, contextFieldNames, idPart, INGRESS_CONTEXT_KEYS } from './ids.ts';
-export { layoutSurface } from './layout.ts';
+export { LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, layoutSurface } from './layout.ts';
 export type { ComponentSink, LayoutResult, TextStyle } from './layout.ts';
 export { escapeMarkdown } from './markdown.ts';
 export { at, tokensOf } from './path-node.ts';

@@ -1,7 +1,10 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { surfaceToast, type ActionSpec, type Block, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import {
+  surfaceToast, type ActionSpec, type Block, type FieldBlock, type ListBlock, type ListItemAction, type Surface,
+} from '../../ui-ir/index.ts';
+import { listView } from '../list-view.ts';
 import { viewKey } from './field-values.ts';
-import { ComponentIds, contextFieldNames } from './ids.ts';
+import { ComponentIds, contextFieldNames, idPart as idPartOf } from './ids.ts';
 
 /**
  * The layout of a surface, the same in every A2UI version; how each piece is written is the
@@ -14,7 +17,11 @@ import { ComponentIds, contextFieldNames } from './ids.ts';
  * /view/<key>]; upload → Text with the block's fallback (A2UI has no file control); group →
  * Column or Row (a titled row group is Column [title h4, Row]); field → the version's input, in a
  * Column [label?, input, help caption?] when it needs a label above it or has help text; one
- * Button per allowlisted action, its label a body Text.
+ * Button per allowlisted action, its label a body Text; list → Column [title h4?, List, note
+ * caption bound to /view/<l-name>/note], the List a template over /view/<l-name>/items whose
+ * item is Card → Column [one component per display entry, bound to the item-relative `d<i>`
+ * (text → Text h5|body|caption, value → Row [label caption, Text], image → Image, badge → Text
+ * caption), Row of item Buttons?] (listDataKeys: what the data projection writes for it).
  *
  * Every component id is `<base>.<Type>` (a2ui-shared/ids.ts), except the root's, which the sink
  * names (v0.9 needs `root`). Creation order is output order: it is part of the compiled bytes.
@@ -36,6 +43,32 @@ export interface ComponentSink {
   input(field: FieldBlock, base: string, label: string): { id: string; labelAbove: boolean };
   /** A Button whose action sends every field of `fieldNames` with the surface's nonce and rev. */
   button(base: string, label: string, action: ActionSpec, fieldNames: readonly string[]): string;
+  card(base: string, child: string): string;
+  /** An Image whose URL is the data at `path` (item-relative inside a list). */
+  boundImage(base: string, path: string, alt: string): string;
+  /** A List repeating component `itemId` once per entry of the data at `dataPath`. */
+  list(base: string, itemId: string, dataPath: string): string;
+  /**
+   * A Button of a list item: its action sends `list` (the list's name), `item` (the item's key,
+   * read at the item-relative `keyPath`), and the surface's nonce and rev.
+   */
+  itemButton(base: string, label: string, action: ListItemAction, listName: string, keyPath: string): string;
+}
+
+/** The /view key of a list (name-based: stable when blocks move) and the keys of each item. */
+export function listDataKey(block: Pick<ListBlock, 'name'>): string {
+  return `l-${block.name}`;
+}
+export const LIST_ITEM_KEY = 'key';
+export function listValueKey(index: number): string {
+  return `d${index}`;
+}
+
+const ITEM_TEXT_STYLE: Record<'title' | 'body' | 'caption', TextStyle> = { title: 'h5', body: 'body', caption: 'caption' };
+
+/** The text style each display entry of a list is shown in (each version escapes by style). */
+export function listDisplayStyles(block: ListBlock): (TextStyle | undefined)[] {
+  return block.display.map((d) => (d.kind === 'text' ? ITEM_TEXT_STYLE[d.style] : d.kind === 'value' ? 'body' : d.kind === 'badge' ? 'caption' : undefined));
 }
 
 export interface LayoutResult {
@@ -129,7 +162,48 @@ class Layout {
         return sink.column(key, [title, row]);
       }
       case 'field': return this.field(block, key);
+      case 'list': return this.list(block, key, indexPath);
     }
+  }
+
+  private list(block: ListBlock, key: string, indexPath: number[]): string {
+    const { sink } = this;
+    const view = listView(this.surface, block);
+    if (view.invalid > 0) {
+      this.warnings.push(makeError('COMPILER_A2UI_LIST_ITEM_SKIPPED',
+        `list "${block.name}" left out ${view.invalid} stored entries without a valid, unique "${block.itemKey}"`, { pointer: block.path }));
+    }
+    const dataPath = `/view/${listDataKey(block)}`;
+    const children: string[] = [];
+    const id = sink.column(key, children);
+    if (block.title !== undefined && block.title !== '') children.push(sink.text(`${key}.title`, block.title, 'h4'));
+    const parts: string[] = [];
+    const item = sink.card(`${key}.item`, sink.column(`${key}.item`, parts));
+    children.push(sink.list(`${key}.items`, item, `${dataPath}/items`));
+    const styles = listDisplayStyles(block);
+    block.display.forEach((d, i) => {
+      const base = `${key}.${listValueKey(i)}`;
+      const path = listValueKey(i);
+      if (d.kind === 'image') parts.push(sink.boundImage(base, path, d.alt));
+      else if (d.kind === 'value') {
+        const label = sink.text(`${base}.label`, d.label, 'caption');
+        parts.push(sink.row(base, [label, sink.boundText(`${base}.value`, path, 'body')], { align: 'center' }));
+      } else parts.push(sink.boundText(base, path, styles[i]!));
+    });
+    const buttons: string[] = [];
+    block.actions.forEach((action, i) => {
+      if (this.allowedActions !== undefined && !this.allowedActions.has(action.name)) {
+        this.dropped.push(makeError('A2UI_S2C_ACTION_NOT_ALLOWED', `item action "${action.name}" is not allowlisted; its button was left out`,
+          { pointer: `/view/blocks/${indexPath.join('/blocks/')}/actions/${i}` }));
+        return;
+      }
+      const base = `${key}.${idPartOf(`a${i}-${action.name}`)}`;
+      const label = sink.text(`${base}.label`, action.label, 'body');
+      buttons.push(sink.itemButton(base, label, action, block.name, LIST_ITEM_KEY));
+    });
+    if (buttons.length > 0) parts.push(sink.row(`${key}.actions`, buttons, { justify: 'end' }));
+    children.push(sink.boundText(`${key}.note`, `${dataPath}/note`, 'caption'));
+    return id;
   }
 
   private field(f: FieldBlock, key: string): string {

@@ -1,5 +1,5 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import type { ActionSpec, FieldBlock, Surface } from '../../ui-ir/index.ts';
+import type { ActionSpec, FieldBlock, ListItemAction, Surface } from '../../ui-ir/index.ts';
 import {
   INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
 } from '../a2ui-shared/index.ts';
@@ -166,6 +166,36 @@ class V08Components implements ComponentSink {
     }
     const act: A2uiAction = { name: action.name, context: this.fieldContext.entries.slice() };
     return this.add(base, 'Button', { child: label, primary: action.primary, action: act });
+  }
+
+  card(base: string, child: string): string {
+    return this.add(base, 'Card', { child });
+  }
+
+  boundImage(base: string, path: string, alt: string): string {
+    const props: Record<string, unknown> = { url: { path }, fit: 'contain', usageHint: 'smallFeature' };
+    if (alt !== '') props.altText = { literalString: guardA2uiString(alt) };
+    return this.add(base, 'Image', props);
+  }
+
+  /** A template over a map-encoded list (keys "0", "1", …; data.ts): one item per key, in order. */
+  list(base: string, itemId: string, dataPath: string): string {
+    return this.add(base, 'List', { children: { template: { componentId: itemId, dataBinding: dataPath } }, direction: 'vertical' });
+  }
+
+  /**
+   * Inside the template the item's key is read through an item-relative path without a leading
+   * `/` (WC resolves it against the item: `<list>/<n>/key`); the list name, nonce and rev are
+   * literals, which WC leaves alone inside an action.
+   */
+  itemButton(base: string, label: string, action: ListItemAction, listName: string, keyPath: string): string {
+    const context: NonNullable<A2uiAction['context']> = [
+      { key: 'list', value: { literalString: listName } },
+      { key: 'item', value: { path: keyPath } },
+      { key: 'nonce', value: { literalString: this.surface.nonce } },
+      { key: 'rev', value: { literalString: String(this.surface.rev) } },
+    ];
+    return this.add(base, 'Button', { child: label, primary: action.primary, action: { name: action.name, context } });
   }
 }
 

@@ -76,7 +76,13 @@ export type DataDiff = { ok: true; messages: A2uiMessage[] } | { ok: false; reas
  *   /draft/k. A key that disappears from /draft cannot be expressed at all → rebuild.
  * - elsewhere (/committed, /ui, /view and inside /draft/k maps) the smallest enclosing map
  *   holding all changes is replaced with its complete content: portable, and it also drops
- *   removed keys.
+ *   removed keys; except that new map-valued keys appended after all the others are written
+ *   one by one (`appendsMaps`: a map-encoded list that grows sends its new items only).
+ *
+ * Map-encoded lists (README "Collections"): an item that changes is its own map, so only it is
+ * written; items appended are written alone; a removal or a reorder replaces the list's map
+ * whole (v0.8 cannot delete a key, and rewriting the tail would leave the last key behind).
+ * Keys stay "0" … "n-1", in order, no gaps, on every client.
  */
 export function diffDataMessages(surfaceId: string, prev: A2Map, next: A2Map): DataDiff {
   const out: A2uiMessage[] = [];
@@ -117,7 +123,26 @@ function narrow(surfaceId: string, tokens: string[], a: A2Map, b: A2Map, out: A2
       return;
     }
   }
+  if (!removed && appendsMaps(a, b, changed)) {
+    for (const key of changed) replaceAt(surfaceId, [...tokens, key], b[key] as A2Map, out);
+    return;
+  }
   replaceAt(surfaceId, tokens, b, out);
+}
+
+/**
+ * True when `b` is `a` with new map-valued keys after all of `a`'s (`changed` = the new keys).
+ * Each can then be written alone: WC adds a new key at the end of the map's insertion order, so
+ * the client's order stays the order a full init writes. This is how a map-encoded list grows
+ * (items "n", "n+1", … after "0" … "n-1"); a removal or a reorder rewrites the whole map.
+ */
+function appendsMaps(a: A2Map, b: A2Map, changed: readonly string[]): boolean {
+  const before = Object.keys(a);
+  const after = Object.keys(b);
+  if (after.length !== before.length + changed.length) return false;
+  for (let i = 0; i < before.length; i += 1) if (after[i] !== before[i]) return false;
+  for (let i = 0; i < changed.length; i += 1) if (after[before.length + i] !== changed[i] || !isA2Map(b[changed[i]!])) return false;
+  return true;
 }
 
 /** Counts entries (valueMap items included) for the trace. */

@@ -1,8 +1,10 @@
 import type { SurfacerError } from '../../errors/index.ts';
 import { getAt, surfaceToast, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
 import {
-  asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, sliderBounds, STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
+  asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
+  STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
 } from '../a2ui-shared/index.ts';
+import { listView } from '../list-view.ts';
 import { guardA2uiString, plainText } from './text.ts';
 
 /**
@@ -104,8 +106,31 @@ function scanBlocks(blocks: readonly Block[], path: number[], depth: number, sur
       if (path.length !== depth + 1) path.length = depth + 1;
       const tokens = block.path.slice(1).split('/');
       view[viewKey(path)] = guardA2uiString(escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined)));
-    } else if (block.kind === 'group') scanBlocks(block.blocks, path, depth + 1, surface, fields, view);
+    } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
+    else if (block.kind === 'group') scanBlocks(block.blocks, path, depth + 1, surface, fields, view);
   }
+}
+
+/**
+ * A list's display data: `{note, items}`, `items` map-encoded — keys "0", "1", … in item order,
+ * no gaps, each item `{key, d0, d1, …}` (the list-view strings: Markdown-escaped where a Text
+ * shows them, every string guarded). WC iterates a map template in insertion order, and every
+ * map of this model is written in key order, which for these keys is numeric order.
+ */
+function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): A2Map {
+  const { items, note } = listView(surface, block);
+  const styles = listDisplayStyles(block);
+  const encoded = newA2Map();
+  items.forEach((item, n) => {
+    const entry = newA2Map();
+    entry[LIST_ITEM_KEY] = guardA2uiString(item.key);
+    item.values.forEach((v, i) => { entry[listValueKey(i)] = guardA2uiString(styles[i] === undefined ? v : escapeMarkdown(v)); });
+    encoded[String(n)] = entry;
+  });
+  const out = newA2Map();
+  out.note = plainText(note);
+  out.items = encoded;
+  return out;
 }
 
 function boundValue(field: FieldBlockOf, raw: DataValue | undefined, warnings: SurfacerError[]): A2Leaf {

@@ -1,6 +1,6 @@
 import type { BasicComponentType } from '../../a2ui-v0_9-protocol/index.ts';
 import type { SurfacerError } from '../../errors/index.ts';
-import type { ActionSpec, FieldBlock, Surface } from '../../ui-ir/index.ts';
+import type { ActionSpec, FieldBlock, ListItemAction, Surface } from '../../ui-ir/index.ts';
 import {
   escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
 } from '../a2ui-shared/index.ts';
@@ -125,6 +125,25 @@ class V09Components implements ComponentSink {
       this.fieldContext = { names: fieldNames, context };
     }
     const { context } = this.fieldContext;
+    return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
+  }
+
+  card(base: string, child: string): string {
+    return this.add(base, 'Card', { child });
+  }
+
+  boundImage(base: string, path: string, alt: string): string {
+    return this.add(base, 'Image', { url: { path }, fit: 'contain', variant: 'smallFeature', ...(alt === '' ? {} : { description: alt }) });
+  }
+
+  /** A template over a plain array: one item per element, each with the data path `<list>/<i>`. */
+  list(base: string, itemId: string, dataPath: string): string {
+    return this.add(base, 'List', { children: { componentId: itemId, path: dataPath }, direction: 'vertical' });
+  }
+
+  /** The item's key is a binding relative to the item (`key` → `<list>/<i>/key`); the rest are literals. */
+  itemButton(base: string, label: string, action: ListItemAction, listName: string, keyPath: string): string {
+    const context = { list: listName, item: { path: keyPath }, nonce: this.surface.nonce, rev: this.surface.rev };
     return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
   }
 }

@@ -11,7 +11,10 @@ import type { A2uiV09Message, A2uiV09Version, JsonObject, JsonValue } from './ty
  *   (`path` without `value`), and a map that changed in one place is narrowed into;
  * - elsewhere the smallest enclosing map holding every change is written whole, unless it is a
  *   single change (one key written, or one removed: deleted).
- * Arrays are values: a changed array is written whole (deleting an item would leave a hole).
+ * Arrays outside /draft (lists): one element that changed is written alone at its index, and
+ * elements appended after the others are written alone at theirs (the client's array grows by
+ * them); anything else — a removal (deleting an element would leave a hole), a reorder, several
+ * elements changed — writes the array whole. Under /draft an array is a value, written whole.
  */
 type Write = (path: readonly string[], value: JsonValue | undefined) => void;
 
@@ -49,8 +52,19 @@ function eachKey(path: readonly string[], a: JsonObject, b: JsonObject, write: W
     const bv = b[key]!;
     if (jsonEqual(av, bv)) continue;
     if (isMap(av) && isMap(bv)) narrow([...path, key], av, bv, write);
+    else if (Array.isArray(av) && Array.isArray(bv) && path[0] !== 'draft') narrowArray([...path, key], av, bv, write);
     else write([...path, key], bv);
   }
+}
+
+/** One changed element, or elements appended: written at their indexes; anything else: the array whole. */
+function narrowArray(path: readonly string[], a: readonly JsonValue[], b: readonly JsonValue[], write: Write): void {
+  if (b.length < a.length) return write(path, b as JsonValue[]);
+  const changed: number[] = [];
+  for (let i = 0; i < a.length; i += 1) if (!jsonEqual(a[i], b[i])) changed.push(i);
+  if (changed.length > 1 || (changed.length === 1 && b.length > a.length)) return write(path, b as JsonValue[]);
+  for (const i of changed) write([...path, String(i)], b[i]!);
+  for (let i = a.length; i < b.length; i += 1) write([...path, String(i)], b[i]!);
 }
 
 function narrow(path: readonly string[], a: JsonObject, b: JsonObject, write: Write): void {

@@ -1,9 +1,10 @@
 import type { SurfacerError } from '../../errors/index.ts';
 import { getAt, type Block, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
 import {
-  asString, coercionWarning, displayValue, escapeMarkdown, sliderBounds, STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
-  type Coerced,
+  asString, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
+  STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey, type Coerced,
 } from '../a2ui-shared/index.ts';
+import { listView } from '../list-view.ts';
 import type { JsonObject, JsonValue } from './types.ts';
 
 /**
@@ -42,8 +43,26 @@ function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface
     else if (block.kind === 'value') {
       const tokens = block.path.slice(1).split('/');
       view[viewKey([...prefix, i])] = escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined));
-    } else if (block.kind === 'group') scanBlocks(block.blocks, [...prefix, i], surface, fields, view);
+    } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
+    else if (block.kind === 'group') scanBlocks(block.blocks, [...prefix, i], surface, fields, view);
   }
+}
+
+/**
+ * A list's display data: `{note, items}`, `items` a plain array of `{key, d0, d1, …}` (the
+ * list-view strings; only what a body Text shows is Markdown-escaped, as elsewhere in v0.9).
+ */
+function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): JsonObject {
+  const { items, note } = listView(surface, block);
+  const styles = listDisplayStyles(block);
+  return {
+    note,
+    items: items.map((item) => {
+      const entry: JsonObject = { [LIST_ITEM_KEY]: item.key };
+      item.values.forEach((v, i) => { entry[listValueKey(i)] = styles[i] === 'body' ? escapeMarkdown(v) : v; });
+      return entry;
+    }),
+  };
 }
 
 export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): JsonObject {

@@ -3,8 +3,8 @@ import { renderRegenerateForm, renderSurface } from './render.ts';
 import { surfaceViewModel, type HtmlCompileOptions } from './view-model.ts';
 
 export { formatDisplayValue, formatFieldValue, safeUrl } from './controls.ts';
-export { idempotencyKey, surfaceViewModel } from './view-model.ts';
-export type { BlockVm, FieldVm, HtmlCompileOptions, RejectedSubmit, SurfaceVm } from './view-model.ts';
+export { idempotencyKey, itemIdempotencyKey, surfaceViewModel } from './view-model.ts';
+export type { BlockVm, FieldVm, HtmlCompileOptions, ItemFormVm, ListItemVm, ListVm, RejectedSubmit, SurfaceVm } from './view-model.ts';
 
 export interface HtmlSurfaceFragment {
   id: string;

@@ -1,7 +1,9 @@
 import { hash } from 'node:crypto';
 import {
-  getAt, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock, type Surface,
+  getAt, listBlocks, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock,
+  type ListBlock, type Surface,
 } from '../../ui-ir/index.ts';
+import { listView } from '../list-view.ts';
 import { controlOf, formatDisplayValue, formatFieldValue, isChecked, safeUrl, selectedValues, type ControlShape } from './controls.ts';
 
 /** What the HTML compiler needs beyond the IR. Everything is an explicit input: no clock, no randomness. */
@@ -60,7 +62,38 @@ export type BlockVm =
   | { kind: 'image'; url?: string; alt: string }
   | { kind: 'value'; label: string; value: string; empty: boolean; path: string }
   | { kind: 'upload'; id: string; name: string; label: string; accept: string; purpose: string; fallback: string; describedBy: string; purposeId: string; fallbackId: string }
-  | { kind: 'group'; title?: string; layout: string; blocks: BlockVm[] };
+  | { kind: 'group'; title?: string; layout: string; blocks: BlockVm[] }
+  | ListVm;
+
+/** One shown value of a list item (list-view strings; Eta escapes them). */
+export type ItemValueVm =
+  | { kind: 'text'; style: 'title' | 'body' | 'caption'; text: string }
+  | { kind: 'value'; label: string; text: string }
+  | { kind: 'image'; url?: string; alt: string }
+  | { kind: 'badge'; text: string };
+
+export interface ItemButtonVm { id: string; name: string; label: string; primary: boolean }
+
+export interface ListItemVm {
+  key: string;
+  id: string;
+  values: ItemValueVm[];
+  /** The item's own form (rendered after the surface's form; buttons name it with `form=`). */
+  formId: string;
+  buttons: ItemButtonVm[];
+}
+
+export interface ListVm {
+  kind: 'list';
+  id: string;
+  name: string;
+  title?: string;
+  items: ListItemVm[];
+  note: string;
+}
+
+/** A per-item form: only hidden fields (surface, epoch, nonce, rev, idempotency key, CSRF, list, item). */
+export interface ItemFormVm { id: string; action: string; hidden: Array<{ name: string; value: string }> }
 
 export interface ActionVm { id: string; name: string; label: string; role: string; primary: boolean; noValidate: boolean }
 
@@ -87,6 +120,8 @@ export interface SurfaceVm {
   regenerate: { action: string; hidden: Array<{ name: string; value: string }> };
   blocks: BlockVm[];
   actions: ActionVm[];
+  /** One per shown list item with buttons, in list and item order; empty when the surface takes no actions. */
+  itemForms: ItemFormVm[];
 }
 
 export function basePathOf(ir: ConversationIr, options: HtmlCompileOptions): string {
@@ -96,6 +131,15 @@ export function basePathOf(ir: ConversationIr, options: HtmlCompileOptions): str
 /** The per-render idempotency key: same surface state → same key, so a double submit is one. */
 export function idempotencyKey(conversationId: string, surface: Pick<Surface, 'id' | 'epoch' | 'rev' | 'nonce'>): string {
   return hash('sha256', `surfacer-idem:v1:${conversationId}:${surface.id}:${surface.epoch}:${surface.rev}:${surface.nonce}`, 'base64url').slice(0, 32);
+}
+
+/**
+ * The idempotency key of one item's form: per render like the surface's, and per item, so two
+ * items' buttons in one render are two requests (one key for both would make the second a
+ * reused key, 422), while a double click on one item is one.
+ */
+export function itemIdempotencyKey(conversationId: string, surface: Pick<Surface, 'id' | 'epoch' | 'rev' | 'nonce'>, list: string, key: string): string {
+  return hash('sha256', `surfacer-idem-item:v1:${idempotencyKey(conversationId, surface)}:${list}:${key}`, 'base64url').slice(0, 32);
 }
 
 /**
@@ -145,8 +189,9 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
     title: surface.view.title, template: surface.view.template, lifecycle: surface.lifecycle,
     epoch: surface.epoch, rev: surface.rev, closed, expired,
     regenerate: { action: `${base}/surfaces/${surface.id}/regenerate`, hidden: csrf },
-    blocks: closed ? [] : surface.view.blocks.map((b) => blockViewModel(surface, b, rejected?.fields)),
+    blocks: closed ? [] : surface.view.blocks.map((b) => blockViewModel(surface, b, rejected?.fields, !expired)),
     actions: closed || expired ? [] : [...actions],
+    itemForms: [],
   };
   if (rejected?.alertHtml !== undefined) vm.alertHtml = rejected.alertHtml;
   const toast = surfaceToast(surface);
@@ -165,6 +210,64 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
       ],
     };
   }
+  if (!closed && !expired) vm.itemForms = itemForms(ir, surface, base, csrf);
+  return vm;
+}
+
+/** The element ids of a list and its items (list names and item keys are data keys: safe in ids). */
+function listElementId(surface: Surface, list: string): string {
+  return `surface-${surface.id}-list-${list}`;
+}
+
+function itemFormId(surface: Surface, list: string, key: string): string {
+  return `${listElementId(surface, list)}-item-${key}-form`;
+}
+
+function itemForms(ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>): ItemFormVm[] {
+  const out: ItemFormVm[] = [];
+  for (const block of listBlocks(surface.view)) {
+    if (block.actions.length === 0) continue;
+    for (const item of listView(surface, block).items) {
+      out.push({
+        id: itemFormId(surface, block.name, item.key),
+        action: `${base}/actions`,
+        hidden: [
+          { name: '_surface', value: surface.id },
+          { name: '_epoch', value: String(surface.epoch) },
+          { name: '_nonce', value: surface.nonce },
+          { name: '_rev', value: String(surface.rev) },
+          { name: '_idem', value: itemIdempotencyKey(ir.conversationId, surface, block.name, item.key) },
+          ...csrf,
+          { name: 'list', value: block.name },
+          { name: 'item', value: item.key },
+        ],
+      });
+    }
+  }
+  return out;
+}
+
+/** A list as `<ul>`: the list-view strings per item, and its buttons when the surface takes actions. */
+function listViewModel(surface: Surface, block: ListBlock, live: boolean): ListVm {
+  const id = listElementId(surface, block.name);
+  const view = listView(surface, block);
+  const items = view.items.map((item): ListItemVm => ({
+    key: item.key,
+    id: `${id}-item-${item.key}`,
+    formId: itemFormId(surface, block.name, item.key),
+    values: block.display.map((d, i): ItemValueVm => {
+      const text = item.values[i]!;
+      switch (d.kind) {
+        case 'text': return { kind: 'text', style: d.style, text };
+        case 'value': return { kind: 'value', label: d.label, text };
+        case 'badge': return { kind: 'badge', text };
+        case 'image': { const url = text === '' ? undefined : safeUrl(text); return url === undefined ? { kind: 'image', alt: d.alt } : { kind: 'image', url, alt: d.alt }; }
+      }
+    }),
+    buttons: live ? block.actions.map((a) => ({ id: `${id}-item-${item.key}-action-${a.name.replace(/[^a-z0-9_-]/g, '_')}`, name: a.name, label: a.label, primary: a.primary })) : [],
+  }));
+  const vm: ListVm = { kind: 'list', id, name: block.name, items, note: view.note };
+  if (block.title !== undefined && block.title !== '') vm.title = block.title;
   return vm;
 }
 
@@ -188,9 +291,10 @@ interface ValueStatics { label: string; path: string; namespace: string; keys: s
 /** `submitted`: the fields of a rejected post, shown instead of the draft (see HtmlCompileOptions.rejected). */
 type Submitted = RejectedSubmit['fields'];
 
-function blockViewModel(surface: Surface, block: Block, submitted?: Submitted): BlockVm {
+function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean): BlockVm {
   switch (block.kind) {
     case 'field': return fieldViewModel(surface, block, submitted);
+    case 'list': return listViewModel(surface, block, live);
     case 'value': {
       const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
         const [ns, ...rest] = block.path.slice(1).split('/');
@@ -201,7 +305,7 @@ function blockViewModel(surface: Surface, block: Block, submitted?: Submitted): 
       return { kind: 'value', label, value, empty: value === '', path };
     }
     case 'group': {
-      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks: block.blocks.map((b) => blockViewModel(surface, b, submitted)) };
+      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks: block.blocks.map((b) => blockViewModel(surface, b, submitted, live)) };
       if (block.title !== undefined) vm.title = block.title;
       return vm;
     }
@@ -211,7 +315,7 @@ function blockViewModel(surface: Surface, block: Block, submitted?: Submitted): 
   }
 }
 
-function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' }>): BlockVm {
+function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' | 'list' }>): BlockVm {
   switch (block.kind) {
     case 'heading': return { kind: 'heading', tag: `h${Math.min(6, block.level + 2)}`, text: block.text };
     case 'text': return { kind: 'text', text: block.text, tone: block.tone };

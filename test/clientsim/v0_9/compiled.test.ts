@@ -7,7 +7,7 @@ import { runDirectives } from '../../../src/directives/index.ts';
 import { createSeededSource, emptyConversation, type ConversationIr } from '../../../src/ui-ir/index.ts';
 import { officialClick, officialInput, type Oracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { validDirectiveEnvelope } from '../../support/arbitraries-directives.ts';
-import { applyTransitions, arbTransitionSequence } from '../../support/arbitraries-ir.ts';
+import { applyTransitions, arbListHistory, arbTransitionSequence } from '../../support/arbitraries-ir.ts';
 import { errorIndexes, expectSameStateV09, runBothV09 } from './compare.ts';
 
 /**
@@ -48,7 +48,7 @@ function actLikeAUser(sim: ClientSimV09, oracle: Oracle, pick: number): void {
     expectSameStateV09(sim, oracle);
     for (const node of snapshot.tree.nodes) {
       if (node.type !== 'Button' || node.state !== 'resolved') continue;
-      const ours = sim.click(surfaceId, node.id);
+      const ours = sim.click(surfaceId, node.id, undefined, node.dataPath);
       const theirs = officialClick(oracle, surfaceId, node.id, node.dataPath);
       expect(ours.ok, JSON.stringify(ours)).toBe(theirs.ok);
       if (ours.ok && theirs.ok) {
@@ -68,8 +68,8 @@ function agree(stream: readonly unknown[], pick: number): void {
 }
 
 describe('ClientSim v0.9 vs the official processor on compiled streams, with a simulated user', () => {
-  it('init + updates along generated IR transitions (1,000 runs)', () => {
-    fc.assert(fc.property(arbTransitionSequence, fc.nat(), (ops, pick) => agree(compiledStream(applyTransitions(ops)), pick)), { numRuns: 1000 });
+  it('init + updates along generated IR transitions, lists among them (1,000 runs)', () => {
+    fc.assert(fc.property(fc.oneof(arbTransitionSequence, arbListHistory), fc.nat(), (ops, pick) => agree(compiledStream(applyTransitions(ops)), pick)), { numRuns: 1000 });
   }, 600_000);
 
   it('init + updates along demo-app directive sequences (1,000 runs)', () => {

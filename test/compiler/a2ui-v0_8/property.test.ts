@@ -5,7 +5,7 @@ import {
   type A2uiCompileResult, type A2uiSurfaceBatch,
 } from '../../../src/compiler/index.ts';
 import { ConversationIr } from '../../../src/ui-ir/index.ts';
-import { applyTransitions, arbConversationIr, arbTransitionSequence } from '../../support/arbitraries-ir.ts';
+import { applyTransitions, arbConversationIr, arbListHistory, arbTransitionSequence } from '../../support/arbitraries-ir.ts';
 import { hasRootOrDraftReplace, orderOk, pathPlusLiteral, stringsEqualToIds } from './invariants.ts';
 import { feed, newProcessor, silenceWc, visibleState } from './wc-oracle.ts';
 
@@ -55,7 +55,7 @@ describe('A2UI compiler over generated IR (official processor as oracle)', () =>
   }, PROPERTY_TIMEOUT_MS);
 
   it('incremental updates along IR transitions are accepted, never clobber /draft, and end where a fresh init starts', () => {
-    fc.assert(fc.property(arbTransitionSequence, (ops) => {
+    fc.assert(fc.property(fc.oneof(arbTransitionSequence, arbListHistory), (ops) => {
       const irs = applyTransitions(ops);
       const processor = newProcessor();
       const types = new Map<string, Map<string, string>>();

@@ -9,7 +9,7 @@ import { runDirectives } from '../../../src/directives/index.ts';
 import { ConversationIr, createSeededSource, emptyConversation } from '../../../src/ui-ir/index.ts';
 import { feed, newOracle, renderedTree, visibleState } from '../../support/a2ui-v0_9-oracle.ts';
 import { validDirectiveEnvelope } from '../../support/arbitraries-directives.ts';
-import { applyTransitions, arbConversationIr, arbTransitionSequence } from '../../support/arbitraries-ir.ts';
+import { applyTransitions, arbConversationIr, arbListHistory, arbTransitionSequence } from '../../support/arbitraries-ir.ts';
 
 /**
  * The v0.9 compiler over generated IR and generated directive sequences, with the official v0.9
@@ -73,7 +73,7 @@ describe('A2UI v0.9 compiler over generated IR (official v0.9 processor as oracl
   }, LONG);
 
   it('incremental updates along IR transitions are accepted, never clobber /draft, and end where a fresh init starts', () => {
-    fc.assert(fc.property(arbTransitionSequence, (ops) => followUpdates(applyTransitions(ops))), { numRuns: RUNS });
+    fc.assert(fc.property(fc.oneof(arbTransitionSequence, arbListHistory), (ops) => followUpdates(applyTransitions(ops))), { numRuns: RUNS });
   }, LONG);
 
   it('any directive sequence of the demo app: init and updates of every step are accepted and converge', () => {

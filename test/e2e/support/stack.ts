@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startServe, type ServeHandle, type ServeOptions } from '../../../src/cli/commands/serve.ts';
 import type { ActionMessageV09, ClientSim, ClientSimV09, UserActionMessage } from '../../../src/clientsim/index.ts';
-import type { Logger } from '../../../src/conversation/index.ts';
+import type { AppDefinition, Logger } from '../../../src/conversation/index.ts';
 import type { A2uiHub } from '../../../src/host-a2ui/index.ts';
 import type { Planner } from '../../../src/planner/types.ts';
 import { HttpClient } from '../../support/http-client.ts';
@@ -29,6 +29,8 @@ export interface E2eOptions {
   redis?: { url: string; prefix: string };
   /** Instead of the demo app's offline planner (e.g. one that can hold a turn until it is cancelled). */
   planner?: Planner;
+  /** Instead of the demo app (e.g. an app of examples/, written on the public API). */
+  app?: AppDefinition;
 }
 
 /** Every instance a test starts signs sessions with this: a session made on one is valid on all. */
@@ -47,7 +49,7 @@ export async function startE2e(a2ui: ServeOptions['a2ui'] = {}, options: E2eOpti
     env: { SURFACER_SESSION_SECRET: E2E_SESSION_SECRET, ...(options.redis ? { SURFACER_REDIS_PREFIX: options.redis.prefix } : {}) },
     ...(options.redis ? { redisUrl: options.redis.url } : {}),
     a2ui: { heartbeatMs: 60_000, ...a2ui },
-  });
+  }, options.app);
   return {
     url: handle.url,
     handle,

@@ -1,0 +1,95 @@
+import { walkBlocks } from './ids.ts';
+import { getAt, isPlainObject, isSafeDataKey } from './pointer.ts';
+import type { Block, DataValue, ListBlock, Surface, SurfaceView } from './schema.ts';
+
+/**
+ * Which items a list block has, decided here once for every compiler and for ingress: the array
+ * at the block's `path`; an entry counts when it is an object whose `itemKey` field is a string
+ * data key not used by an entry before it. Anything else at the path (no array, a malformed
+ * entry) is shown as nothing, never as an error: the data may have been written by any
+ * directive or action, and a list must still render.
+ */
+export interface ListItem {
+  readonly key: string;
+  /** Position in the stored array. */
+  readonly index: number;
+  readonly value: Readonly<Record<string, DataValue>>;
+}
+
+export interface ListItems {
+  /** Every valid item, in stored order. */
+  readonly items: readonly ListItem[];
+  /** What the list shows (and what per-item actions may name): the first `maxItems` items. */
+  readonly shown: readonly ListItem[];
+  /** Stored entries left out: not an object, no valid key, or a key seen before. */
+  readonly invalid: number;
+}
+
+/** The list blocks of a view, depth-first (walkBlocks order). */
+export function listBlocks(view: Pick<SurfaceView, 'blocks'>): ListBlock[] {
+  const out: ListBlock[] = [];
+  walkBlocks(view.blocks, (b: Block) => { if (b.kind === 'list') out.push(b); });
+  return out;
+}
+
+/** The list named `name` (names are unique in a view). Own comparison only: `name` comes from clients. */
+export function findListBlock(view: Pick<SurfaceView, 'blocks'>, name: string): ListBlock | undefined {
+  return listBlocks(view).find((b) => b.name === name);
+}
+
+/** Lists of the view that offer `action` on their items. */
+export function listsOffering(view: Pick<SurfaceView, 'blocks'>, action: string): ListBlock[] {
+  return listBlocks(view).filter((b) => b.actions.some((a) => a.name === action));
+}
+
+export function pathTokens(path: string): string[] {
+  return path.slice(1).split('/');
+}
+
+const cache = new WeakMap<object, WeakMap<ListBlock, ListItems>>();
+const EMPTY: ListItems = Object.freeze({ items: Object.freeze([]), shown: Object.freeze([]), invalid: 0 });
+
+/**
+ * The items of `block` on `surface`. Memoised per (stored array, block): IR values are never
+ * mutated, so a list whose data did not change is not scanned again (ingress, both A2UI
+ * compilers and HTML all ask on every action).
+ */
+export function listItems(surface: Pick<Surface, 'data'>, block: ListBlock): ListItems {
+  const raw = getAt(surface.data, pathTokens(block.path));
+  if (!Array.isArray(raw)) return EMPTY;
+  let byBlock = cache.get(raw);
+  if (byBlock === undefined) cache.set(raw, byBlock = new WeakMap());
+  let result = byBlock.get(block);
+  if (result === undefined) byBlock.set(block, result = scan(raw as readonly DataValue[], block));
+  return result;
+}
+
+function scan(raw: readonly DataValue[], block: ListBlock): ListItems {
+  const items: ListItem[] = [];
+  const seen = new Set<string>();
+  let invalid = 0;
+  for (let index = 0; index < raw.length; index += 1) {
+    const entry = raw[index];
+    const key = isPlainObject(entry) && Object.hasOwn(entry, block.itemKey) ? entry[block.itemKey] : undefined;
+    if (typeof key !== 'string' || !isSafeDataKey(key) || seen.has(key)) { invalid += 1; continue; }
+    seen.add(key);
+    items.push({ key, index, value: entry as Record<string, DataValue> });
+  }
+  return { items, shown: items.slice(0, block.maxItems), invalid };
+}
+
+/** The shown item of list `listName` with key `key`, if the surface shows one now. */
+export function findShownItem(surface: Pick<Surface, 'data' | 'view'>, listName: string, key: string): ListItem | undefined {
+  const block = findListBlock(surface.view, listName);
+  return block === undefined ? undefined : listItems(surface, block).shown.find((item) => item.key === key);
+}
+
+/** True when a write at `tokens` (namespace first) can change what some list of `view` holds. */
+export function touchesList(view: Pick<SurfaceView, 'blocks'>, tokens: readonly string[]): boolean {
+  return listBlocks(view).some((block) => {
+    const list = pathTokens(block.path);
+    const n = Math.min(list.length, tokens.length);
+    for (let i = 0; i < n; i += 1) if (list[i] !== tokens[i]) return false;
+    return true;
+  });
+}
