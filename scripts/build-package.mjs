@@ -3,8 +3,8 @@
 //  1. tsc -p tsconfig.build.json        src/**/*.ts → dist/src/**/*.js + .d.ts
 //  2. the files read at run time next to the code (import.meta.url-relative: .eta views, css,
 //     prompts/*.md) copied to the same relative places under dist/
-//  3. the A2UI browser client bundled once (the server's own esbuild options) into
-//     dist/src/host-a2ui/client/a2ui-client.js, which the server prefers to bundling at run time
+//  3. the A2UI browser clients (the v0.8 and the v0.9 page's) bundled once with the server's own
+//     esbuild options into dist/src/host-a2ui/client/, which the server prefers to bundling at run time
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -38,9 +38,11 @@ copyAssets('src');
 copyAssets('prompts');
 
 register();
-const { buildA2uiClient, PREBUILT_CLIENT } = await import('../src/host-a2ui/client-bundle.ts');
-const client = await buildA2uiClient();
-const target = join(dist, relative(root, fileURLToPath(PREBUILT_CLIENT)));
-mkdirSync(dirname(target), { recursive: true });
-writeFileSync(target, client.contents);
-say(`client: ${relative(root, target)} (${Buffer.byteLength(client.contents)} bytes, ${client.path})`);
+const { buildA2uiClient, PREBUILT_CLIENTS } = await import('../src/host-a2ui/client-bundle.ts');
+for (const { version, file } of PREBUILT_CLIENTS) {
+  const client = await buildA2uiClient(version);
+  const target = join(dist, relative(root, fileURLToPath(file)));
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, client.contents);
+  say(`client ${version}: ${relative(root, target)} (${Buffer.byteLength(client.contents)} bytes, ${client.path})`);
+}

@@ -1,6 +1,6 @@
 import type { RecoveryPath, SurfacerError } from '../errors/index.ts';
 import { draw as drawFrom, findSurface, type ConversationIr, type Draw, type EntropySource, type ToastLevel } from '../ui-ir/index.ts';
-import { parseA2uiClientEvent, type A2uiEventOptions, type ParseResult } from './a2ui-event.ts';
+import { parseA2uiClientMessage, type A2uiEventOptions, type A2uiParseResult, type ParseResult } from './a2ui-event.ts';
 import type { ActionRegistry } from './actions.ts';
 import { applyIngress } from './apply.ts';
 import { checkClientError, checkIngress } from './check.ts';
@@ -87,7 +87,8 @@ export interface IngressOptions {
 
 export interface Ingress {
   readonly limits: IngressLimits;
-  parseA2ui(body: string | Uint8Array, options?: Pick<A2uiEventOptions, 'contentLength' | 'idempotencyKey'>): ParseResult<IngressRequest>;
+  /** Any A2UI client message, v0.8 or v0.9 (told apart by the body's `version` key), and its dialect. */
+  parseA2ui(body: string | Uint8Array, options?: Pick<A2uiEventOptions, 'contentLength' | 'idempotencyKey'>): A2uiParseResult;
   parseHtml(fields: HtmlFormFields): ParseResult<ActionRequest>;
   /**
    * Idempotency + check + apply + commit, atomically per conversation. Resolves with an
@@ -197,7 +198,7 @@ export function createIngress(options: IngressOptions): Ingress {
 
   return {
     limits,
-    parseA2ui: (body, extra = {}) => parseA2uiClientEvent(body, { ...extra, decodeSurfaceId: options.decodeSurfaceId, limits }),
+    parseA2ui: (body, extra = {}) => parseA2uiClientMessage(body, { ...extra, decodeSurfaceId: options.decodeSurfaceId, limits }),
     parseHtml: (fields) => parseHtmlFormAction(fields, { limits }),
     handle: (request, conversation) => queue.run(conversation.id, () => apply(request, conversation)),
     apply,

@@ -45,7 +45,8 @@ function sameRequest(surface: Surface, a: ParseResult<IngressRequest>, b: ParseR
   expect(a.ok && b.ok, JSON.stringify([a, b])).toBe(true);
   if (!a.ok || !b.ok || a.request.kind !== 'action' || b.request.kind !== 'action') return;
   const { context: c08, ...rest08 } = a.request;
-  const { context: c09, ...rest09 } = b.request;
+  const { context: c09, dialect, ...rest09 } = b.request;
+  expect(dialect).toBe('v0.9');
   expect(rest09).toEqual(rest08);
   const expectedKeys = Object.keys(c08).filter((k) => !V09_ONLY_ABSENT.has(k));
   expect(Object.keys(c09).sort()).toEqual(expectedKeys.sort());

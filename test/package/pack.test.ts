@@ -80,7 +80,8 @@ describe('the packed tarball in an empty project', () => {
   it('holds compiled JavaScript, declarations, views, prompts and the prebuilt A2UI client, and needs no dev dependency', () => {
     const pkg = join(project, 'node_modules/surfacer');
     for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/bin.js', 'dist/prompts/system.v1.md',
-      'dist/src/compiler/html/views/surface.eta', 'dist/src/host-html/static/app.css', 'dist/src/host-a2ui/client/a2ui-client.js']) {
+      'dist/src/compiler/html/views/surface.eta', 'dist/src/host-html/static/app.css', 'dist/src/host-a2ui/client/a2ui-client.js',
+      'dist/src/host-a2ui/client/a2ui-client-v09.js']) {
       expect(existsSync(join(pkg, file)), file).toBe(true);
     }
     expect(existsSync(join(pkg, 'src')), 'no TypeScript sources').toBe(false);
@@ -122,12 +123,15 @@ describe('the packed tarball in an empty project', () => {
     expect(page).toContain('taken');
   });
 
-  it('serves the A2UI page and its prebuilt client bundle', async () => {
+  it.each([
+    ['v0.8', '', /src="(\/assets\/a2ui-client-[0-9a-f]+\.js)"/],
+    ['v0.9', '?v=0.9', /src="(\/assets\/a2ui-client-v09-[0-9a-f]+\.js)"/],
+  ])('serves the A2UI %s page and its prebuilt client bundle', async (_version, query, scriptTag) => {
     const client = new HttpClient(url);
     const base = (await client.get('/')).headers.get('location')!;
-    const a2ui = await client.get(`/a2ui${base}`);
+    const a2ui = await client.get(`/a2ui${base}${query}`);
     expect(a2ui.status).toBe(200);
-    const script = /src="(\/assets\/a2ui-client-[0-9a-f]+\.js)"/.exec(await a2ui.text())?.[1];
+    const script = scriptTag.exec(await a2ui.text())?.[1];
     expect(script).toBeDefined();
     const bundle = await client.get(script!);
     expect(bundle.status).toBe(200);
