@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // `import … from 'surfacer'` (examples/) means the sources here, as tsconfig.json's `paths` says.
+  resolve: { alias: [{ find: /^surfacer$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Writes the A2UI browser client and its stylesheet to dist/a2ui-client/ under their hashed
-// names, plus manifest.json. Same esbuild options as the in-process build the server uses
+// Writes the A2UI browser clients (the v0.8 page's and the v0.9 page's) and their stylesheet to
+// dist/a2ui-client/ under their hashed names, plus manifest.json. Same esbuild options as the in-process build the server uses
 // (src/host-a2ui/client-bundle.ts), so the bytes — and names — are identical.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -10,7 +10,8 @@ register();
 const { a2uiClientAssets } = await import('../src/host-a2ui/client-bundle.ts');
 
 const outDir = resolve(process.argv[2] ?? 'dist/a2ui-client');
-const assets = await a2uiClientAssets();
+const [v08, v09] = await Promise.all([a2uiClientAssets('0.8'), a2uiClientAssets('0.9')]);
+const assets = { script: v08.script, scriptV09: v09.script, style: v08.style };
 await mkdir(outDir, { recursive: true });
 const manifest = {};
 for (const [kind, asset] of Object.entries(assets)) {

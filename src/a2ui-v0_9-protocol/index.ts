@@ -17,3 +17,5 @@ export {
 export type { ServerMessageKind } from './messages.ts';
 export { FORBIDDEN_SEGMENTS, getData, segmentsOf, setData } from './data-model.ts';
 export type { DataModel, SetResult } from './data-model.ts';
+export { compileSchemaPredicate } from './schema-predicate.ts';
+export type { SchemaPredicate } from './schema-predicate.ts';

@@ -1,4 +1,4 @@
-import type { DataMap, DataValue, FieldBlock } from '../ui-ir/index.ts';
+import type { DataMap, DataValue, FieldBlock } from '../index.ts';
 import { defaultDraftValue, draftKind, HTTP_URL, ISO_DATE } from './fields.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { FALSE_TEXT, isEmptyMap, NUMBER_TEXT, TRUE_TEXT } from '../ingress/index.ts';
-import { walkBlocks, type Block, type FieldBlock, type SurfaceView } from '../ui-ir/index.ts';
+import { FALSE_TEXT, isEmptyMap, NUMBER_TEXT, TRUE_TEXT, walkBlocks, type Block, type FieldBlock, type SurfaceView } from '../index.ts';
 import { draftKind } from './fields.ts';
 
 /**

@@ -1,25 +1,38 @@
-import type { AppDefinition } from '../conversation/app-definition.ts';
+import type { AppDefinition } from '../index.ts';
 import { createDemoActionRegistry } from './actions/index.ts';
+import type { CardLibrary } from './card-library/index.ts';
 import { createDemoDirectiveRegistry } from './directives/index.ts';
+import { createMemoryCardLibrary } from './card-library/index.ts';
 import { createOfflinePlanner, type OfflinePlannerOptions } from './offline-planner.ts';
+import { createCardTools } from './tools.ts';
 
 export const DEMO_APP_NAME = 'Surfacer Roleplay Studio';
 
+export interface DemoAppOptions {
+  offlinePlanner?: OfflinePlannerOptions;
+  /** Where character cards are saved (form.submit's effect) and looked up (the find_cards tool); default: in this process. */
+  cards?: CardLibrary;
+}
+
 /** The demo product: an AI roleplay-chat app (character cards, personas, scene settings). */
-export function createDemoApp(options: { offlinePlanner?: OfflinePlannerOptions } = {}): AppDefinition {
+export function createDemoApp(options: DemoAppOptions = {}): AppDefinition {
+  const cards = options.cards ?? createMemoryCardLibrary();
   return {
     name: DEMO_APP_NAME,
     directives: createDemoDirectiveRegistry(),
-    actions: createDemoActionRegistry(),
+    actions: createDemoActionRegistry({ cards }),
     offlinePlanner: createOfflinePlanner(options.offlinePlanner),
+    tools: createCardTools(cards),
   };
 }
 
 export {
-  askCancelAction, askSubmitAction, characterUseAction, createDemoActionRegistry, DEMO_ACTIONS, DEMO_ITEM_ACTIONS, formCancelAction,
-  formSubmitAction, uploadSubmitAction,
+  askCancelAction, askSubmitAction, CardSaved, characterUseAction, createDemoActionRegistry, createFormSubmitAction, DEMO_ITEM_ACTIONS,
+  formCancelAction, uploadSubmitAction,
 } from './actions/index.ts';
 export { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
+export { createFileCardLibrary, createMemoryCardLibrary, SavedCard } from './card-library/index.ts';
+export type { CardLibrary, SaveRequest } from './card-library/index.ts';
 export {
   askDirective, closeDirective, createDemoDirectiveRegistry, DEMO_DIRECTIVES, patchDirective, requestUploadDirective,
   showFormDirective, toastDirective,
@@ -27,7 +40,7 @@ export {
 export type {
   AskPayload, ClosePayload, PatchPayload, RequestUploadPayload, ShowFormPayload, ToastPayload,
 } from './directives/index.ts';
-export { createOfflinePlanner, planFor } from './offline-planner.ts';
+export { createOfflinePlanner, planFor, planForEvent } from './offline-planner.ts';
 export type { OfflinePlannerOptions } from './offline-planner.ts';
 export {
   CHARACTER_CARD, DEMO_TEMPLATES, PERSONA, resolveTemplateName, SCENE_SETTINGS, templateByName,
@@ -38,3 +51,4 @@ export { defaultDraftValue, draftKind, draftValueSchema, viewFields } from './fi
 export type { FieldSpec } from './fields.ts';
 export { draftFromCommitted, normaliseForCommit } from './commit.ts';
 export { formContextSchema, uploadContextSchema } from './context.ts';
+export { createCardTools, FIND_CARDS, FindCardsInput, FoundCard } from './tools.ts';

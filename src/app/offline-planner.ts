@@ -1,6 +1,12 @@
-import type { Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
-import type { ConversationIr } from '../ui-ir/index.ts';
+import {
+  DataMapSchema, z, type ActionEvent, type ConversationIr, type Planner, type PlannerInput, type PlannerOutput, type PlannerTools, type ToolStep,
+} from '../index.ts';
+import { draftFromCommitted } from './commit.ts';
+import { viewFields } from './fields.ts';
 import { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
+import { CHARACTER_CARD } from './templates.ts';
+import { FIND_CARDS, FoundCard } from './tools.ts';
+import { templateView } from './views.ts';
 
 /**
  * The embedded planner used when no model is configured or reachable. Deterministic and
@@ -97,16 +103,88 @@ export function planFor(text: string, ir: ConversationIr): Plan {
     };
   }
   if (has(text, 'sample', 'examples', 'browse')) return SAMPLES;
-  if (has(text, 'persona', 'myself', 'my profile')) return showForm('persona', 'persona');
-  if (has(text, 'character', 'card', 'npc')) {
-    const name = nameFrom(text);
-    return showForm('character_card', 'character card', name === undefined ? undefined : { name });
+  const form = formFor(text);
+  if (form !== undefined) {
+    const name = form.template === 'character_card' ? nameFrom(text) : undefined;
+    return showForm(form.template, form.label, name === undefined ? undefined : { name });
   }
-  if (has(text, 'scene', 'setting', 'genre', 'tone')) return showForm('scene_settings', 'scene settings');
   if (has(text, 'thanks', 'thank you')) {
     return { rule: 'thanks', text: `You are welcome! ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'success', text: 'Happy to help' } }] };
   }
   return CLARIFIER;
+}
+
+interface FormChoice {
+  template: string;
+  label: string;
+  /** The field a name ("named Aria") goes into, and the free-text field details go into. */
+  nameField: string;
+  detailsField: string;
+}
+
+const FORMS: ReadonlyArray<FormChoice & { words: string[] }> = [
+  { template: 'persona', label: 'persona', words: ['persona', 'myself', 'my profile'], nameField: 'display_name', detailsField: 'bio' },
+  { template: 'character_card', label: 'character card', words: ['character', 'card', 'npc'], nameField: 'name', detailsField: 'personality' },
+  { template: 'scene_settings', label: 'scene settings', words: ['scene', 'setting', 'genre', 'tone'], nameField: '', detailsField: 'setting' },
+];
+
+/** The form a text asks for, by keyword (the first match in FORMS order). */
+function formFor(text: string): FormChoice | undefined {
+  return FORMS.find((f) => has(text, ...f.words));
+}
+
+/**
+ * A clarifier's answers (an ask.submit continuation): its `goal` answer picks the form (any
+ * answer's text when there is no goal), and its `details` are carried over — a name ("named
+ * Aria") into the form's name field, the whole text into its free-text field. Answers that ask
+ * for no form are acknowledged; the clarifier is never opened again from its own answers.
+ */
+export function planForEvent(event: ActionEvent): Plan {
+  const answer = (name: string) => event.answers.find((a) => a.name === name);
+  const goal = answer('goal');
+  const subject = goal !== undefined && goal.value !== null ? goal.text : event.answers.map((a) => a.text).join(' ');
+  const form = formFor(subject);
+  if (form === undefined) {
+    return { rule: 'answers', text: `Thanks, I have your answers. ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: 'Answers noted' } }] };
+  }
+  const details = answer('details');
+  const text = details !== undefined && typeof details.value === 'string' ? details.value.trim() : '';
+  const values: Record<string, unknown> = {};
+  const name = text === '' ? undefined : nameFrom(text);
+  if (name !== undefined && form.nameField !== '') values[form.nameField] = name;
+  // Within every template's limit for its free-text field (persona bio: 1000 characters).
+  if (text !== '') values[form.detailsField] = text.slice(0, 1000);
+  return { ...showForm(form.template, form.label, Object.keys(values).length > 0 ? values : undefined), rule: `answers:${form.template}` };
+}
+
+/** "open my saved card named Aria", "load a card from my library": a lookup in the card library. */
+function wantsSavedCard(text: string): boolean {
+  return has(text, 'saved', 'library') && has(text, 'card', 'character');
+}
+
+/**
+ * The card library through the app's find_cards tool (the offline planner calls it itself; a
+ * model would in its tool loop): the newest saved card matching the name opens in the card form.
+ * The call is reported like a model's tool step, so the trace shows it.
+ */
+async function planFromLibrary(text: string, tools: PlannerTools, signal: AbortSignal): Promise<{ plan: Plan; step: ToolStep }> {
+  const query = nameFrom(text) ?? '';
+  const args = { query, limit: 1 };
+  const started = performance.now();
+  const outcome = await tools.call(FIND_CARDS, args, signal);
+  const step: ToolStep = { index: 0, round: 0, name: FIND_CARDS, arguments: args, ok: outcome.ok, result: outcome.result, ms: performance.now() - started };
+  const found = outcome.ok ? z.array(FoundCard).safeParse(outcome.result) : undefined;
+  const card = found?.success ? found.data[0] : undefined;
+  const saved = card === undefined ? undefined : DataMapSchema.safeParse(card.card);
+  if (card === undefined || saved === undefined || !saved.success) {
+    const what = !outcome.ok ? 'I could not read your card library.' : query === '' ? 'You have no saved cards yet.' : `I found no saved card named ${query}.`;
+    return { step, plan: { rule: 'saved_card_none', text: `${what} ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: what } }] } };
+  }
+  // Empty fields are left to the form's defaults: "" is not a value every field's schema takes (a URL).
+  const values = Object.fromEntries(Object.entries(draftFromCommitted(viewFields(templateView(CHARACTER_CARD)), saved.data)).filter(([, v]) => v !== ''));
+  const form = showForm(CHARACTER_CARD.name, 'character card', values);
+  const name = typeof saved.data['name'] === 'string' ? saved.data['name'] : card.id;
+  return { step, plan: { ...form, rule: 'saved_card', text: `Here is your saved card “${name}” (${card.id}). ${OFFLINE_NOTE}` } };
 }
 
 export function renderPlan(plan: Plan, fenced: boolean): string {
@@ -120,14 +198,21 @@ export function createOfflinePlanner(options: OfflinePlannerOptions = {}): Plann
     label: 'Offline planner (no language model connected)',
     async plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput> {
       signal.throwIfAborted();
-      const plan = planFor(input.text, input.ir);
-      return {
+      const lookup = input.event === undefined && input.tools !== undefined && wantsSavedCard(input.text)
+        ? await planFromLibrary(input.text, input.tools, signal) : undefined;
+      const plan = lookup?.plan ?? (input.event !== undefined ? planForEvent(input.event) : planFor(input.text, input.ir));
+      const output: PlannerOutput = {
         rawText: renderPlan(plan, options.fenced ?? false),
         provider: 'offline',
         model: 'offline-keywords-v1',
         llmMs: 0,
-        meta: { rule: plan.rule, offline: true },
+        meta: {
+          rule: plan.rule, offline: true,
+          ...(lookup ? { tool_loop: { tools: input.tools!.definitions.map((d) => d.name), stopped: 'answered', requests: 1 } } : {}),
+        },
       };
+      if (lookup) output.toolSteps = [lookup.step];
+      return output;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { FieldOption } from '../ui-ir/index.ts';
+import type { FieldOption } from '../index.ts';
 import type { FieldSpec } from './fields.ts';
 
 /** A form the model can open by name with `ui.show_form`. */

@@ -1,4 +1,4 @@
-import type { Block, DataMap, FieldBlock, SurfaceView } from '../ui-ir/index.ts';
+import type { Block, DataMap, FieldBlock, SurfaceView } from '../index.ts';
 import { defaultDraft, fieldBlock } from './fields.ts';
 import type { TemplateDefinition } from './templates.ts';
 

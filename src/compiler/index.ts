@@ -24,5 +24,5 @@ export type {
   A2uiV09CompileOptions, A2uiV09CompileResult, A2uiV09Component, A2uiV09Message, A2uiV09SurfaceBatch, A2uiV09Version,
   ValidateA2uiV09Options,
 } from './a2ui-v0_9/index.ts';
-export { A2UI_VERSIONS, a2uiWire, DEFAULT_A2UI_VERSION, isA2uiVersion } from './a2ui-versions.ts';
+export { A2UI_VERSIONS, a2uiWire, a2uiWireOfMessageVersion, DEFAULT_A2UI_VERSION, isA2uiVersion } from './a2ui-versions.ts';
 export type { A2uiVersion, A2uiWire } from './a2ui-versions.ts';

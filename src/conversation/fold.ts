@@ -4,6 +4,7 @@ import {
 } from '../ui-ir/index.ts';
 import { replayAction, type ActionRequest, type StoredOutcome } from './ingress-port.ts';
 import { irHash, legacyIrHash, type CreatedEntry, type LogEntry } from './log.ts';
+import type { ActionEvent } from '../planner/action-event.ts';
 import type { Trace } from './trace.ts';
 import { applyFailedTurn, applyTurn, type TurnContext } from './turn.ts';
 
@@ -35,6 +36,19 @@ export interface LoggedOutcome {
   at: string;
 }
 
+/**
+ * An action whose continuation turn the log does not hold (yet: it is queued behind the action,
+ * or the process crashed before it was recorded). A retry of the action under its idempotency
+ * key runs it then (service.ts); any continuation runs only while its action is pending here.
+ */
+export interface PendingContinuation {
+  /** The action entry's version (its 1-based position in the log). */
+  actionVersion: number;
+  event: ActionEvent;
+  /** The action's idempotency scope (idempotencyScope), if it carried a key. */
+  key?: string;
+}
+
 export interface FoldResult {
   meta: CreatedEntry;
   ir: ConversationIr;
@@ -46,6 +60,21 @@ export interface FoldResult {
   divergences: FoldDivergence[];
   /** Number of entries folded (the conversation's version). */
   version: number;
+  /** Actions whose continuation the log does not hold, by action version (the newest MAX_PENDING_CONTINUATIONS). */
+  pending: Map<number, PendingContinuation>;
+}
+
+export const MAX_PENDING_CONTINUATIONS = 16;
+
+/** What an entry does to the pending continuations (fold and own appends alike). */
+export function notePending(acc: FoldResult, entry: LogEntry, version: number, continuation?: ActionEvent, key?: string): void {
+  if (entry.type === 'turn' && entry.continuation !== undefined) acc.pending.delete(entry.continuation.actionVersion);
+  if (entry.type !== 'action' || continuation === undefined) return;
+  acc.pending.set(version, { actionVersion: version, event: continuation, ...(key === undefined ? {} : { key }) });
+  for (const old of acc.pending.keys()) {
+    if (acc.pending.size <= MAX_PENDING_CONTINUATIONS) break;
+    acc.pending.delete(old);
+  }
 }
 
 /** What one folded entry did: the IR before and after it, and its logged outcome if it was a keyed action. */
@@ -66,7 +95,7 @@ export function foldLog(entries: readonly LogEntry[], ctx: FoldContext): FoldRes
   const [first, ...rest] = entries;
   if (first?.type !== 'created') throw new Error('a conversation log starts with a "created" entry');
   const result: FoldResult = {
-    meta: first, ir: emptyConversation(first.cid), turnCount: 0, traces: [], outcomes: [], divergences: [], version: 1,
+    meta: first, ir: emptyConversation(first.cid), turnCount: 0, traces: [], outcomes: [], divergences: [], version: 1, pending: new Map(),
   };
   for (const step of foldMore(result, rest, ctx)) if (step.outcome) result.outcomes.push(step.outcome);
   return result;
@@ -83,13 +112,14 @@ export function foldMore(acc: FoldResult, entries: readonly LogEntry[], ctx: Fol
     const prev = acc.ir;
     const version = acc.version + 1;
     const diverged = (message: string): void => { acc.divergences.push({ entry: version, type: entry.type, message }); };
-    let step: { ir: ConversationIr; outcome?: LoggedOutcome } = { ir: prev };
+    let step: { ir: ConversationIr; outcome?: LoggedOutcome; continuation?: ActionEvent } = { ir: prev };
     try {
       step = foldEntry(prev, entry, ctx, acc);
       if (entry.type !== 'created' && irHash(step.ir) !== entry.irHash && legacyIrHash(step.ir) !== entry.irHash) diverged('IR hash differs');
     } catch (error) {
       diverged((error as Error).message);
     }
+    notePending(acc, entry, version, step.continuation, step.outcome?.key);
     acc.ir = step.ir;
     acc.version = version;
     steps.push({ entry, version, prev, next: step.ir, ...(step.outcome ? { outcome: step.outcome } : {}) });
@@ -97,7 +127,8 @@ export function foldMore(acc: FoldResult, entries: readonly LogEntry[], ctx: Fol
   return steps;
 }
 
-function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: FoldResult): { ir: ConversationIr; outcome?: LoggedOutcome } {
+function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: FoldResult):
+  { ir: ConversationIr; outcome?: LoggedOutcome; continuation?: ActionEvent } {
   switch (entry.type) {
     case 'created':
       throw new Error('a second "created" entry');
@@ -105,20 +136,25 @@ function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: F
       acc.turnCount = Math.max(acc.turnCount, entry.turnIndex + 1);
       acc.traces.push(entry.trace);
       const source = createReplaySource(entry.draws);
+      // A continuation adds no user entry: its action wrote what the user sent.
+      const text = entry.continuation === undefined ? entry.text : undefined;
       if (entry.outcome === 'applied') {
-        return { ir: applyTurn(ir, { text: entry.text, rawText: entry.planner.rawText ?? '' }, { ...ctx.turn, mode: entry.mode }, source).ir };
+        return { ir: applyTurn(ir, { text, rawText: entry.planner.rawText ?? '' }, { ...ctx.turn, mode: entry.mode }, source).ir };
       }
       if (entry.outcome === 'planner_failed') {
-        return { ir: applyFailedTurn(ir, entry.text, entry.planner.error?.message ?? '', source) };
+        return { ir: applyFailedTurn(ir, text, entry.planner.error?.message ?? '', source) };
       }
       return { ir };
     }
     case 'action': {
       const request = entry.request as unknown as ActionRequest;
-      const replayed = replayAction(ir, request, entry.draw, ctx.actions);
+      const replayed = replayAction(ir, request, entry.draw, ctx.actions, entry.effect);
       if (!replayed.ok) throw new Error(`action was rejected on replay: ${replayed.error.code}`);
       const key = idempotencyScope(acc.meta.cid, request);
-      return key === undefined ? { ir: replayed.ir } : { ir: replayed.ir, outcome: { key, outcome: replayed.outcome, at: entry.at } };
+      return {
+        ir: replayed.ir, ...(key === undefined ? {} : { outcome: { key, outcome: replayed.outcome, at: entry.at } }),
+        ...(replayed.continuation ? { continuation: replayed.continuation } : {}),
+      };
     }
     case 'reset': {
       const reset = resetSurfaceEpoch(ir, entry.surfaceId, draw(createReplaySource(entry.draws)));

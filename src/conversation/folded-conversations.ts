@@ -1,4 +1,5 @@
-import { formatDivergence, foldLog, foldMore, type FoldContext, type FoldResult } from './fold.ts';
+import { formatDivergence, foldLog, foldMore, notePending, type FoldContext, type FoldResult } from './fold.ts';
+import type { ActionEvent } from '../planner/action-event.ts';
 import { createKeyedQueue, createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../ingress/index.ts';
 import type { StoredOutcome } from './ingress-port.ts';
 import type { LogEntry } from './log.ts';
@@ -6,29 +7,47 @@ import { AppendConflictError, type ConversationStore } from './store.ts';
 import type { ChangeCause, ConversationListener, Logger } from './types.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 
+const RETRY_FIRST_MS = 200;
+const RETRY_MAX_MS = 5_000;
+
 /** A conversation as this process holds it: the fold of its log so far. */
 export interface FoldedState {
   /** meta, IR, version, turn count, traces and divergences, as folded from the log (and kept current). */
   folded: FoldResult;
   /** First outcomes of accepted actions by idempotency key, rebuilt from the log on load. */
   idempotency: MemoryIdempotencyStore<StoredOutcome>;
+  /**
+   * The IRs of the last RECENT_VERSIONS versions (oldest first), for clients resuming from one
+   * of them. IRs are immutable and share what did not change, so this costs little.
+   */
+  recent: Array<{ version: number; ir: ConversationIr }>;
 }
 
+/** How far back a resuming client is brought up to date by an update rather than a full init. */
+export const RECENT_VERSIONS = 64;
+
 export interface FoldedConversations {
-  /** The store has other writers: a folded state may be behind the log. */
-  readonly shared: boolean;
   /** The cached state (loaded whole on a miss), without looking for newer entries. */
   cached(cid: string): Promise<FoldedState | undefined>;
   /** The state caught up with the log (a shared store's other writers included). */
   load(cid: string): Promise<FoldedState | undefined>;
-  /** Folds in what the log holds beyond `state`, one entry (and one event) at a time; how many. */
+  /**
+   * Folds in what the log holds beyond `state`, one entry (and one event) at a time; how many.
+   * Nothing to do (0) when this process is the store's only writer.
+   */
   catchUp(cid: string, state: FoldedState): Promise<number>;
   /**
    * Appends `entry` as the change from version `basis` to `next`, then changes the state and
    * notifies: nothing unrecorded is ever acknowledged. Throws AppendConflictError when the log
    * moved past `basis` (here or on another instance): the caller catches up and decides again.
+   * An action that continues (its event, and its idempotency scope) becomes pending (fold.ts).
    */
-  commit(cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number): Promise<void>;
+  commit(
+    cid: string, state: FoldedState, entry: LogEntry, next: ConversationIr, cause: ChangeCause, basis: number,
+    continues?: { event: ActionEvent; key: string | undefined },
+  ): Promise<void>;
+  /** The IR at `version` if it is one of the last RECENT_VERSIONS (see FoldedState.recent). */
+  irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
   /** Every change, one event per log entry; with a shared store also other writers' (watched). */
   subscribe(cid: string, listener: ConversationListener): () => void;
 }
@@ -57,6 +76,8 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
   const listeners = new Map<string, Set<ConversationListener>>();
   const watches = new Map<string, () => void>();
   const refreshQueued = new Set<string>();
+  /** Pause before the next try of a failed catch-up, per conversation. */
+  const retryDelays = new Map<string, number>();
 
   function remember(cid: string, state: FoldedState): void {
     states.delete(cid);
@@ -88,10 +109,16 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     const promise = (async () => {
       const entries = await store.read(cid);
       if (!entries || entries.length === 0) return undefined;
-      const result = foldLog(entries, fold);
+      // The created entry, then the rest step by step, keeping the last versions' IRs.
+      const result = foldLog(entries.slice(0, 1), fold);
+      const recent = [{ version: 1, ir: result.ir }];
+      for (const step of foldMore(result, entries.slice(1), fold)) {
+        if (step.outcome) result.outcomes.push(step.outcome);
+        remember1(recent, step.version, step.next);
+      }
       if (result.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: result.divergences.map(formatDivergence) });
       const state: FoldedState = {
-        folded: result,
+        folded: result, recent,
         idempotency: createMemoryIdempotencyStore<StoredOutcome>({ ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock }),
       };
       // Keys recorded in the log survive restarts, each for the rest of its TTL.
@@ -105,12 +132,15 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
   }
 
   function catchUp(cid: string, state: FoldedState): Promise<number> {
+    // This process is the only writer: what it holds is the log.
+    if (!shared) return Promise.resolve(0);
     return mutations.run(cid, async () => {
       refreshQueued.delete(cid);
       const entries = await store.read(cid, state.folded.version);
       if (!entries || entries.length === 0) return 0;
       for (const step of foldMore(state.folded, entries, fold)) {
         if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);
+        remember1(state.recent, step.version, step.next);
         if (step.prev !== step.next) emit({ cid, prev: step.prev, next: step.next, cause: causeOf(step.entry), version: step.version });
       }
       const fresh = state.folded.divergences.filter((d) => d.entry > state.folded.version - entries.length);
@@ -119,19 +149,33 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     });
   }
 
-  /** A watched conversation's log grew somewhere: fold it in now (at most one catch-up waiting). */
+  /**
+   * A watched conversation's log grew somewhere: fold it in now (at most one catch-up waiting).
+   * While the conversation is still loading, again once it has loaded: the load may have read
+   * the log just before the change. A catch-up that fails (the store is away, or its connection
+   * for commands comes back later than the one that notified) is tried again, with a growing
+   * pause, as long as someone listens: a missed change would otherwise wait for the next one.
+   */
   function refresh(cid: string): void {
+    const pending = loading.get(cid);
+    if (pending !== undefined) {
+      void pending.then((state) => { if (state !== undefined) refresh(cid); }, () => {});
+      return;
+    }
     const state = states.get(cid);
     if (state === undefined || refreshQueued.has(cid)) return;
     refreshQueued.add(cid);
-    catchUp(cid, state).catch((error: unknown) => {
+    catchUp(cid, state).then(() => retryDelays.delete(cid), (error: unknown) => {
       refreshQueued.delete(cid);
-      logger.warn('could not catch up with the conversation log', { cid, error: String(error) });
+      if (!listeners.has(cid)) return;
+      const delay = Math.min(RETRY_MAX_MS, (retryDelays.get(cid) ?? RETRY_FIRST_MS / 2) * 2);
+      retryDelays.set(cid, delay);
+      logger.warn('could not catch up with the conversation log; trying again', { cid, delayMs: delay, error: String(error) });
+      setTimeout(() => refresh(cid), delay).unref();
     });
   }
 
   return {
-    shared,
     cached,
     async load(cid) {
       const known = shared ? states.get(cid) : undefined;
@@ -140,13 +184,30 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       return cached(cid);
     },
     catchUp,
-    commit(cid, state, entry, next, cause, basis) {
+    async irAt(cid, version) {
+      const state = await cached(cid);
+      return state?.recent.find((r) => r.version === version)?.ir;
+    },
+    commit(cid, state, entry, next, cause, basis, continues) {
       return mutations.run(cid, async () => {
         if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
-        await store.append(cid, entry, basis);
+        try {
+          await store.append(cid, entry, basis);
+        } catch (error) {
+          if (error instanceof AppendConflictError && error.actual !== undefined && error.actual < basis) {
+            // The log holds less than this process folded: entries were lost in the store (a
+            // failover to a replica that had not received them, a Redis without AOF, a flush).
+            // This fold describes a past that is gone: forget it, so the next decision reloads.
+            logger.error('conversation log is shorter than the folded state; reloading it', { cid, folded: basis, log: error.actual });
+            if (states.get(cid) === state) states.delete(cid);
+          }
+          throw error;
+        }
         const prev = state.folded.ir;
         state.folded.ir = next;
         state.folded.version = basis + 1;
+        notePending(state.folded, entry, basis + 1, continues?.event, continues?.key);
+        remember1(state.recent, basis + 1, next);
         if (entry.type === 'turn') {
           state.folded.turnCount = Math.max(state.folded.turnCount, entry.turnIndex + 1);
           state.folded.traces.push(entry.trace);
@@ -180,4 +241,9 @@ function causeOf(entry: LogEntry): ChangeCause {
     case 'reset': return { kind: 'reset', surfaceId: entry.surfaceId, ...from };
     default: return { kind: 'turn', ...from };
   }
+}
+
+function remember1(recent: FoldedState['recent'], version: number, ir: ConversationIr): void {
+  recent.push({ version, ir });
+  if (recent.length > RECENT_VERSIONS) recent.shift();
 }

@@ -1,5 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import { z } from 'zod';
+import { ActionEventSchema } from '../planner/action-event.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { PlannerProvider, TraceSchema } from './trace.ts';
 
@@ -48,6 +49,12 @@ export const TurnEntry = z.object({
   irHash: Hash,
   trace: TraceSchema,
   origin: Origin,
+  /**
+   * Set when the turn continued an action: the action entry's version (its 1-based position in
+   * the log) and the structured event the planner was given. The fold adds no user entry for it
+   * (the action wrote its own); `text` holds the event's one-line description.
+   */
+  continuation: z.object({ actionVersion: z.number().int().positive(), event: ActionEventSchema }).optional(),
 });
 
 /** The normalised src/ingress ActionRequest, as accepted (context values stay as the client sent them). */
@@ -70,6 +77,8 @@ export const ActionEntry = z.object({
   request: ActionRequestSchema,
   /** The one draw (time + nonce) the ingress used for this action. */
   draw: z.object({ now: z.string(), nonce: z.string() }),
+  /** The action's side-effect result (ActionEffect): the fold hands it to the action and never runs the effect. */
+  effect: z.object({ result: z.unknown() }).optional(),
   irHash: Hash,
   origin: Origin,
 });

@@ -1,5 +1,6 @@
 import { SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
 import type { Planner, PlannerInput, PlannerOutput, RepairAttempt, TokenUsage } from '../planner/types.ts';
+import { sumUsage } from '../planner/usage.ts';
 import { createSeededSource } from '../ui-ir/index.ts';
 import type { TraceIssue } from './trace.ts';
 import { applyTurn, type TurnContext } from './turn.ts';
@@ -64,7 +65,7 @@ type Scored = { record: AttemptRecord; output: PlannerOutput };
 const SCRATCH_SEED = 'surfacer-dry-run';
 
 function dryRun(input: PlannerInput, rawText: string, turn: TurnContext): Pick<AttemptRecord, 'errors' | 'warningCodes' | 'applied'> & { proseOnly: boolean } {
-  const { run } = applyTurn(input.ir, { text: input.text, rawText }, turn, createSeededSource(SCRATCH_SEED));
+  const { run } = applyTurn(input.ir, { text: input.event ? undefined : input.text, rawText }, turn, createSeededSource(SCRATCH_SEED));
   const warningCodes = [...new Set(run.warnings.map((w) => w.code))];
   return { errors: run.errors, warningCodes, applied: run.applied, proseOnly: warningCodes.includes('DIRECTIVE_WARN_PROSE_ONLY') };
 }
@@ -82,12 +83,15 @@ function better(a: Scored, b: Scored): Scored {
   return a.record.index > b.record.index ? a : b;
 }
 
-function sumUsage(outputs: readonly PlannerOutput[]): TokenUsage | undefined {
-  const used = outputs.filter((o) => o.usage !== undefined).map((o) => o.usage!);
-  if (used.length === 0) return undefined;
-  return used.reduce((t, u) => ({
-    prompt_tokens: t.prompt_tokens + u.prompt_tokens, completion_tokens: t.completion_tokens + u.completion_tokens, total_tokens: t.total_tokens + u.total_tokens,
-  }));
+/**
+ * The first call gets the tools; a repair call never runs them again but is shown the steps the
+ * first call made (the model's view stays whole, the outside world is asked once).
+ */
+function callInput(input: PlannerInput, index: number, scored: readonly Scored[]): PlannerInput {
+  const base: PlannerInput = { text: input.text, ir: input.ir, ...(input.event ? { event: input.event } : {}) };
+  if (index === 0) return input.tools ? { ...base, tools: input.tools } : base;
+  const steps = scored[0]?.output.toolSteps;
+  return { ...base, ...(steps && steps.length > 0 ? { toolSteps: steps } : {}), repair: { attempts: scored.map(toRepairAttempt) } };
 }
 
 /** Runs the planner, then up to `maxRepairs` repair follow-ups. Throws only what the first call throws, or a cancellation. */
@@ -99,8 +103,7 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
     const started = performance.now();
     let output: PlannerOutput;
     try {
-      const repair = index === 0 ? {} : { repair: { attempts: scored.map(toRepairAttempt) } };
-      output = await options.planner.plan({ text: input.text, ir: input.ir, ...repair }, signal);
+      output = await options.planner.plan(callInput(input, index, scored), signal);
     } catch (error) {
       if (index === 0 || signal.aborted) throw error;
       const own = SurfacerErrorSchema.safeParse((error as { error?: unknown } | null)?.error);
@@ -127,8 +130,13 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
   const passed = last.record.status === 'failed' ? undefined : last;
   const chosen = passed ?? (options.turn.mode === 'strict' ? last : scored.reduce(better));
   const usage = sumUsage(scored.map((s) => s.output));
+  // The tool loop ran in the first call only: its steps and summary belong to the turn whichever answer is chosen.
+  const first = scored[0]!.output;
+  const loop = first.meta?.['tool_loop'];
   const planned: PlannedTurn = {
     ...chosen.output,
+    ...(first.toolSteps ? { toolSteps: first.toolSteps } : {}),
+    ...(loop !== undefined && chosen.output !== first ? { meta: { ...chosen.output.meta, tool_loop: loop } } : {}),
     llmMs: records.reduce((total, r) => total + r.llmMs, 0),
     attempts: records,
     repair: { maxRepairs, used: records.length - 1, exhausted: passed === undefined, chosen: chosen.record.index },

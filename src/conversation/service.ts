@@ -5,11 +5,13 @@ import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
-import { foldLog, type FoldContext, type FoldDivergence } from './fold.ts';
+import type { FoldContext, FoldDivergence } from './fold.ts';
 import { createFoldedConversations, type FoldedState } from './folded-conversations.ts';
 import {
-  createKeyedQueue, DEFAULT_IDEMPOTENCY_TTL_MS, type ConversationAccess, type IngressRequest,
+  createKeyedQueue, DEFAULT_IDEMPOTENCY_TTL_MS, idempotencyScope, type ConversationAccess, type EffectMemo, type IngressRequest,
 } from '../ingress/index.ts';
+import { describeActionEvent, type ActionEvent } from '../planner/action-event.ts';
+import { bindTools } from '../tools/index.ts';
 import type { IngressOutcome, IngressPort } from './ingress-port.ts';
 import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry } from './log.ts';
 import { AppendConflictError, StoreUnavailableError, type ConversationStore } from './store.ts';
@@ -82,13 +84,21 @@ export interface ConversationService {
    * first. Throws StoreUnavailableError when the store cannot be reached.
    */
   get(cid: string): Promise<Conversation | undefined>;
-  /** The IR as it was at `version` (a client resuming from there), or undefined. */
+  /**
+   * The IR as it was at `version`, for a client resuming from there, if that is one of the last
+   * versions (a client further behind gets a full init: cheaper than folding a long log again).
+   */
   irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
   runTurn(cid: string, text: string, signal?: AbortSignal, options?: { origin?: string }): Promise<TurnResult>;
-  /** Aborts the running planner turn of `cid`, on whatever instance it runs; false when none runs. */
+  /** Aborts the running planner turn of `cid` (a continuation too), on whatever instance it runs; false when none runs. */
   cancelTurn(cid: string): Promise<boolean>;
-  /** `request` comes from `ingress.parseHtml` / `ingress.parseA2ui`. */
-  applyAction(cid: string, request: IngressRequest, options?: { origin?: string }): Promise<ActionResult>;
+  /**
+   * `request` comes from `ingress.parseHtml` / `ingress.parseA2ui`. `signal` cancels the action's
+   * effect (e.g. the client went away). An applied action that continues the conversation
+   * (ActionDefinition.continueWith) resolves at once with `continuation`, the promise of its
+   * turn, which runs next in the conversation's queue.
+   */
+  applyAction(cid: string, request: IngressRequest, options?: { origin?: string; signal?: AbortSignal }): Promise<ActionResult>;
   /**
    * Rotates a surface's epoch. With `ifEpoch`, only while the surface is still at that epoch (a
    * reset several instances ask for at once happens once); otherwise it answers ok, unchanged.
@@ -125,7 +135,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   const folded = createFoldedConversations({
     store: deps.store, fold: foldContext, limits, clock, logger, inUse: (cid) => queue.depth(cid) > 0,
   });
-  const { shared, load, catchUp, commit } = folded;
+  const { load, catchUp, commit } = folded;
 
   function view(state: State, busy: boolean): Conversation {
     const { meta, ir, version, turnCount } = state.folded;
@@ -146,21 +156,24 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
 
   /**
    * Runs `decide` (read the state, check, append) until it is not overtaken by another writer:
-   * after a conflict the state is caught up and the decision taken afresh, at most
-   * maxConflictRetries times.
+   * after a conflict the state is caught up (or reloaded, if it was dropped as ahead of the log)
+   * and the decision taken afresh, at most maxConflictRetries times.
    */
-  async function decided<T>(cid: string, state: State, decide: () => Promise<T>): Promise<T | Failure> {
+  async function decided<T>(cid: string, first: State, decide: (state: State) => Promise<T>): Promise<T | Failure> {
+    let state = first;
     for (let attempt = 0; attempt <= limits.maxConflictRetries; attempt += 1) {
       try {
-        return await decide();
+        return await decide(state);
       } catch (error) {
         if (error instanceof StoreUnavailableError) return unavailable(error);
         if (!(error instanceof AppendConflictError)) return logFailed(cid, error);
       }
       try {
-        await catchUp(cid, state);
+        const current = await load(cid);
+        if (current === undefined) return notFound(cid);
+        state = current;
       } catch (error) {
-        return unavailable(error);
+        return error instanceof StoreUnavailableError ? unavailable(error) : logFailed(cid, error);
       }
     }
     return { ok: false, error: makeError('CONVERSATION_BUSY', `overtaken ${limits.maxConflictRetries + 1} times by other writers`) };
@@ -185,6 +198,130 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     ...(deps.surfaceStats ? { surfaceStats: deps.surfaceStats } : {}),
   };
 
+  /**
+   * One planner turn, inside the conversation's queue: typed text, or the continuation of an
+   * action (its log version and event). A continuation runs only while its action is pending
+   * (fold.ts): checked under the turn gate after catching up, so across instances and retries it
+   * runs at most once; undefined when it did not run.
+   */
+  async function turnIn(
+    cid: string, input: { text: string; continuation?: { actionVersion: number; event: ActionEvent } },
+    signal: AbortSignal | undefined, options: { origin?: string },
+  ): Promise<TurnResult | undefined> {
+    const state = await load(cid);
+    if (!state) return notFound(cid);
+    const { text, continuation } = input;
+    if (continuation === undefined && text.length > limits.maxTextLength) {
+      return { ok: false, error: makeError('HTTP_PAYLOAD_TOO_LARGE', `message longer than ${limits.maxTextLength}`) };
+    }
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(TURN_CANCELLED);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    const timer = setTimeout(() => controller.abort(TURN_TIMEOUT), limits.turnTimeoutMs);
+    const claim = await turns.claim(cid, controller, limits.turnTimeoutMs).catch((error: unknown) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      throw error;
+    });
+    if (claim === undefined) {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      return { ok: false, error: makeError('CONVERSATION_BUSY', 'a turn is running on another instance') };
+    }
+    const times = { startedAt: iso(), t0: performance.now() };
+    try {
+      // Another instance's turn may have just changed the conversation: plan on what it is now.
+      await catchUp(cid, state);
+      if (continuation !== undefined && !state.folded.pending.has(continuation.actionVersion)) return undefined;
+      const tools = deps.app.tools === undefined ? undefined : bindTools(deps.app.tools, { id: cid, owner: state.folded.meta.ownerSessionId });
+      const plannerInput = {
+        text, ir: state.folded.ir, ...(continuation ? { event: continuation.event } : {}), ...(tools ? { tools } : {}),
+      };
+      const planned = await askPlanner({ planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts }, plannerInput, controller, limits.turnTimeoutMs);
+      return await decided(cid, state, async (state) => {
+        const basis = state.folded.version;
+        const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin, continuation });
+        await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
+        return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      await claim.release().catch((error: unknown) => logger.warn('could not release the turn', { cid, error: String(error) }));
+    }
+  }
+
+  /**
+   * An action decided (with retries after conflicts), and the continuation it asks for: a fresh
+   * one once it was applied, or a pending one again when this is a retry (same idempotency key)
+   * of an action whose continuation the log does not hold (e.g. the process died before it ran).
+   */
+  async function decideAction(cid: string, request: IngressRequest, options: { origin?: string; signal?: AbortSignal }):
+    Promise<{ result: ActionResult; continues?: { actionVersion: number; event: ActionEvent } }> {
+    const state = await folded.cached(cid);
+    if (!state) return { result: notFound(cid) };
+    let caughtUp = false;
+    let continues: { actionVersion: number; event: ActionEvent } | undefined;
+    // The effect of this request runs once, whatever the number of decisions (ingress EffectMemo).
+    const effects: EffectMemo = {};
+    const key = idempotencyScope(cid, request);
+    let latest = state;
+    const result = await decided<ActionResult>(cid, state, async (state) => {
+      latest = state;
+      const basis = state.folded.version;
+      const prev = state.folded.ir;
+      const access: ConversationAccess = {
+        id: cid,
+        owner: state.folded.meta.ownerSessionId,
+        effects,
+        ...(options.signal ? { signal: options.signal } : {}),
+        read: () => prev,
+        commit: async (ir, record) => {
+          const entry: LogEntry = {
+            type: 'action', v: LOG_VERSION, at: iso(), request: record.request as LogActionRequest,
+            draw: { now: record.draw.now, nonce: record.draw.nonce }, ...(record.effect ? { effect: record.effect } : {}),
+            irHash: irHash(ir), ...origin(options),
+          };
+          const continuesWith = record.continuation === undefined ? undefined : { event: record.continuation, key };
+          await commit(cid, state, entry, ir, { kind: 'action', surfaceId: record.request.surfaceId, ...origin(options) }, basis, continuesWith);
+          continues = record.continuation === undefined ? undefined : { actionVersion: basis + 1, event: record.continuation };
+        },
+        idempotency: state.idempotency,
+      };
+      const outcome: IngressOutcome = await deps.ingress.apply(request, access);
+      if (outcome.kind === 'rejected') {
+        // A shared log may hold changes this instance has not folded yet (the client saw them
+        // elsewhere): judge once more on the state as it is now before refusing. (An effect's
+        // failure is kept in `effects`: judging again does not run it again.)
+        if (!caughtUp) {
+          caughtUp = true;
+          if (await catchUp(cid, state) > 0) throw new AppendConflictError(cid, basis, state.folded.version);
+        }
+        return {
+          ok: false, error: outcome.error, status: outcome.status, surfaceId: request.surfaceId,
+          ...(outcome.issues ? { issues: outcome.issues } : {}),
+        };
+      }
+      const next = state.folded.ir;
+      if (outcome.kind === 'recover') {
+        return {
+          ok: true, kind: 'recover', status: 202, replayed: outcome.replayed, prev, next,
+          surfaceId: outcome.surfaceId, epoch: outcome.epoch, recovery: outcome.recovery, error: outcome.error,
+        };
+      }
+      return {
+        ok: true, kind: 'applied', status: 200, replayed: outcome.replayed, prev, next,
+        surfaceId: outcome.surfaceId, action: outcome.action, ...(outcome.toast ? { toast: outcome.toast } : {}),
+      };
+    });
+    if (result.ok && result.kind === 'applied' && result.replayed && key !== undefined) {
+      const pending = [...latest.folded.pending.values()].find((p) => p.key === key);
+      if (pending !== undefined) continues = { actionVersion: pending.actionVersion, event: pending.event };
+    }
+    return continues === undefined ? { result } : { result, continues };
+  }
+
   return {
     planner,
     app: deps.app,
@@ -205,54 +342,10 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return state ? view(state, busy) : undefined;
     },
 
-    async irAt(cid, version) {
-      const state = await folded.cached(cid);
-      if (!state || !Number.isSafeInteger(version) || version < 1) return undefined;
-      if (version === state.folded.version) return state.folded.ir;
-      const entries = await deps.store.read(cid);
-      if (!entries || entries.length < version) return undefined;
-      return foldLog(entries.slice(0, version), foldContext).ir;
-    },
+    irAt: (cid, version) => folded.irAt(cid, version),
 
     runTurn(cid, text, signal, options = {}) {
-      return serialised<TurnResult>(cid, async () => {
-        const state = await load(cid);
-        if (!state) return notFound(cid);
-        if (text.length > limits.maxTextLength) {
-          return { ok: false, error: makeError('HTTP_PAYLOAD_TOO_LARGE', `message longer than ${limits.maxTextLength}`) };
-        }
-        const controller = new AbortController();
-        const onAbort = (): void => controller.abort(TURN_CANCELLED);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        if (signal?.aborted) onAbort();
-        const timer = setTimeout(() => controller.abort(TURN_TIMEOUT), limits.turnTimeoutMs);
-        const claim = await turns.claim(cid, controller, limits.turnTimeoutMs).catch((error: unknown) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          throw error;
-        });
-        if (claim === undefined) {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          return { ok: false, error: makeError('CONVERSATION_BUSY', 'a turn is running on another instance') };
-        }
-        const times = { startedAt: iso(), t0: performance.now() };
-        try {
-          // Another instance's turn may have just changed the conversation: plan on what it is now.
-          if (shared) await catchUp(cid, state);
-          const planned = await askPlanner({ planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts }, { text, ir: state.folded.ir }, controller, limits.turnTimeoutMs);
-          return await decided(cid, state, async () => {
-            const basis = state.folded.version;
-            const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin });
-            await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
-            return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
-          });
-        } finally {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          await claim.release().catch((error: unknown) => logger.warn('could not release the turn', { cid, error: String(error) }));
-        }
-      });
+      return serialised<TurnResult>(cid, async () => (await turnIn(cid, { text }, signal, options))!);
     },
 
     cancelTurn(cid) {
@@ -260,50 +353,24 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     },
 
     applyAction(cid, request, options = {}) {
-      return serialised<ActionResult>(cid, async () => {
-        const state = await folded.cached(cid);
-        if (!state) return notFound(cid);
-        let caughtUp = false;
-        return decided<ActionResult>(cid, state, async () => {
-          const basis = state.folded.version;
-          const prev = state.folded.ir;
-          const access: ConversationAccess = {
-            id: cid,
-            read: () => prev,
-            commit: async (ir, record) => {
-              const entry: LogEntry = {
-                type: 'action', v: LOG_VERSION, at: iso(), request: record.request as LogActionRequest,
-                draw: { now: record.draw.now, nonce: record.draw.nonce }, irHash: irHash(ir), ...origin(options),
-              };
-              await commit(cid, state, entry, ir, { kind: 'action', surfaceId: record.request.surfaceId, ...origin(options) }, basis);
-            },
-            idempotency: state.idempotency,
-          };
-          const outcome: IngressOutcome = await deps.ingress.apply(request, access);
-          if (outcome.kind === 'rejected') {
-            // A shared log may hold changes this instance has not folded yet (the client saw them
-            // elsewhere): judge once more on the state as it is now before refusing.
-            if (shared && !caughtUp) {
-              caughtUp = true;
-              if (await catchUp(cid, state) > 0) throw new AppendConflictError(cid, basis, state.folded.version);
-            }
-            return {
-              ok: false, error: outcome.error, status: outcome.status, surfaceId: request.surfaceId,
-              ...(outcome.issues ? { issues: outcome.issues } : {}),
-            };
-          }
-          const next = state.folded.ir;
-          if (outcome.kind === 'recover') {
-            return {
-              ok: true, kind: 'recover', status: 202, replayed: outcome.replayed, prev, next,
-              surfaceId: outcome.surfaceId, epoch: outcome.epoch, recovery: outcome.recovery, error: outcome.error,
-            };
-          }
-          return {
-            ok: true, kind: 'applied', status: 200, replayed: outcome.replayed, prev, next,
-            surfaceId: outcome.surfaceId, action: outcome.action, ...(outcome.toast ? { toast: outcome.toast } : {}),
-          };
-        });
+      // Resolves with the action's result as soon as it is decided; a continuation it starts
+      // keeps the conversation's queue (nothing of this instance slips in between) and is handed
+      // over as a promise of its own.
+      return new Promise<ActionResult>((resolve, reject) => {
+        serialised<ActionResult>(cid, async () => {
+          const decided = await decideAction(cid, request, options);
+          const result = decided.result;
+          if (decided.continues === undefined || !result.ok || result.kind !== 'applied') return result;
+          const continuation = turnIn(cid, { text: describeActionEvent(decided.continues.event), continuation: decided.continues }, undefined, options)
+            .catch((error: unknown): TurnResult => {
+              if (error instanceof StoreUnavailableError) return unavailable(error);
+              logger.error('continuation turn failed', { cid, error: String(error) });
+              return { ok: false, error: makeError('INTERNAL_ERROR', String(error)) };
+            });
+          resolve({ ...result, continuation });
+          await continuation;
+          return result;
+        }).then(resolve, reject);
       });
     },
 
@@ -311,7 +378,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return serialised<ResetResult>(cid, async () => {
         const state = await load(cid);
         if (!state) return notFound(cid);
-        return decided<ResetResult>(cid, state, async () => {
+        return decided<ResetResult>(cid, state, async (state) => {
           const basis = state.folded.version;
           const prev = state.folded.ir;
           if (options.ifEpoch !== undefined && prev.surfaces.find((s) => s.id === surfaceId)?.epoch !== options.ifEpoch) {

@@ -1,7 +1,7 @@
 import { errorSpec, SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
-import type { Planner, PlannerOutput } from '../planner/types.ts';
+import type { Planner, PlannerOutput, ToolStep } from '../planner/types.ts';
 import type { AttemptRecord, PlannedTurn } from './plan-turn.ts';
-import { TRACE_VERSION, type Trace, type TraceAttempt, type TraceSurfaceStats } from './trace.ts';
+import { TRACE_VERSION, TraceToolLoop, type Trace, type TraceAttempt, type TraceSurfaceStats, type TraceToolStep } from './trace.ts';
 import { toIssue, type DirectiveRunResult, type DirectivesMode } from './turn.ts';
 
 export interface TraceParams {
@@ -19,6 +19,7 @@ export interface TraceParams {
   surfaces: TraceSurfaceStats[];
   error: SurfacerError | undefined;
   timings: Trace['timings'];
+  continuation?: Trace['continuation'];
 }
 
 const FORMAT_MODES = ['none', 'json', 'json_schema'] as const;
@@ -55,7 +56,7 @@ export function buildTrace(p: TraceParams): Trace {
     turn_index: p.turnIndex,
     started_at: p.startedAt,
     finished_at: p.finishedAt,
-    run_mode: 'directives',
+    run_mode: runMode(p.output?.toolSteps, p.run?.applied ?? 0),
     strict_mode: p.mode === 'strict',
     outcome: p.outcome,
     llm,
@@ -75,7 +76,34 @@ export function buildTrace(p: TraceParams): Trace {
     const { maxRepairs, used, exhausted, chosen } = p.output.repair;
     trace.repair = { max_repairs: maxRepairs, used, exhausted, chosen };
   }
+  if (p.continuation !== undefined) trace.continuation = p.continuation;
+  const loop = toolLoop(meta['tool_loop'], p.output?.toolSteps);
+  if (loop !== undefined) trace.tool_loop = loop;
   return trace;
+}
+
+/** Tools then directives is the hybrid run of design §1; tools with nothing applied, a tool loop. */
+function runMode(steps: readonly ToolStep[] | undefined, applied: number): Trace['run_mode'] {
+  if (steps === undefined || steps.length === 0) return 'directives';
+  return applied > 0 ? 'hybrid' : 'tool_loop';
+}
+
+// Arguments and results of tool calls are kept for debugging, up to this many characters each.
+const MAX_TRACE_TOOL_TEXT = 4_000;
+
+function clipJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length > MAX_TRACE_TOOL_TEXT ? `${text.slice(0, MAX_TRACE_TOOL_TEXT)}…` : text;
+}
+
+function toolLoop(meta: unknown, steps: readonly ToolStep[] | undefined): Trace['tool_loop'] {
+  const summary = TraceToolLoop.omit({ steps: true }).safeParse(meta);
+  if (!summary.success) return undefined;
+  const traced: TraceToolStep[] = (steps ?? []).map((s) => ({
+    index: s.index, ...(s.callId === undefined ? {} : { call_id: s.callId }), name: s.name,
+    arguments: clipJson(s.arguments), ok: s.ok, result: clipJson(s.result), ms: roundMs(s.ms),
+  }));
+  return { ...summary.data, steps: traced };
 }
 
 // Every attempt's raw text is kept for debugging, up to this many characters each.

@@ -54,6 +54,30 @@ export const TraceAttempt = z.object({
 });
 export type TraceAttempt = z.infer<typeof TraceAttempt>;
 
+/** One executed tool call (arguments and result as JSON text, clipped: traces are stored with the log). */
+export const TraceToolStep = z.object({
+  index: z.number().int().nonnegative(),
+  call_id: z.string().optional(),
+  name: z.string(),
+  arguments: z.string(),
+  ok: z.boolean(),
+  result: z.string(),
+  ms: Ms,
+});
+export type TraceToolStep = z.infer<typeof TraceToolStep>;
+
+/** The tool loop of a turn (src/llm chat planner): what was offered, what ran, why it stopped. */
+export const TraceToolLoop = z.object({
+  tools: z.array(z.string()),
+  /** Why no loop ran although tools were offered (e.g. the model does not support tools). */
+  skipped: z.string().optional(),
+  stopped: z.enum(['answered', 'step_cap', 'time_cap']).optional(),
+  /** Requests sent with tools (the final request with the directive schema not counted). */
+  requests: z.number().int().nonnegative(),
+  steps: z.array(TraceToolStep),
+});
+export type TraceToolLoop = z.infer<typeof TraceToolLoop>;
+
 // Fields added after Trace v1 was first written are optional, so every stored trace still parses.
 export const TraceSchema = z.object({
   trace_version: z.literal(TRACE_VERSION),
@@ -93,5 +117,8 @@ export const TraceSchema = z.object({
   repair: z.object({
     max_repairs: z.number().int().nonnegative(), used: z.number().int().nonnegative(), exhausted: z.boolean(), chosen: z.number().int().nonnegative(),
   }).optional(),
+  /** Set when the turn continued an action (a clarifier's answers) instead of typed text. */
+  continuation: z.object({ action: z.string(), surface_id: z.string(), action_version: z.number().int().positive() }).optional(),
+  tool_loop: TraceToolLoop.optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;

@@ -1,5 +1,5 @@
 import { makeError, SurfacerErrorSchema, type SurfacerError } from '../errors/index.ts';
-import type { Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
+import type { ActionEvent, Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
 import { createRecordingSource, type ConversationIr, type EntropySource } from '../ui-ir/index.ts';
 import type { FoldResult } from './fold.ts';
 import { planTurn, type PlanTurnOptions } from './plan-turn.ts';
@@ -63,9 +63,14 @@ export interface TurnRecord {
  */
 export function recordTurn(
   ctx: TurnRecordContext, folded: FoldResult,
-  turn: { text: string; planned: AskedPlanner; startedAt: string; t0: number; origin?: string | undefined },
+  turn: {
+    text: string; planned: AskedPlanner; startedAt: string; t0: number; origin?: string | undefined;
+    /** The action this turn continues (its log version and event); the transcript gets no user entry. */
+    continuation?: { actionVersion: number; event: ActionEvent } | undefined;
+  },
 ): TurnRecord {
-  const { text, planned } = turn;
+  const { planned, continuation } = turn;
+  const text = continuation === undefined ? turn.text : undefined;
   const prev = folded.ir;
   const recording = createRecordingSource(ctx.entropy);
   let next = prev;
@@ -85,11 +90,14 @@ export function recordTurn(
   const compileMs = performance.now() - t2;
   const outcome = planned.kind === 'ok' ? 'applied' : planned.kind === 'failed' ? 'planner_failed' : 'cancelled';
   const error = planned.kind === 'failed' ? planned.error
-    : planned.kind === 'cancelled' ? makeError('PLANNER_CANCELLED', 'cancelled by the user') : undefined;
+    : planned.kind === 'cancelled' ? cancelledError(continuation !== undefined) : undefined;
   const turnIndex = folded.turnCount;
   const trace = buildTrace({
     requestId: ctx.requestId(), cid: folded.meta.cid, turnIndex, startedAt: turn.startedAt, finishedAt: ctx.iso(), mode: ctx.mode,
     outcome, planner: ctx.planner, output: planned.kind === 'ok' ? planned.output : undefined, run, surfaces, error,
+    ...(continuation ? {
+      continuation: { action: continuation.event.action, surface_id: continuation.event.surface.id, action_version: continuation.actionVersion },
+    } : {}),
     timings: {
       llm_ms: planned.kind === 'ok' ? planned.output.llmMs : planned.llmMs,
       directives_ms: directivesMs, compile_ms: compileMs, total_ms: performance.now() - turn.t0,
@@ -97,7 +105,7 @@ export function recordTurn(
   });
   const { planner } = ctx;
   const entry: TurnEntry = {
-    type: 'turn', v: LOG_VERSION, turnIndex, at: turn.startedAt, text, outcome, mode: ctx.mode,
+    type: 'turn', v: LOG_VERSION, turnIndex, at: turn.startedAt, text: turn.text, outcome, mode: ctx.mode,
     planner: {
       name: planner.name, provider: planned.kind === 'ok' ? planned.output.provider : planner.name, label: planner.label,
       ...(planned.kind === 'ok' && planned.output.model !== undefined ? { model: planned.output.model } : {}),
@@ -106,6 +114,14 @@ export function recordTurn(
       ...(error && planned.kind === 'failed' ? { error: { code: error.code, message: error.message } } : {}),
     },
     draws: recording.drawn, irHash: irHash(next), trace, ...(turn.origin === undefined ? {} : { origin: turn.origin }),
+    ...(continuation ? { continuation } : {}),
   };
   return { prev, next, entry, outcome, trace, ...(error ? { error } : {}) };
+}
+
+/** A cancelled continuation's message: what the user sent was kept (its action was applied). */
+function cancelledError(continuation: boolean): SurfacerError {
+  return continuation
+    ? makeError('PLANNER_CANCELLED', 'continuation cancelled by the user', { message: 'Stopped. Your answers were saved; the assistant did not continue.' })
+    : makeError('PLANNER_CANCELLED', 'cancelled by the user');
 }

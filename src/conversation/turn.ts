@@ -70,12 +70,13 @@ const MAX_TRANSCRIPT_TEXT = 20_000;
 
 /**
  * Pure: one planner turn applied to the IR. The order of draws (user entry, then the runner's
- * own) is part of the log format: replay depends on it.
+ * own) is part of the log format: replay depends on it. `text` undefined: a turn that continues
+ * an action, whose action already wrote what the user sent (no user entry, no draw for it).
  */
 export function applyTurn(
-  ir: ConversationIr, input: { text: string; rawText: string }, ctx: TurnContext, source: EntropySource,
+  ir: ConversationIr, input: { text: string | undefined; rawText: string }, ctx: TurnContext, source: EntropySource,
 ): { ir: ConversationIr; run: DirectiveRunResult } {
-  const withUser = appendTranscript(ir, { role: 'user', text: clip(input.text) }, { now: source.now() });
+  const withUser = withUserEntry(ir, input.text, source);
   const run = ctx.runDirectives(withUser, input.rawText, { registry: ctx.registry, mode: ctx.mode, source });
   // Nothing said and nothing shown: tell the user why instead of staying silent.
   const silent = run.assistantText === undefined && run.applied === 0 && run.errors[0] !== undefined;
@@ -86,9 +87,12 @@ export function applyTurn(
 }
 
 /** Pure: the planner failed; the user's message stays in the transcript with a system note. */
-export function applyFailedTurn(ir: ConversationIr, text: string, message: string, source: EntropySource): ConversationIr {
-  const withUser = appendTranscript(ir, { role: 'user', text: clip(text) }, { now: source.now() });
-  return appendTranscript(withUser, { role: 'system', text: clip(message) }, { now: source.now() });
+export function applyFailedTurn(ir: ConversationIr, text: string | undefined, message: string, source: EntropySource): ConversationIr {
+  return appendTranscript(withUserEntry(ir, text, source), { role: 'system', text: clip(message) }, { now: source.now() });
+}
+
+function withUserEntry(ir: ConversationIr, text: string | undefined, source: EntropySource): ConversationIr {
+  return text === undefined ? ir : appendTranscript(ir, { role: 'user', text: clip(text) }, { now: source.now() });
 }
 
 function clip(text: string): string {

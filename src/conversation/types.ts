@@ -76,6 +76,12 @@ export type ActionResult =
       surfaceId: string;
       action: string;
       toast?: { level: ToastLevel; text: string };
+      /**
+       * The planner turn the action continues with (ActionDefinition.continueWith), queued right
+       * behind it; undefined when it did not run (its action was already continued). Never rejects.
+       * Absent when the action does not continue (and for a replay whose continuation already ran).
+       */
+      continuation?: Promise<TurnResult | undefined>;
     }
   | {
       /** A client `error` event was accepted; the caller runs `recovery` (epoch_reset → resetSurfaceEpoch). */

@@ -1,6 +1,6 @@
 import type { SurfacerError } from '../errors/index.ts';
 import { emptyDiagnostics, issue, type Diagnostics } from './diagnostics.ts';
-import { looksLikeDirectives } from './drift.ts';
+import { A2UI_MESSAGE_KEYS, looksLikeDirectives } from './drift.ts';
 import { toEnvelope, type RawEnvelope } from './envelope.ts';
 import { brokenJson, findDirectiveRegions, tryParseJson, type JsonRepair } from './json-repair.ts';
 import { stripReasoning, stripTemplateTokens } from './reply-text.ts';
@@ -20,7 +20,7 @@ const REPAIR_NAMES: Record<JsonRepair, string> = {
 
 // What separates a reply that tried to be JSON (and failed) from a plain prose answer.
 const ATTEMPTED_JSON = /\{\s*["'\u201C\u201D}]|\[\s*\{|```|~~~/;
-const A2UI_KEYS = /"(surfaceUpdate|dataModelUpdate|beginRendering|deleteSurface|createSurface|updateComponents|updateDataModel)"\s*:/;
+const A2UI_KEYS = new RegExp(`"(${A2UI_MESSAGE_KEYS.join('|')})"\\s*:`);
 const HTML_MARKUP = /<\/?(form|input|div|button|select|textarea|html|body|label|span|table|ul|ol|li|h[1-6]|p)\b[^>]{0,200}>/i;
 
 /**

@@ -27,7 +27,9 @@ export interface Stripped {
 export function stripReasoning(text: string): Stripped {
   let rest = text;
   let found = false;
-  const lower = (): string => rest.toLowerCase();
+  // Only ASCII letters are folded: the tags are ASCII, and toLowerCase() can change the length
+  // of other text ('İ' becomes two characters), which would shift every index found in it.
+  const lower = (): string => rest.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   // Each pass lowers and scans the text again; real replies have one or two blocks.
   for (let guard = 0; guard < 16; guard++) {
     const l = lower();

@@ -73,6 +73,14 @@ export const CORE_CODES = {
   // A2UI_C2S_*; this one is "the input is well-formed but the form is not complete or not valid".
   ACTION_INPUT_INVALID: { category: 'action', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 422,
     message: 'Please check the form and try again.' },
+  // An action's side effect (src/ingress effect.ts) did not complete: nothing was applied or
+  // logged. Retrying with the same idempotency key is safe when the effect passes the key on.
+  ACTION_EFFECT_FAILED: { category: 'action', severity: 'error', recovery: 'retry', retryable: true, httpStatus: 502,
+    message: 'That could not be done right now, so nothing was changed. Please try again.' },
+  ACTION_EFFECT_TIMEOUT: { category: 'action', severity: 'error', recovery: 'retry', retryable: true, httpStatus: 504,
+    message: 'That took too long, so nothing was changed. Please try again.' },
+  ACTION_EFFECT_CANCELLED: { category: 'action', severity: 'info', recovery: 'none', retryable: true, httpStatus: 499,
+    message: 'Cancelled. Nothing was changed.' },
   INTERNAL_ERROR: { category: 'internal', severity: 'fatal', recovery: 'retry', retryable: true, httpStatus: 500,
     message: 'Something went wrong on our side. Please try again.' },
 } as const satisfies Record<string, ErrorSpec>;

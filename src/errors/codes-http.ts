@@ -20,7 +20,7 @@ export const HTTP_CODES = {
   CONVERSATION_LOG_FAILED: { category: 'internal', severity: 'fatal', recovery: 'retry', retryable: true, httpStatus: 503,
     message: 'Your change could not be saved. Please try again.' },
   STORE_UNAVAILABLE: { category: 'internal', severity: 'error', recovery: 'retry', retryable: true, httpStatus: 503,
-    message: 'The service is briefly unavailable. Nothing was changed; please try again in a moment.' },
+    message: 'The service is briefly unavailable, so this may not have been saved. Please check and try again in a moment.' },
   PLANNER_FAILED: { category: 'llm', severity: 'error', recovery: 'retry', retryable: true, httpStatus: 502,
     message: 'The assistant could not answer. Please try again.' },
   PLANNER_TIMEOUT: { category: 'llm', severity: 'error', recovery: 'retry', retryable: true, httpStatus: 504,

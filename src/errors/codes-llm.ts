@@ -38,6 +38,16 @@ export const LLM_CODES = {
     message: 'The recorded replay has no answer for this message.' },
   LLM_REPAIR_EXHAUSTED: { category: 'llm', severity: 'warning', recovery: 'soft_fail', retryable: true,
     message: 'The assistant could not correct its UI instructions; only what was valid was used.' },
+  // Tool calls of a turn's tool loop (src/tools): fed back to the model as the tool's result,
+  // never a rejection of a request, hence no HTTP status.
+  TOOL_UNKNOWN: { category: 'llm', severity: 'warning', recovery: 'soft_fail', retryable: false,
+    message: 'The assistant asked for a tool this app does not have.' },
+  TOOL_INPUT_INVALID: { category: 'llm', severity: 'warning', recovery: 'soft_fail', retryable: false,
+    message: 'The assistant called a tool with arguments it does not take.' },
+  TOOL_FAILED: { category: 'llm', severity: 'warning', recovery: 'soft_fail', retryable: true,
+    message: 'A tool the assistant used failed.' },
+  TOOL_TIMEOUT: { category: 'llm', severity: 'warning', recovery: 'soft_fail', retryable: true,
+    message: 'A tool the assistant used took too long.' },
   LLM_CANCELLED: { category: 'llm', severity: 'info', recovery: 'none', retryable: true, httpStatus: 499,
     message: 'The request was cancelled.' },
 } as const satisfies Record<string, ErrorSpec>;

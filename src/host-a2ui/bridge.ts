@@ -1,5 +1,5 @@
 import {
-  compileA2uiUpdate, compileConversationToA2ui, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiSurfaceBatch,
+  a2uiWire, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiWire, type CompileResult, type SurfaceBatch,
 } from '../compiler/index.ts';
 import { silentLogger, StoreUnavailableError, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
@@ -8,9 +8,11 @@ import type { A2uiHub } from './hub.ts';
 import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
 
 /*
- * Conversation service → A2UI hub. One bridge per conversation that someone watches: it
- * subscribes to the service, compiles each change against the IR it published last
- * (compileA2uiUpdate(lastIr, next)) and publishes one hub batch per surface.
+ * Conversation service → A2UI hub, for one wire version (`wire`: v0.8, v0.9, …; a host keeps one
+ * set of bridges and one hub per version that has clients, so nothing is compiled for a version
+ * nobody watches). One bridge per conversation that someone watches: it subscribes to the
+ * service, compiles each change against the IR it published last (wire.compileUpdate(lastIr,
+ * next)) and publishes one hub batch per surface.
  *
  * Why the snapshot cannot race the stream: service events are delivered synchronously and
  * published synchronously, so "the hub's sequence number" and "the bridge's last IR" always
@@ -19,13 +21,16 @@ import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
  * from exactly the snapshot's IR.
  *
  * A bridge that nobody watched for `idleMs` is dropped together with its hub channel
- * (`hub.forget`), so a client resuming later gets a new stream name and is re-initialised
- * rather than resumed past changes that were never published.
+ * (`hub.forget`). Stream names are the same on every instance and after a drop (event-id.ts), so
+ * a client resuming later is caught up from the IR at its version when that is still kept
+ * (service.irAt), and re-initialised otherwise; never resumed past changes it did not get.
  */
 
 export interface BridgeOptions {
   service: Pick<ConversationService, 'get' | 'subscribe' | 'resetSurfaceEpoch' | 'irAt'>;
   hub: A2uiHub;
+  /** The A2UI wire version these bridges compile to. Default v0.8. */
+  wire?: A2uiWire;
   /** Compiler options for every batch and snapshot (not `reinit`/`priorTypes`: the bridge owns them). */
   compile?: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>;
   logger?: Logger;
@@ -38,8 +43,8 @@ export interface BridgeOptions {
   now?: () => number;
   /** Sweep idle bridges on a timer (default true; tests call `sweep()`). */
   autoSweep?: boolean;
-  /** The compiler (tests inject failures); default src/compiler's. */
-  compiler?: { update: typeof compileA2uiUpdate; init: typeof compileConversationToA2ui };
+  /** The compiler (tests inject failures); default the wire's. */
+  compiler?: { update: A2uiWire['compileUpdate']; init: A2uiWire['compileConversation'] };
 }
 
 export interface A2uiBridges {
@@ -105,7 +110,8 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
   const maxIdle = options.maxIdleBridges ?? 1_000;
   const maxRemembered = options.rememberedConversations ?? 10_000;
   const compileOptions = options.compile ?? {};
-  const compiler = options.compiler ?? { update: compileA2uiUpdate, init: compileConversationToA2ui };
+  const wire = options.wire ?? a2uiWire('0.8');
+  const compiler = options.compiler ?? { update: wire.compileUpdate, init: wire.compileConversation };
   const bridges = new Map<string, Bridge>();
   /** A2UI surface ids emitted per conversation (insertion order = recency), outliving bridges. */
   const emitted = new Map<string, Set<string>>();
@@ -140,7 +146,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
   }
 
   /** All surface batches of one log version, as the hub publishes them: one version, one id sequence. */
-  function publishVersion(b: Bridge, version: number, batches: readonly A2uiSurfaceBatch[]): void {
+  function publishVersion(b: Bridge, version: number, batches: readonly SurfaceBatch<unknown>[]): void {
     const messages: A2uiServerMessage[] = [];
     const lines: string[] = [];
     for (const batch of batches) {
@@ -148,7 +154,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
       if (batch.errors.length > 0) {
         logger.warn('A2UI batch recovered', { cid: b.cid, surface: batch.a2uiSurfaceId, recovery: batch.recovery, codes: batch.errors.map((e) => e.code) });
       }
-      messages.push(...batch.messages);
+      messages.push(...(batch.messages as A2uiServerMessage[]));
       lines.push(...batch.lines);
     }
     remember(b.cid, idsOf(messages));
@@ -181,7 +187,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
     b.ir = next;
     b.version = version;
     b.fallbacks.clear();
-    let result;
+    let result: CompileResult<unknown> | undefined;
     try {
       result = compiler.update(prev, next, reinit.length > 0 ? { ...compileOptions, reinit } : compileOptions);
     } catch (error) {
@@ -243,7 +249,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         }
         b.ir = conversation.ir;
         b.version = conversation.version;
-        b.stream = streamNameOf(cid, conversation.createdAt);
+        b.stream = streamNameOf(cid, conversation.createdAt, wire.version);
         hub.open(cid, b.stream, b.version);
         const pending = b.pending;
         b.pending = [];
@@ -316,7 +322,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         const reinit = compiler.init(base.ir, compileOptions).batches.filter((x) => x.kind === 'fallback').map((x) => x.surfaceId);
         const result = compiler.update(base.ir, b.ir, reinit.length > 0 ? { ...compileOptions, reinit } : compileOptions);
         if (!result.ok) return undefined;
-        const messages = result.batches.flatMap((batch) => batch.messages);
+        const messages = result.batches.flatMap((batch) => batch.messages as A2uiServerMessage[]);
         remember(cid, idsOf(messages));
         return messages;
       } catch (error) {
@@ -335,7 +341,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         for (const batch of result.batches) {
           // A fresh client gets the fallback too; the next batch re-initialises it for everyone.
           if (batch.kind === 'fallback') b.fallbacks.add(batch.surfaceId);
-          messages.push(...batch.messages);
+          messages.push(...(batch.messages as A2uiServerMessage[]));
         }
         if (!result.ok) logger.error('A2UI snapshot failed (strict)', { cid, codes: result.errors.map((e) => e.code) });
         remember(cid, idsOf(messages));

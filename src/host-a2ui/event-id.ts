@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { A2uiVersion } from '../compiler/index.ts';
 
 /*
  * SSE event ids of the A2UI stream are positions in the conversation's log, so a client may
@@ -8,9 +9,11 @@ import { createHash } from 'node:crypto';
  *   <stream>-<v>.<k>      message k (from 0) of the messages sent for version v, not the last
  *   <stream>-<v>-i<k>     message k of an init or catch-up that brings a client to version v (provisional)
  *
- * <stream> names the conversation's log (a digest of its id and creation time): every instance
- * derives the same one, and an id from another conversation never resumes here. A provisional id
- * means the client dropped in the middle of an init: it is answered with a fresh init.
+ * <stream> names the conversation's log (a digest of its id and creation time) and the wire
+ * version: `l<digest>` for v0.8, `l<digest>w09` for v0.9, `l<digest>w091` for v0.9.1. Every
+ * instance derives the same one; an id from another conversation, or from the same conversation
+ * in another wire version (whose messages differ), never resumes here. A provisional id means the
+ * client dropped in the middle of an init: it is answered with a fresh init.
  */
 
 const ID = /^([a-z0-9]{1,40})-(\d{1,15})(?:\.(\d{1,6}))?$/;
@@ -22,8 +25,10 @@ export interface EventPosition {
   index?: number;
 }
 
-export function streamNameOf(cid: string, createdAt: string): string {
-  return `l${createHash('sha256').update(`${cid}\n${createdAt}`).digest('hex').slice(0, 15)}`;
+export function streamNameOf(cid: string, createdAt: string, version: A2uiVersion = '0.8'): string {
+  const log = `l${createHash('sha256').update(`${cid}\n${createdAt}`).digest('hex').slice(0, 15)}`;
+  // v0.8's names are what they were before there was a second version: its clients' ids still resume.
+  return version === '0.8' ? log : `${log}w${version.replaceAll('.', '')}`;
 }
 
 export function formatEventId(stream: string, version: number, index?: number): string {

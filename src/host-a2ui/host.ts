@@ -1,11 +1,12 @@
 import type { Context, Hono } from 'hono';
-import { unguardA2uiValue, type A2uiCompileOptions } from '../compiler/index.ts';
+import { a2uiWire, a2uiWireOfMessageVersion, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
 import { CONVERSATION_ID, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
 import { createRateLimiter, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
+import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
 import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
 
@@ -13,6 +14,12 @@ import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
  * The A2UI host over a real conversation service: bridges (service → hub), the shared ingress
  * for client events, and the authorisation rule of design §8 — the session that owns the
  * conversation, or a holder of the conversation's bearer token; anyone else gets a 404.
+ *
+ * Wire versions: one hub and one set of bridges per A2UI version (v0.8, v0.9, v0.9.1), made when
+ * the first client of that version comes: a conversation nobody watches in v0.9 costs no v0.9
+ * compile, and a version's event ids name its own streams. Every version follows the same log,
+ * so v0.8 clients, v0.9 clients and htmx pages of one conversation see the same changes, on any
+ * instance. Client messages of every version come in through the one events route.
  */
 
 export interface A2uiHostOptions {
@@ -22,6 +29,7 @@ export interface A2uiHostOptions {
    * HTML host's session, which createApp puts on `/a2ui/*` requests as `c.get('session')`.
    */
   sessionOwner?: (c: Context) => string | undefined | Promise<string | undefined>;
+  /** The v0.8 hub (tests inject one); other versions' hubs are made with `hubOptions`. */
   hub?: A2uiHub;
   hubOptions?: HubOptions;
   compile?: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>;
@@ -44,8 +52,11 @@ export interface A2uiHostOptions {
 }
 
 export interface A2uiHost {
+  /** The v0.8 hub and bridges (`wire('0.8')`). */
   readonly hub: A2uiHub;
   readonly bridges: A2uiBridges;
+  /** The hub and bridges of a wire version, made on first use. */
+  wire(version: A2uiVersion): { readonly hub: A2uiHub; readonly bridges: A2uiBridges };
   /** Adds the `/a2ui/...` routes and the client assets to `app` (createApp's `extend`). */
   mount(app: Hono<any>): void;
   /** Ends every stream (shutdown) and stops following conversations. Call before server.close(). */
@@ -59,12 +70,28 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   const { service } = options;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? Date.now;
-  const hub = options.hub ?? createA2uiHub(options.hubOptions);
-  const bridges = createA2uiBridges({
-    service, hub, logger,
-    ...(options.compile ? { compile: options.compile } : {}),
-    ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
-  });
+  const wires = new Map<A2uiVersion, { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed }>();
+  let closed = false;
+  function wireOf(version: A2uiVersion): { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed } {
+    let made = wires.get(version);
+    if (made !== undefined) return made;
+    const wire = a2uiWire(version);
+    const hub = (version === '0.8' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
+    const bridges = createA2uiBridges({
+      service, hub, logger, wire,
+      ...(options.compile ? { compile: options.compile } : {}),
+      ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
+    });
+    // A version first asked for after close() starts closed, like the others.
+    if (closed) {
+      hub.close();
+      bridges.close();
+    }
+    made = { hub, bridges, feed: feedOf(wire, hub, bridges) };
+    wires.set(version, made);
+    return made;
+  }
+  const { hub, bridges } = wireOf('0.8');
   const sessionOwner = options.sessionOwner ?? defaultSessionOwner;
   const resetsPerMinute = options.clientResetsPerMinute ?? 5;
   const resets = options.rateLimiter?.('a2ui-client-resets', { perMinute: resetsPerMinute, burst: resetsPerMinute })
@@ -84,12 +111,17 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   async function postEvent(cid: string, raw: string, headers: { idempotencyKey?: string }): Promise<{ status: number; body: unknown }> {
     const parsed = service.ingress.parseA2ui(raw, headers.idempotencyKey === undefined ? {} : { idempotencyKey: headers.idempotencyKey });
     if (!parsed.ok) return failure(parsed.error, parsed.status, parsed.issues);
-    const result = await service.applyAction(cid, unguard(parsed.request), { origin: A2UI_ORIGIN });
+    // The ingress knows only the dialects a wire of ours speaks.
+    const wire = a2uiWireOfMessageVersion(parsed.dialect === 'v0.8' ? undefined : parsed.dialect)!;
+    const result = await service.applyAction(cid, asTheIrHeldIt(parsed.request, wire), { origin: A2UI_ORIGIN });
     if (!result.ok) return failure(result.error, result.status ?? httpStatusOf(result.error.code), result.issues);
     if (result.kind === 'recover') {
       let reset: 'done' | 'skipped' | 'failed' = 'skipped';
-      // A replayed report already triggered its reset; a renderer that keeps failing is capped.
-      if (result.recovery === 'epoch_reset' && !result.replayed && await resets.take(`${cid}\n${result.surfaceId}`)) {
+      // A replayed report already triggered its reset, unless that reset failed (the surface is
+      // still at the reported epoch: try again; ifEpoch keeps it to one). A renderer that keeps
+      // failing is capped.
+      const stillBroken = result.next.surfaces.find((s) => s.id === result.surfaceId)?.epoch === result.epoch;
+      if (result.recovery === 'epoch_reset' && (!result.replayed || stillBroken) && await resets.take(`${cid}\n${result.surfaceId}`)) {
         // Reports of one broken rendering may reach several instances: it is reset once.
         const done = await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2UI_ORIGIN, ifEpoch: result.epoch });
         reset = done.ok ? 'done' : 'failed';
@@ -99,24 +131,22 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       }
       return { status: 202, body: { ok: true, recovery: result.recovery, reset, replayed: result.replayed, surface: surfaceSummary(result.next, result.surfaceId) } };
     }
+    // An action that continues the conversation: answered now; its turn's changes reach the
+    // client over the stream like any other change.
+    void result.continuation?.then((turn) => {
+      if (turn?.ok === false) logger.warn('continuation turn did not run', { cid, code: turn.error.code });
+    });
     return {
       status: 200,
       body: {
         ok: true, replayed: result.replayed, action: result.action, surface: surfaceSummary(result.next, result.surfaceId),
-        ...(result.toast ? { toast: result.toast } : {}),
+        ...(result.toast ? { toast: result.toast } : {}), ...(result.continuation ? { continuing: true } : {}),
       },
     };
   }
 
   const deps: A2uiRouteDeps = {
-    hub,
-    prepare: async (cid, lastEventId) => {
-      if (!(await bridges.prepare(cid, lastEventId))) throw new Error(`conversation ${cid} is gone`);
-    },
-    open: (cid) => bridges.open(cid),
-    catchUp: (cid, since) => bridges.catchUp(cid, since),
-    snapshot: (cid) => bridges.snapshot(cid),
-    surfaceIds: (cid) => bridges.surfaceIds(cid),
+    feed: (version) => wireOf(version).feed,
     authorize,
     postEvent,
     connectInfo: async (_c, cid) => {
@@ -134,11 +164,30 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   return {
     hub,
     bridges,
+    wire: (version) => wireOf(version),
     mount: (app) => mountA2uiRoutes(app as Hono, deps),
     close() {
-      hub.close();
-      bridges.close();
+      closed = true;
+      for (const made of wires.values()) {
+        made.hub.close();
+        made.bridges.close();
+      }
     },
+  };
+}
+
+/** The routes' view of one wire version: its hub, and the bridges compiling the conversations to it. */
+function feedOf(wire: A2uiWire, hub: A2uiHub, bridges: A2uiBridges): A2uiFeed {
+  return {
+    hub,
+    prepare: async (cid, lastEventId) => {
+      if (!(await bridges.prepare(cid, lastEventId))) throw new Error(`conversation ${cid} is gone`);
+    },
+    open: (cid) => bridges.open(cid),
+    catchUp: (cid, since) => bridges.catchUp(cid, since),
+    snapshot: (cid) => bridges.snapshot(cid),
+    surfaceIds: (cid) => bridges.surfaceIds(cid),
+    deleteSurface: (surfaceId) => wire.deleteSurface(surfaceId),
   };
 }
 
@@ -154,15 +203,16 @@ function bearerToken(c: Context): string | undefined {
 }
 
 /**
- * The compiler guards JSON-looking and id-shaped strings with a trailing U+2060 (compiler/a2ui
- * text.ts); whatever a client echoes back from the data model carries it. Undone here, before
- * the shared ingress checks the context, so the app sees exactly what the user typed (nested keys were
- * already checked by the parser: no `__proto__`).
+ * What a client echoes back from its data model, as the IR held it: the v0.8 compiler guards
+ * JSON-looking and id-shaped strings with a trailing U+2060 (compiler/a2ui-v0_8 text.ts), which
+ * is undone here, before the shared ingress checks the context, so the app sees exactly what the
+ * user typed; v0.9 strings travel unguarded (A2uiWire.readClientValue). Nested keys were already
+ * checked by the parser: no `__proto__`.
  */
-function unguard(request: IngressRequest): IngressRequest {
+function asTheIrHeldIt(request: IngressRequest, wire: A2uiWire): IngressRequest {
   if (request.kind !== 'action') return request;
   // fromEntries defines own properties, whatever the key.
-  const context = Object.fromEntries(Object.entries(request.context).map(([key, value]) => [key, unguardA2uiValue(value)]));
+  const context = Object.fromEntries(Object.entries(request.context).map(([key, value]) => [key, wire.readClientValue(value)]));
   return { ...request, context };
 }
 

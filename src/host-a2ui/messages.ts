@@ -1,8 +1,11 @@
-/** One A2UI v0.8 server→client message as produced by the compiler (exactly one top-level key). */
+/**
+ * One A2UI server→client message as produced by a compiler: exactly one top-level key in v0.8,
+ * that key beside `version` in v0.9.
+ */
 export type A2uiServerMessage = Readonly<Record<string, unknown>>;
 
 /**
- * The surface a message belongs to: the `surfaceId` of its single top-level value. The hub and
+ * The surface a message belongs to: the `surfaceId` of its (single) top-level object value. The hub and
  * the init builder only need this much structure; validating the message is the compiler's job.
  */
 export function surfaceIdOf(message: A2uiServerMessage): string | undefined {
@@ -26,12 +29,13 @@ export function surfaceIdOf(message: A2uiServerMessage): string | undefined {
 export function initMessages(
   snapshot: readonly A2uiServerMessage[],
   knownSurfaceIds: Iterable<string>,
+  deleteSurface: (surfaceId: string) => A2uiServerMessage,
 ): A2uiServerMessage[] {
   const ids = new Set<string>(knownSurfaceIds);
   for (const message of snapshot) {
     const id = surfaceIdOf(message);
     if (id !== undefined) ids.add(id);
   }
-  const deletes = [...ids].map((surfaceId) => ({ deleteSurface: { surfaceId } }));
+  const deletes = [...ids].map(deleteSurface);
   return [...deletes, ...snapshot];
 }

@@ -4,40 +4,20 @@ import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { StoreUnavailableError } from '../conversation/index.ts';
+import { A2UI_VERSIONS, isA2uiVersion, type A2uiVersion } from '../compiler/index.ts';
 import { makeError, retryAfterOf } from '../errors/index.ts';
-import type { A2uiClientAssets, ClientAsset } from './client-bundle.ts';
-import type { A2uiHub } from './hub.ts';
-import type { A2uiServerMessage } from './messages.ts';
+import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
+import type { A2uiFeed } from './feed.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage } from './page.ts';
 import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
-  hub: A2uiHub;
   /**
-   * Called (after authorisation) before a stream subscribes or a snapshot is read: e.g. start
-   * publishing the conversation's changes to the hub. A throw ends the request.
+   * The feed of one wire version (its hub, snapshot, catch-up): a stream, snapshot or page asked
+   * with `?v=0.9` reads the v0.9 feed, without `v` (or `v=0.8`) the v0.8 one.
    */
-  prepare?(cid: string, lastEventId?: string): void | Promise<void>;
-  /** Re-opens the conversation's hub channel, synchronously, right before a stream subscribes. */
-  open?(cid: string): void;
-  /**
-   * What a client that holds the conversation up to log version `since` needs to be current
-   * (prepared by `prepare` from its Last-Event-ID); undefined → a full init. Synchronous, like `snapshot`.
-   */
-  catchUp?(cid: string, since: number): readonly A2uiServerMessage[] | undefined;
-  /**
-   * Full current state of every surface of the conversation (A2UI messages, in order).
-   * Synchronous on purpose: it is taken in the same tick as the hub subscription (or
-   * checkpoint), so it reflects exactly the batches published up to that point — none can land
-   * in between and be lost or applied twice.
-   */
-  snapshot(cid: string): readonly A2uiServerMessage[];
-  /**
-   * A2UI surface ids a re-initialised client may hold beyond those the hub remembers (e.g. from
-   * before a restart or a forgotten channel): they get a `deleteSurface` first.
-   */
-  surfaceIds?(cid: string): Iterable<string>;
+  feed(version: A2uiVersion): A2uiFeed;
   /**
    * Session owner or bearer token. Browsers cannot set headers on EventSource, so the page
    * sends its token as `?token=` on GET (stream, snapshot) and as `Authorization: Bearer` on
@@ -48,8 +28,8 @@ export interface A2uiRouteDeps {
   postEvent(cid: string, rawBody: string, headers: { idempotencyKey?: string }): Promise<{ status: number; body: unknown }>;
   /** The conversation's bearer token, for the page's "Connect an A2UI client" box (absent: no box). */
   connectInfo?(c: Context, cid: string): Promise<{ token: string } | undefined>;
-  /** Resolves the (cached) client bundle and stylesheet; `a2uiClientAssets` in production. */
-  clientAssets(): Promise<A2uiClientAssets>;
+  /** Resolves the (cached) client bundle and stylesheet of a wire version's page; `a2uiClientAssets` in production. */
+  clientAssets(version: A2uiVersion): Promise<A2uiClientAssets>;
   /** Interval of `: ping` comments on idle streams. Default 15 000. */
   heartbeatMs?: number;
   /** SSE `retry:` hint sent first on every stream. Default 2 000. */
@@ -66,7 +46,18 @@ export const SNAPSHOT_CONTENT_TYPE = 'application/jsonl; charset=utf-8';
 /** Response header of the snapshot: send it back as Last-Event-ID to resume after it. */
 export const SNAPSHOT_CHECKPOINT_HEADER = 'x-a2ui-checkpoint';
 
-const ASSET_ROUTE = '/assets/:file{a2ui-client-[0-9a-f]{8,64}\\.(?:js|css)}';
+const ASSET_ROUTE = '/assets/:file{a2ui-client-(?:v09-)?[0-9a-f]{8,64}\\.(?:js|css)}';
+
+/** The wire version a request asks for: `?v=0.9`, `?v=0.9.1`, or v0.8 (no `v`, or `v=0.8`). */
+function requestedVersion(c: Context): { ok: true; version: A2uiVersion } | { ok: false; response: Response } {
+  const v = c.req.query('v');
+  if (v === undefined || v === '') return { ok: true, version: '0.8' };
+  if (isA2uiVersion(v)) return { ok: true, version: v };
+  return {
+    ok: false,
+    response: c.json(makeError('HTTP_BAD_REQUEST', `unknown A2UI version ${JSON.stringify(v.slice(0, 20))}; v= takes ${A2UI_VERSIONS.join(', ')}`), 400),
+  };
+}
 
 export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   const heartbeatMs = deps.heartbeatMs ?? 15_000;
@@ -74,9 +65,9 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   const maxEventBytes = deps.maxEventBytes ?? 64 * 1024;
   const onError = deps.onError ?? ((error, where) => console.error(`[a2ui ${where.route} ${where.cid}]`, error));
   /** Undefined when ready; else the canonical 500 (the failure goes to onError). */
-  const prepare = async (c: Context, cid: string, route: string, lastEventId?: string): Promise<Response | undefined> => {
+  const prepare = async (c: Context, feed: A2uiFeed, cid: string, route: string, lastEventId?: string): Promise<Response | undefined> => {
     try {
-      await deps.prepare?.(cid, lastEventId);
+      await feed.prepare?.(cid, lastEventId);
       return undefined;
     } catch (error) {
       // The shared state is away: answered 503 with a retry hint (storeGuard).
@@ -94,14 +85,14 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   app.get('/a2ui/c/:cid/stream', storeGuard(async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
+    const asked = requestedVersion(c);
+    if (!asked.ok) return asked.response;
+    const feed = deps.feed(asked.version);
     // EventSource sends the header on its own reconnects; the query form serves manual ones.
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
-    const failed = await prepare(c, cid, 'stream', lastEventId);
+    const failed = await prepare(c, feed, cid, 'stream', lastEventId);
     if (failed) return failed;
-    const params: ConnectionParams = {
-      hub: deps.hub, snapshot: deps.snapshot, catchUp: deps.catchUp, surfaceIds: deps.surfaceIds, open: deps.open,
-      cid, lastEventId, retryMs, heartbeat,
-    };
+    const params: ConnectionParams = { feed, cid, lastEventId, retryMs, heartbeat };
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
     if (outgoing instanceof ServerResponse) {
       // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.
@@ -127,12 +118,15 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   app.get('/a2ui/c/:cid/snapshot.jsonl', storeGuard(async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
-    const failed = await prepare(c, cid, 'snapshot');
+    const asked = requestedVersion(c);
+    if (!asked.ok) return asked.response;
+    const feed = deps.feed(asked.version);
+    const failed = await prepare(c, feed, cid, 'snapshot');
     if (failed) return failed;
     // Same tick: the checkpoint names exactly the state of the snapshot.
-    deps.open?.(cid);
-    const checkpoint = deps.hub.checkpoint(cid);
-    const messages = deps.snapshot(cid);
+    feed.open?.(cid);
+    const checkpoint = feed.hub.checkpoint(cid);
+    const messages = feed.snapshot(cid);
     const body = messages.map((m) => `${serialise(m)}\n`).join('');
     return c.body(body, 200, {
       'Content-Type': SNAPSHOT_CONTENT_TYPE,
@@ -180,14 +174,18 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   app.get('/a2ui/c/:cid', async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
-    const assets = await deps.clientAssets();
+    const asked = requestedVersion(c);
+    if (!asked.ok) return asked.response;
+    const { version } = asked;
+    const assets = await deps.clientAssets(version);
     const base = `/a2ui/c/${encodeURIComponent(cid)}`;
     const connect = await deps.connectInfo?.(c, cid);
     const html = renderA2uiPage({
       title: deps.pageTitle ?? 'Surfacer',
+      version,
       scriptPath: assets.script.path,
       stylePath: assets.style.path,
-      streamUrl: `${base}/stream`,
+      streamUrl: version === '0.8' ? `${base}/stream` : `${base}/stream?v=${version}`,
       eventsUrl: `${base}/events`,
       token: c.req.query('token'),
       ...(connect ? { connect: { token: connect.token, origin: new URL(c.req.url).origin, base } } : {}),
@@ -201,7 +199,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
   });
 
   app.get(ASSET_ROUTE, async (c) => {
-    const assets = await deps.clientAssets();
+    const assets = await deps.clientAssets(clientBundleOfAsset(c.req.param('file') ?? ''));
     const asset = [assets.script, assets.style].find((a) => a.path === c.req.path);
     return asset === undefined ? c.notFound() : serveAsset(c, asset);
   });

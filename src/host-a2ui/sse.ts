@@ -2,7 +2,8 @@ import {
   openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, type Heartbeat, type PushConnection, type SseSink,
 } from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
-import { HubClosedError, type A2uiHub, type HubEvent, type SubscribeResult } from './hub.ts';
+import type { A2uiFeed } from './feed.ts';
+import { HubClosedError, type HubEvent, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
 
 /*
@@ -12,18 +13,12 @@ import { initMessages, type A2uiServerMessage } from './messages.ts';
  */
 
 export interface ConnectionParams {
-  hub: A2uiHub;
+  /** The client's wire version: its hub, snapshot, catch-up (synchronous with the subscription, see A2uiFeed). */
+  feed: A2uiFeed;
   cid: string;
   lastEventId: string | undefined;
   retryMs: number;
   heartbeat: Heartbeat;
-  /** Synchronous with the subscription (see A2uiRouteDeps.snapshot). */
-  snapshot(cid: string): readonly A2uiServerMessage[];
-  /** Synchronous with the subscription too (see A2uiRouteDeps.catchUp). */
-  catchUp: ((cid: string, since: number) => readonly A2uiServerMessage[] | undefined) | undefined;
-  surfaceIds: ((cid: string) => Iterable<string>) | undefined;
-  /** Re-opens the conversation's hub channel right before subscribing (it may have been evicted). */
-  open: ((cid: string) => void) | undefined;
 }
 
 /**
@@ -36,9 +31,10 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
   let connection: PushConnection | undefined;
   let droppedEarly = false;
   let result: SubscribeResult;
+  const { feed } = p;
   try {
-    p.open?.(p.cid);
-    result = p.hub.subscribe(p.cid, p.lastEventId, {
+    feed.open?.(p.cid);
+    result = feed.hub.subscribe(p.cid, p.lastEventId, {
       notify: () => connection?.drain(),
       dropped: (reason) => {
         if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
@@ -58,12 +54,12 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
     let init: readonly A2uiServerMessage[];
     try {
       // A client that holds a whole older version gets what changed since; anyone else a full init.
-      const catchUp = result.since === undefined ? undefined : p.catchUp?.(p.cid, result.since);
+      const catchUp = result.since === undefined ? undefined : feed.catchUp?.(p.cid, result.since);
       if (catchUp !== undefined) {
         init = catchUp;
       } else {
-        const known = p.surfaceIds === undefined ? result.knownSurfaceIds : [...result.knownSurfaceIds, ...p.surfaceIds(p.cid)];
-        init = initMessages(p.snapshot(p.cid), known);
+        const known = feed.surfaceIds === undefined ? result.knownSurfaceIds : [...result.knownSurfaceIds, ...feed.surfaceIds(p.cid)];
+        init = initMessages(feed.snapshot(p.cid), known, feed.deleteSurface);
       }
     } catch (error) {
       subscription.close();

@@ -133,7 +133,9 @@ function idempotencyOf(options: A2uiEventOptions, limits: IngressLimits): { ok: 
  * the surface id decoded into IR surface and epoch, nonce and rev split off the context.
  * `at` is where it sits in the body (pointers of rejections).
  */
-function parseInner(kind: Kind, inner: unknown, at: string, options: A2uiEventOptions, limits: IngressLimits): ParseResult<IngressRequest> {
+function parseInner(
+  kind: Kind, inner: unknown, at: string, options: A2uiEventOptions, limits: IngressLimits, dialect?: 'v0.9' | 'v0.9.1',
+): ParseResult<IngressRequest> {
   const key = idempotencyOf(options, limits);
   if (!key.ok) return key;
   const { idem } = key;
@@ -170,9 +172,39 @@ function parseInner(kind: Kind, inner: unknown, at: string, options: A2uiEventOp
     request: {
       kind: 'action', transport: 'a2ui', surfaceId: surface.id, epoch: surface.epoch, nonce: context.nonce, rev: context.rev,
       action: action.name, context: context.values, sourceComponentId: action.sourceComponentId, timestamp: action.timestamp,
-      ...idem,
+      ...(dialect === undefined ? {} : { dialect }), ...idem,
     },
   };
+}
+
+/** The A2UI wire a client message was written in: v0.8 bodies carry no `version`, v0.9 ones do. */
+export type A2uiDialect = 'v0.8' | 'v0.9' | 'v0.9.1';
+
+/** A parsed A2UI client message and the dialect it came in (the host reads values back per dialect). */
+export type A2uiParseResult = { ok: true; request: IngressRequest; dialect: A2uiDialect } | Rejection;
+
+const V09_VERSIONS: readonly unknown[] = ['v0.9', 'v0.9.1'];
+
+function envelopeV08(json: Record<string, unknown>, options: A2uiEventOptions, limits: IngressLimits): ParseResult<IngressRequest> {
+  const keys = Object.keys(json);
+  const kind = keys[0];
+  if (keys.length !== 1 || (kind !== 'userAction' && kind !== 'error')) {
+    return invalid(`body must hold exactly one of "userAction" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
+  }
+  return parseInner(kind === 'userAction' ? 'action' : 'error', json[kind], `/${kind}`, options, limits);
+}
+
+function envelopeV09(json: Record<string, unknown>, options: A2uiEventOptions, limits: IngressLimits): ParseResult<IngressRequest> {
+  const keys = Object.keys(json);
+  const kinds = keys.filter((k): k is Kind => k === 'action' || k === 'error');
+  if (keys.length !== 2 || kinds.length !== 1 || !keys.includes('version')) {
+    return invalid(`body must hold "version" and exactly one of "action" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
+  }
+  if (!V09_VERSIONS.includes(json.version)) {
+    return invalid(`version must be "v0.9" or "v0.9.1", got ${JSON.stringify(json.version)?.slice(0, 40)}`, '/version');
+  }
+  const kind = kinds[0]!;
+  return parseInner(kind, json[kind], `/${kind}`, options, limits, json.version as 'v0.9' | 'v0.9.1');
 }
 
 /**
@@ -183,16 +215,8 @@ function parseInner(kind: Kind, inner: unknown, at: string, options: A2uiEventOp
 export function parseA2uiClientEvent(body: string | Uint8Array, options: A2uiEventOptions): ParseResult<IngressRequest> {
   const limits = resolveLimits(options.limits);
   const read = readBody(body, options, limits);
-  if (!read.ok) return read;
-  const keys = Object.keys(read.json);
-  const kind = keys[0];
-  if (keys.length !== 1 || (kind !== 'userAction' && kind !== 'error')) {
-    return invalid(`body must hold exactly one of "userAction" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
-  }
-  return parseInner(kind === 'userAction' ? 'action' : 'error', read.json[kind], `/${kind}`, options, limits);
+  return read.ok ? envelopeV08(read.json, options, limits) : read;
 }
-
-const V09_VERSIONS: readonly unknown[] = ['v0.9', 'v0.9.1'];
 
 /**
  * A2UI v0.9 client message (`{"version": "v0.9", "action": …}` or `{…, "error": …}`, v0.9.1
@@ -203,15 +227,23 @@ const V09_VERSIONS: readonly unknown[] = ['v0.9', 'v0.9.1'];
 export function parseA2uiV09ClientMessage(body: string | Uint8Array, options: A2uiEventOptions): ParseResult<IngressRequest> {
   const limits = resolveLimits(options.limits);
   const read = readBody(body, options, limits);
+  return read.ok ? envelopeV09(read.json, options, limits) : read;
+}
+
+/**
+ * Any A2UI client message, told apart by the body's `version` key (v0.9 messages carry one,
+ * v0.8 events never do), after the checks both share (size, UTF-8, nesting, JSON, bounds). One
+ * endpoint serves clients of every wire version of a conversation.
+ */
+export function parseA2uiClientMessage(body: string | Uint8Array, options: A2uiEventOptions): A2uiParseResult {
+  const limits = resolveLimits(options.limits);
+  const read = readBody(body, options, limits);
   if (!read.ok) return read;
-  const keys = Object.keys(read.json);
-  const kinds = keys.filter((k): k is Kind => k === 'action' || k === 'error');
-  if (keys.length !== 2 || kinds.length !== 1 || !keys.includes('version')) {
-    return invalid(`body must hold "version" and exactly one of "action" or "error", got ${JSON.stringify(keys.slice(0, 4))}`);
+  if (!Object.hasOwn(read.json, 'version')) {
+    const parsed = envelopeV08(read.json, options, limits);
+    return parsed.ok ? { ...parsed, dialect: 'v0.8' } : parsed;
   }
-  if (!V09_VERSIONS.includes(read.json.version)) {
-    return invalid(`version must be "v0.9" or "v0.9.1", got ${JSON.stringify(read.json.version)?.slice(0, 40)}`, '/version');
-  }
-  const kind = kinds[0]!;
-  return parseInner(kind, read.json[kind], `/${kind}`, options, limits);
+  const parsed = envelopeV09(read.json, options, limits);
+  // envelopeV09 accepted only the versions of A2uiDialect.
+  return parsed.ok ? { ...parsed, dialect: read.json.version as A2uiDialect } : parsed;
 }

@@ -43,7 +43,7 @@ function currentSurface(ir: ConversationIr, request: { surfaceId: string; epoch:
 }
 
 function contextPointer(request: ActionRequest, path: readonly PropertyKey[]): string {
-  const base = request.transport === 'a2ui' ? '/userAction/context' : '';
+  const base = request.transport === 'html' ? '' : request.dialect === undefined ? '/userAction/context' : '/action/context';
   return base + path.map((p) => `/${escapeToken(String(p))}`).join('');
 }
 

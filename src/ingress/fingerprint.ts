@@ -10,7 +10,12 @@ import type { IngressRequest } from './request.ts';
  * request), the action, and the context values as the parsers normalised them (`nonce`/`rev`
  * removed, rev/epoch as numbers, HTML repeated names as arrays). A client error report: its
  * surface, epoch, code, path and message (they make the answer it gets).
- * Out: the transport (the same request through either host is the same request); the A2UI
+ * Out: the transport (the same request through either host is the same request) and the A2UI
+ * wire version: a v0.8 `userAction` and a v0.9 `action` from the same rendering (surface id and
+ * epoch, nonce, rev) with the same values are the same request, and a key sent with both gets
+ * one outcome. Where the two wires write the same input differently (an empty selection is `""`
+ * in v0.8 and `[]` in v0.9), the values differ and so does the digest: a 422, never a second
+ * application (the rev makes any resend under a new key stale). Also out: the A2UI
  * `timestamp`, a client clock a retry may refresh; `sourceComponentId`, which no action sees;
  * the key itself; and everything the hosts strip before parsing (CSRF token, page id).
  *

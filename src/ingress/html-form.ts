@@ -92,7 +92,9 @@ export function parseHtmlFormAction(fields: HtmlFormFields, options: HtmlFormOpt
     ok: true,
     request: {
       kind: 'action', transport: 'html', surfaceId, epoch, nonce: context.nonce, rev: context.rev, action,
-      context: context.values, ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      // One `_idem` serves all of a render's buttons: a double click dedupes, another button is
+      // another request.
+      context: context.values, ...(idempotencyKey === undefined ? {} : { idempotencyKey: `${idempotencyKey} ${action}` }),
     },
   };
 }

@@ -1,10 +1,11 @@
 /**
  * Ingress: client→server input (A2UI `userAction`/`error`, HTML form posts) through one pipeline.
  *
- *   parseA2uiClientEvent (v0.8) / parseA2uiV09ClientMessage (v0.9) / parseHtmlFormAction
+ *   parseA2uiClientMessage (v0.8 or v0.9, by the body's `version` key) / parseHtmlFormAction
  *                                                                  → IngressRequest (pure; 400 / 413)
  *   checkIngress / checkClientError (request, ir)                   (pure; 409, then 403)
- *   applyIngress (ir, checked, draw)                                (pure; the action's handler)
+ *   runEffect (checked, ir, run)                                    (the action's side effect, if any; once per request)
+ *   applyIngress (ir, checked, draw, effect)                        (pure; the action's handler)
  *   createIngress(...).handle                                       (idempotency + per-conversation queue)
  *   createIngress(...).apply                                        (the same, for callers that queue themselves)
  *
@@ -30,10 +31,12 @@
  *   as the IETF Idempotency-Key draft says), applies nothing and is not remembered either. That
  *   check comes first, before currency: a used key's answer must not depend on the IR since.
  */
-export type { ActionDefinition, ActionRegistry } from './actions.ts';
+export type { ActionDefinition, ActionEffect, ActionOutcome, ActionRegistry, EffectContext } from './actions.ts';
+export { DEFAULT_EFFECT_TIMEOUT_MS, runEffect } from './effect.ts';
+export type { EffectMemo, EffectRun, EffectStep } from './effect.ts';
 export { createActionRegistry } from './actions.ts';
-export { parseA2uiClientEvent, parseA2uiV09ClientMessage } from './a2ui-event.ts';
-export type { A2uiEventOptions, ParseResult } from './a2ui-event.ts';
+export { parseA2uiClientEvent, parseA2uiClientMessage, parseA2uiV09ClientMessage } from './a2ui-event.ts';
+export type { A2uiDialect, A2uiEventOptions, A2uiParseResult, ParseResult } from './a2ui-event.ts';
 export { parseHtmlFormAction } from './html-form.ts';
 export type { HtmlFormFields, HtmlFormOptions } from './html-form.ts';
 export { checkClientError, checkIngress, ITEM_CONTEXT_KEYS } from './check.ts';

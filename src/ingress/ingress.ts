@@ -1,14 +1,16 @@
 import type { RecoveryPath, SurfacerError } from '../errors/index.ts';
 import { draw as drawFrom, findSurface, type ConversationIr, type Draw, type EntropySource, type ToastLevel } from '../ui-ir/index.ts';
-import { parseA2uiClientEvent, type A2uiEventOptions, type ParseResult } from './a2ui-event.ts';
+import { parseA2uiClientMessage, type A2uiEventOptions, type A2uiParseResult, type ParseResult } from './a2ui-event.ts';
 import type { ActionRegistry } from './actions.ts';
 import { applyIngress } from './apply.ts';
 import { checkClientError, checkIngress } from './check.ts';
+import { runEffect, type EffectMemo } from './effect.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { parseHtmlFormAction, type HtmlFormFields } from './html-form.ts';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { resolveLimits, type IngressLimits } from './limits.ts';
 import { createKeyedQueue } from './queue.ts';
+import type { ActionEvent } from '../planner/action-event.ts';
 import type { ActionRequest, ClientErrorRequest, IngressRequest, SurfaceIdDecoder } from './request.ts';
 import { reject, type FieldIssue, type Rejection } from './result.ts';
 
@@ -47,11 +49,21 @@ export interface CommitRecord {
   /** The time and nonce the transition used; log them so a replay reproduces the IR. */
   readonly draw: Draw;
   readonly toast?: { level: ToastLevel; text: string };
+  /** The effect's validated result: log it, so a replay hands it to the action instead of running the effect. */
+  readonly effect?: { readonly result: unknown };
+  /** The planner turn the action continues with (ActionDefinition.continueWith); not logged (the fold recomputes it). */
+  readonly continuation?: ActionEvent;
 }
 
 /** The caller's handle on one conversation's state. */
 export interface ConversationAccess {
   readonly id: string;
+  /** Who owns the conversation (an action's effect scopes what it touches by it). */
+  readonly owner?: string;
+  /** Cancels an action's effect (e.g. the HTTP request went away). */
+  readonly signal?: AbortSignal;
+  /** Keeps one request's effect step across retries of its decision (see EffectMemo); default: none kept. */
+  readonly effects?: EffectMemo;
   read(): ConversationIr | Promise<ConversationIr>;
   /** Persists the new IR durably. If it throws, handle() rejects and nothing is remembered as done. */
   commit(ir: ConversationIr, record: CommitRecord): void | Promise<void>;
@@ -75,7 +87,8 @@ export interface IngressOptions {
 
 export interface Ingress {
   readonly limits: IngressLimits;
-  parseA2ui(body: string | Uint8Array, options?: Pick<A2uiEventOptions, 'contentLength' | 'idempotencyKey'>): ParseResult<IngressRequest>;
+  /** Any A2UI client message, v0.8 or v0.9 (told apart by the body's `version` key), and its dialect. */
+  parseA2ui(body: string | Uint8Array, options?: Pick<A2uiEventOptions, 'contentLength' | 'idempotencyKey'>): A2uiParseResult;
   parseHtml(fields: HtmlFormFields): ParseResult<ActionRequest>;
   /**
    * Idempotency + check + apply + commit, atomically per conversation. Resolves with an
@@ -96,14 +109,13 @@ function rejected(r: Rejection): IngressOutcome {
 }
 
 /**
- * Keys are scoped to conversation, surface and action: an HTML render shares one `_idem`
- * between its buttons, and a double click must dedupe while a different button must not
- * replay the first button's result.
+ * Keys are scoped to conversation and surface; a client chooses a key per request, so the same
+ * key on another action or message is a reused key (422), never a second request. (An HTML
+ * render's buttons share one `_idem`: its parser makes each button's key its own.)
  */
 export function idempotencyScope(conversationId: string, request: IngressRequest): string | undefined {
   if (request.idempotencyKey === undefined) return undefined;
-  const what = request.kind === 'action' ? `a:${request.action}` : 'error';
-  return `${conversationId}\n${request.surfaceId}\n${what}\n${request.idempotencyKey}`;
+  return `${conversationId}\n${request.surfaceId}\n${request.idempotencyKey}`;
 }
 
 /** What an accepted action answers, live and when rebuilt from a log. */
@@ -138,10 +150,21 @@ export function createIngress(options: IngressOptions): Ingress {
     const ir = await conversation.read();
     const checked = checkIngress(request, ir, options.actions);
     if (!checked.ok) return rejected(checked);
+    // Runs once per request: a decision taken again (the service's retry) reuses its step.
+    const memo = conversation.effects ?? {};
+    memo.step ??= await runEffect(checked, ir, {
+      conversation: { id: conversation.id, owner: conversation.owner }, idempotencyKey: request.idempotencyKey,
+      ...(conversation.signal ? { signal: conversation.signal } : {}),
+    });
+    const step = memo.step;
+    if (!step.ok) return rejected(step);
     const draw = drawFrom(options.source);
-    const applied = applyIngress(ir, checked, draw);
+    const applied = applyIngress(ir, checked, draw, step.effect);
     if (!applied.ok) return rejected(applied);
-    await conversation.commit(applied.ir, applied.toast ? { request, draw, toast: applied.toast } : { request, draw });
+    await conversation.commit(applied.ir, {
+      request, draw, ...(applied.toast ? { toast: applied.toast } : {}), ...(step.effect ? { effect: step.effect } : {}),
+      ...(applied.continuation ? { continuation: applied.continuation } : {}),
+    });
     return appliedOutcome(request, applied.ir, applied.toast);
   }
 
@@ -175,7 +198,7 @@ export function createIngress(options: IngressOptions): Ingress {
 
   return {
     limits,
-    parseA2ui: (body, extra = {}) => parseA2uiClientEvent(body, { ...extra, decodeSurfaceId: options.decodeSurfaceId, limits }),
+    parseA2ui: (body, extra = {}) => parseA2uiClientMessage(body, { ...extra, decodeSurfaceId: options.decodeSurfaceId, limits }),
     parseHtml: (fields) => parseHtmlFormAction(fields, { limits }),
     handle: (request, conversation) => queue.run(conversation.id, () => apply(request, conversation)),
     apply,

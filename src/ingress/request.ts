@@ -17,6 +17,12 @@ export interface ActionRequest {
   readonly sourceComponentId?: string;
   /** A2UI only: client clock, informational. */
   readonly timestamp?: string;
+  /**
+   * A2UI v0.9 only: the version the action came in (absent: v0.8, or HTML). Rejections point
+   * into the body as that wire wrote it (`/action/context/…`, not v0.8's `/userAction/context/…`).
+   * Not part of the request's identity (fingerprint.ts).
+   */
+  readonly dialect?: 'v0.9' | 'v0.9.1';
   readonly idempotencyKey?: string;
 }
 

@@ -14,7 +14,7 @@ export interface Rejection {
   readonly issues?: readonly FieldIssue[];
 }
 
-export type IngressErrorCode = Extract<ErrorCode, `A2UI_C2S_${string}`> | 'INTERNAL_ERROR' | 'IR_SCHEMA_INVALID';
+export type IngressErrorCode = Extract<ErrorCode, `A2UI_C2S_${string}` | `ACTION_EFFECT_${string}`> | 'INTERNAL_ERROR' | 'IR_SCHEMA_INVALID';
 
 export function reject(
   code: IngressErrorCode, detail: string, pointer?: string, issues?: readonly FieldIssue[],

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { PlannerInput, RepairIssue } from '../planner/types.ts';
+import { actionEventJsonSchema } from '../planner/action-event.ts';
+import type { PlannerInput, RepairIssue, ToolStep } from '../planner/types.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
-import type { LlmRequestSpec } from './request.ts';
+import type { LlmMessage, LlmRequestSpec } from './request.ts';
 
 /** The versioned repair follow-up (prompts/repair.v1.md); `{{errors}}` becomes one line per problem. */
 export const REPAIR_PROMPT_URL = new URL('../../prompts/repair.v1.md', import.meta.url);
@@ -42,9 +43,50 @@ export interface ChatMessageOptions {
 }
 
 /**
- * System prompt, state, recent transcript, the user's text, then — on a repair call — each
- * earlier answer of this turn as an assistant message followed by a user message quoting its
- * errors with their JSON Pointers.
+ * A turn that continues an action: the user acted on a panel instead of typing. The model is
+ * told so, with the event's JSON Schema (generated from the zod schema), then gets the event
+ * as the user's message: its one-line description, then its JSON.
+ */
+function eventMessages(input: PlannerInput): LlmMessage[] {
+  if (input.event === undefined) return [{ role: 'user', content: input.text }];
+  return [
+    {
+      role: 'system',
+      content: 'The next user message is a UI event, not typed text: the user acted on a panel. It is a line of text, '
+        + `then a JSON object of this JSON Schema:\n${JSON.stringify(actionEventJsonSchema())}\n`
+        + 'Continue the conversation from it: answer with the directive envelope as always.',
+    },
+    { role: 'user', content: `${input.text}\n\n${JSON.stringify(input.event)}` },
+  ];
+}
+
+/**
+ * The tool calls of a turn and their results, as chat messages: per model reply (round), an
+ * assistant message with its calls, then one tool message per call (the result as JSON text).
+ */
+export function toolExchangeMessages(steps: readonly ToolStep[]): LlmMessage[] {
+  const messages: LlmMessage[] = [];
+  let round: { index: number; calls: NonNullable<LlmMessage['toolCalls']> } | undefined;
+  for (const step of steps) {
+    if (step.round !== round?.index) {
+      round = { index: step.round, calls: [] };
+      messages.push({ role: 'assistant', content: '', toolCalls: round.calls });
+    }
+    round.calls.push({ ...(step.callId === undefined ? {} : { id: step.callId }), name: step.name, arguments: step.arguments });
+    // After its assistant message and the round's earlier results, as OpenAI requires.
+    messages.push({
+      role: 'tool', content: JSON.stringify(step.result) ?? 'null', toolName: step.name,
+      ...(step.callId === undefined ? {} : { toolCallId: step.callId }),
+    });
+  }
+  return messages;
+}
+
+/**
+ * System prompt, state, recent transcript, the user's text (or the action event the turn
+ * continues), on a repair call of a turn that ran tools the tool calls it made and their
+ * results, then — on a repair call — each earlier answer of this turn as an assistant message
+ * followed by a user message quoting its errors with their JSON Pointers.
  */
 export function buildChatMessages(input: PlannerInput, options: ChatMessageOptions): LlmRequestSpec['messages'] {
   const history = input.ir.transcript.slice(-(options.historyLimit ?? 12)).map((t) => ({
@@ -54,7 +96,8 @@ export function buildChatMessages(input: PlannerInput, options: ChatMessageOptio
     { role: 'system', content: options.systemPrompt },
     { role: 'system', content: describeStateForModel(input.ir) },
     ...history,
-    { role: 'user', content: input.text },
+    ...eventMessages(input),
+    ...toolExchangeMessages(input.toolSteps ?? []),
   ];
   for (const attempt of input.repair?.attempts ?? []) {
     const quoted = attempt.rawText.length > MAX_QUOTED_ANSWER ? `${attempt.rawText.slice(0, MAX_QUOTED_ANSWER)}…` : attempt.rawText;

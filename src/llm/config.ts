@@ -2,11 +2,17 @@ import { z } from 'zod';
 import { makeError } from '../errors/index.ts';
 import { OPENAI_BASE_URL } from './openai-planner.ts';
 import { PlannerError } from './planner-error.ts';
+import { DEFAULT_TOOL_LOOP } from './tool-loop.ts';
 
 export const PlannerKind = z.enum(['offline', 'ollama', 'openai', 'replay']);
 export type PlannerKind = z.infer<typeof PlannerKind>;
 
-const Sampling = z.record(z.string(), z.union([z.number(), z.boolean(), z.array(z.string())]));
+/** Keys the planner sets itself: sampling options may never override them (the preflight checks what they say). */
+const RESERVED_REQUEST_KEYS = ['model', 'messages', 'stream', 'format', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'think'];
+const Sampling = z.record(z.string(), z.union([z.number(), z.boolean(), z.array(z.string())]))
+  .refine((options) => !Object.keys(options).some((key) => RESERVED_REQUEST_KEYS.includes(key)), {
+    message: `sampling options may not set ${RESERVED_REQUEST_KEYS.join(', ')}`,
+  });
 
 /** Planner configuration from flags and environment. ollama-js ignores OLLAMA_HOST, so we read it. */
 export const PlannerConfig = z.object({
@@ -27,6 +33,9 @@ export const PlannerConfig = z.object({
   strict: z.boolean(),
   /** Repair follow-ups per turn after a failed answer (0–3). */
   repairAttempts: z.number().int().min(0).max(3),
+  /** The tool loop of turns with the app's tools: requests with tools per turn, and its time. */
+  toolMaxSteps: z.number().int().min(0).max(16),
+  toolTimeoutMs: z.number().int().positive(),
 });
 export type PlannerConfig = z.infer<typeof PlannerConfig>;
 
@@ -69,6 +78,8 @@ export function plannerConfigFromEnv(env: NodeJS.ProcessEnv, flag?: string): Pla
     maxRetries: numberOr(env.SURFACER_LLM_MAX_RETRIES, 2),
     strict: env.SURFACER_STRICT === '1' || env.NODE_ENV === 'development' || env.NODE_ENV === 'test',
     repairAttempts: numberOr(env.SURFACER_REPAIR_ATTEMPTS, 1),
+    toolMaxSteps: numberOr(env.SURFACER_TOOL_MAX_STEPS, DEFAULT_TOOL_LOOP.maxSteps),
+    toolTimeoutMs: numberOr(env.SURFACER_TOOL_TIMEOUT_MS, DEFAULT_TOOL_LOOP.timeoutMs),
   });
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   if (parsed.success && parsed.data.planner === 'replay' && parsed.data.replayFile === undefined) problems.push('SURFACER_REPLAY_FILE is required');

@@ -28,10 +28,15 @@ export function createOllamaPlanner(options: OllamaPlannerOptions): Planner {
       }
       const prompt = Number.isFinite(response.prompt_eval_count) ? response.prompt_eval_count : 0;
       const completion = Number.isFinite(response.eval_count) ? response.eval_count : 0;
+      // Ollama sends tool calls without ids, their arguments as an object.
+      const toolCalls = (Array.isArray(response.message.tool_calls) ? response.message.tool_calls : [])
+        .filter((c) => typeof c?.function?.name === 'string')
+        .map((c) => ({ name: c.function.name, arguments: c.function.arguments as unknown }));
       return {
         content,
         usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
         ...(typeof response.done_reason === 'string' ? { finishReason: response.done_reason } : {}),
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
       };
     },
   };

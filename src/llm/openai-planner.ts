@@ -5,6 +5,7 @@ import { capabilitiesFor, type LlmProvider, type ModelCapabilities } from './cap
 import { createChatPlanner, type ChatPlannerOptions, type ChatProvider, type ProviderReply } from './chat-planner.ts';
 import { PlannerError } from './planner-error.ts';
 import { toOpenAiChatRequest } from './provider-request.ts';
+import type { LlmToolCall } from './request.ts';
 import { fromStrictValue, toStrictJsonSchema } from './strict-schema.ts';
 
 export interface OpenAiPlannerOptions extends Omit<ChatPlannerOptions, 'capabilities' | 'format'> {
@@ -72,6 +73,8 @@ function readCompletion(completion: OpenAI.Chat.ChatCompletion, envelopeSchema: 
   }
   if (typeof content !== 'string') throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'reply has no message.content string'));
   const reply: ProviderReply = { content, meta: { response_id: completion.id } };
+  const toolCalls = readToolCalls(message.tool_calls);
+  if (toolCalls.length > 0) reply.toolCalls = toolCalls;
   if (choice?.finish_reason) reply.finishReason = choice.finish_reason;
   const usage = completion.usage;
   if (usage) {
@@ -95,4 +98,20 @@ function mapStrictNulls(content: string, envelopeSchema: Record<string, unknown>
   }
   const back = JSON.stringify(fromStrictValue(value, envelopeSchema));
   return back === JSON.stringify(value) ? undefined : back;
+}
+
+/**
+ * Function tool calls as the tool loop reads them: their JSON-text arguments parsed (text that
+ * is not JSON is kept as it is: the tool's schema refuses it and the model is told why). A call
+ * without an id (some compatible servers) gets one, so its result can answer it.
+ */
+function readToolCalls(calls: OpenAI.Chat.ChatCompletionMessageToolCall[] | undefined): LlmToolCall[] {
+  return (calls ?? []).flatMap((call, i) => {
+    if (call?.type !== 'function' || typeof call.function?.name !== 'string') return [];
+    let args: unknown = call.function.arguments;
+    try {
+      args = JSON.parse(call.function.arguments);
+    } catch { /* kept as text */ }
+    return [{ id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${i}`, name: call.function.name, arguments: args }];
+  });
 }

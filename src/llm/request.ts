@@ -2,10 +2,31 @@ import { z } from 'zod';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import type { ModelCapabilities } from './capabilities.ts';
 
+/** A tool call the model made, as the chat messages carry it back (provider-neutral). */
+export const LlmToolCall = z.object({
+  /** OpenAI's call id (a tool message answers it); Ollama sends none. */
+  id: z.string().optional(),
+  name: z.string(),
+  /** The arguments as the model sent them (OpenAI's JSON text is parsed; unparsable text stays a string). */
+  arguments: z.unknown(),
+});
+export type LlmToolCall = z.infer<typeof LlmToolCall>;
+
+export const LlmMessage = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string(),
+  /** An assistant message that called tools. */
+  toolCalls: z.array(LlmToolCall).optional(),
+  /** A tool message: the call it answers (OpenAI) and the tool's name (Ollama). */
+  toolCallId: z.string().optional(),
+  toolName: z.string().optional(),
+});
+export type LlmMessage = z.infer<typeof LlmMessage>;
+
 /** What we ask a provider for, before provider-specific sanitising. */
 export const LlmRequestSpec = z.object({
   model: z.string().min(1),
-  messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
+  messages: z.array(LlmMessage),
   stream: z.boolean(),
   /** JSON Schema of the expected reply (structured output). */
   format: z.record(z.string(), z.unknown()).optional(),

@@ -1,4 +1,7 @@
 import type { ConversationIr } from '../ui-ir/index.ts';
+import type { ActionEvent } from './action-event.ts';
+
+export type { ActionEvent, ActionEventAnswer } from './action-event.ts';
 
 export type PlannerName = 'offline' | 'ollama' | 'openai' | 'replay';
 
@@ -16,10 +19,54 @@ export interface RepairAttempt {
   errors: RepairIssue[];
 }
 
+/** A read-only tool as the model is shown it (parameters: JSON Schema generated from its zod input). */
+export interface PlannerToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One tool call of a turn's tool loop, as executed and fed back to the model. */
+export interface ToolStep {
+  /** 0-based, in the order the calls were executed. */
+  index: number;
+  /** Which reply of the model (0-based) asked for it: one reply may make several calls. */
+  round: number;
+  /** The provider's call id (OpenAI `tool_calls[].id`); Ollama sends none. */
+  callId?: string;
+  name: string;
+  arguments: unknown;
+  ok: boolean;
+  /** What the model was given as the tool's result (an error object when `ok` is false). */
+  result: unknown;
+  ms: number;
+}
+
+/**
+ * The app's read-only tools, bound to one conversation for one turn. `call` never throws: an
+ * unknown tool, invalid arguments, a failing or slow handler come back as `ok: false` with an
+ * error object, which the planner feeds back to the model as the tool's result.
+ */
+export interface PlannerTools {
+  readonly definitions: readonly PlannerToolDefinition[];
+  call(name: string, args: unknown, signal: AbortSignal): Promise<{ ok: boolean; result: unknown }>;
+}
+
 /** What a planner is told: the user's text and the state the model should see. */
 export interface PlannerInput {
+  /** The user's text; for a turn that continues an action, a one-line description of it (describeActionEvent). */
   text: string;
   ir: ConversationIr;
+  /**
+   * Set when the turn continues an action (a clarifier's answers): the structured event. Chat
+   * planners send it as the user's message (a line of text and its JSON); the transcript already
+   * holds what the action wrote, so the turn adds no user entry.
+   */
+  event?: ActionEvent;
+  /** The app's tools for this turn (absent: none, or a repair call, which never runs tools). */
+  tools?: PlannerTools;
+  /** A repair call of a turn that ran tools: the steps of its first call, shown again (not run again). */
+  toolSteps?: ToolStep[];
   /**
    * Set when this call is a repair follow-up: the earlier answers of the same turn, oldest first.
    * Chat planners replay each as an assistant message followed by a user message quoting its errors.
@@ -42,6 +89,8 @@ export interface PlannerOutput {
   llmMs: number;
   usage?: TokenUsage;
   meta?: Record<string, unknown>;
+  /** The tool calls this answer's tool loop executed, in order (none: no loop ran). */
+  toolSteps?: ToolStep[];
 }
 
 export interface Planner {

@@ -86,16 +86,32 @@ describe('conversation service on Redis, several instances', () => {
     const c = await a.create('owner');
     const running = a.runTurn(c.id, 'create a character card');
     await expect.poll(async () => (await b.get(c.id))!.busy).toBe(true);
-    const waiting = b.runTurn(c.id, 'create a character card');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await b.get(c.id))!.version).toBe(1); // the second turn has not run
+    const settled: string[] = [];
+    const waiting = b.runTurn(c.id, 'create a character card').finally(() => settled.push('second'));
+    void running.finally(() => settled.push('first'));
     expect(await b.cancelTurn(c.id)).toBe(true);
     expect(await running).toMatchObject({ ok: true, outcome: 'cancelled' });
     expect(await waiting).toMatchObject({ ok: true, outcome: 'applied' });
+    // The second turn's planner answers at once: it ended after the first only because it waited.
+    expect(settled).toEqual(['first', 'second']);
     const final = (await a.get(c.id))!;
     expect(final.busy).toBe(false);
     expect(final.ir.transcript.filter((t) => t.role === 'user')).toHaveLength(1); // the cancelled one left no message
     expect(await a.cancelTurn(c.id)).toBe(false);
+  });
+
+  it('a turn that cannot start before its deadline while another instance runs one is refused CONVERSATION_BUSY, changing nothing', async () => {
+    const slow = createFakePlanner({ delayMs: 60_000 });
+    const a = r.instance({ prefix: 'busy:', planner: slow }).service;
+    const b = r.instance({ prefix: 'busy:', limits: { turnTimeoutMs: 300 } }).service;
+    const c = await a.create('owner');
+    const running = a.runTurn(c.id, 'create a character card');
+    await expect.poll(async () => (await b.get(c.id))!.busy).toBe(true);
+    expect(await b.runTurn(c.id, 'hello')).toMatchObject({ ok: false, error: { code: 'CONVERSATION_BUSY', retryable: true } });
+    expect((await b.get(c.id))!.version).toBe(1);
+    expect(await a.cancelTurn(c.id)).toBe(true);
+    expect(await running).toMatchObject({ ok: true, outcome: 'cancelled' });
+    expect(await b.runTurn(c.id, 'hello')).toMatchObject({ ok: true, outcome: 'applied' });
   });
 
   it('while Redis is down nothing is acknowledged (503), and service resumes by itself once it is back', async () => {

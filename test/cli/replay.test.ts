@@ -45,6 +45,11 @@ beforeAll(async () => {
   const reset = await service.resetSurfaceEpoch(c.id, 'main', { reason: 'test' });
   if (!reset.ok) throw new Error(`reset failed: ${reset.error.code}`);
   await service.runTurn(c.id, 'hello');
+  // The clarifier: its submit continues the conversation with a planner turn.
+  const asked = await service.runTurn(c.id, 'ask me something');
+  if (!asked.ok) throw new Error('ask failed');
+  const answered = await service.applyAction(c.id, formAction(asked.next, 'main', { goal: 'persona', details: 'named Kim' }, { action: 'ask.submit', idempotencyKey: 'k2' }));
+  if (!answered.ok || answered.kind !== 'applied' || !(await answered.continuation)?.ok) throw new Error('continuation failed');
   liveIr = (await service.get(c.id))!.ir;
   await store.close();
   log = join(dir, `${c.id}.jsonl`);
@@ -63,7 +68,10 @@ const writeLog = (lines: readonly unknown[]): string => writeFile(lines.map((e) 
 
 describe('surfacer replay', () => {
   it('the log holds every kind of entry the server writes', () => {
-    expect(entries().map((e) => e.type)).toEqual(['created', 'turn', 'action', 'reset', 'turn']);
+    expect(entries().map((e) => e.type)).toEqual(['created', 'turn', 'action', 'reset', 'turn', 'turn', 'action', 'turn']);
+    // The character card's save to the card library (form.submit's effect) and the clarifier's continuation.
+    expect(entries()[2]).toMatchObject({ type: 'action', effect: { result: { id: 'card-1', saved_at: expect.any(String) } } });
+    expect(entries()[7]).toMatchObject({ type: 'turn', continuation: { actionVersion: 7, event: { action: 'ask.submit' } } });
   });
 
   it('re-folds the log: every recorded hash matches, and the final hashes are those of the live IR', async () => {
@@ -75,7 +83,7 @@ describe('surfacer replay', () => {
     if (!a2ui.ok) throw new Error('live IR does not compile');
     expect(report).toEqual({
       conversationId: liveIr.conversationId,
-      entries: 5,
+      entries: 8,
       ok: true,
       mismatches: [],
       final: {
@@ -92,12 +100,12 @@ describe('surfacer replay', () => {
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
     const recorded = entries();
-    expect(lines[0]).toBe(`conversation ${liveIr.conversationId}: 5 entries`);
+    expect(lines[0]).toBe(`conversation ${liveIr.conversationId}: 8 entries`);
     expect(lines[1]).toBe('1 created');
     recorded.slice(1).forEach((entry, i) => {
       expect(lines[i + 2]).toBe(`${i + 2} ${entry.type.padEnd(7)} ${(entry as { irHash: string }).irHash} ok`);
     });
-    expect(lines.slice(6)).toEqual([
+    expect(lines.slice(9)).toEqual([
       `final ir hash     ${irHash(liveIr)}`,
       expect.stringMatching(/^final a2ui sha256 [0-9a-f]{64}$/),
       expect.stringMatching(/^final html sha256 [0-9a-f]{64}$/),
@@ -118,6 +126,8 @@ describe('surfacer replay', () => {
       ? { ...e, request: { ...e.request, context: { ...e.request.context, name: 'Bob' } } } : e)],
     ['the time drawn by the action', 3, 'action', (e: LogEntry) => (e.type === 'action'
       ? { ...e, draw: { ...e.draw, now: '2001-01-01T00:00:00.000Z' } } : e)],
+    ['the effect result recorded with the action', 3, 'action', (e: LogEntry) => (e.type === 'action' && e.effect
+      ? { ...e, effect: { result: { id: 'card-9', saved_at: '2001-01-01T00:00:00.000Z' } } } : e)],
     ['a nonce drawn by the reset', 4, 'reset', (e: LogEntry) => (e.type === 'reset'
       ? { ...e, draws: e.draws.map((d) => (d.kind === 'nonce' ? { ...d, value: `${d.value}x` } : d)) } : e)],
     ['the text of the first turn', 2, 'turn', (e: LogEntry) => (e.type === 'turn' && e.turnIndex === 0

@@ -17,10 +17,11 @@ describe('idempotency keys rebuilt from the log keep their request fingerprint',
     const saved = await live.applyAction(c.id, submit);
     expect(saved).toMatchObject({ ok: true, kind: 'applied', replayed: false });
 
-    // The log entry is what it always was: the fingerprint is recomputed from the logged request.
+    // The log entry holds no fingerprint: it is recomputed from the logged request. (`effect` is
+    // the card library's answer to saving the card: form.submit's side effect.)
     const logged = (await jsonlStore({ dir }).read(c.id))!;
     const action = logged.find((e) => e.type === 'action')!;
-    expect(Object.keys(action).sort()).toEqual(['at', 'draw', 'irHash', 'request', 'type', 'v']);
+    expect(Object.keys(action).sort()).toEqual(['at', 'draw', 'effect', 'irHash', 'request', 'type', 'v']);
 
     const restarted = makeService(jsonlStore({ dir }), { demo: true, entropy: createSeededSource('other') }).service;
     const before = (await restarted.get(c.id))!;

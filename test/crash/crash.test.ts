@@ -5,7 +5,7 @@ import { afterAll, expect, onTestFinished, test } from 'vitest';
 import { seededRandom } from '../e2e/support/cut-client.ts';
 import { freePort, replayCli, restartChildServer, type ChildServer } from './support/child-server.ts';
 import { openA2uiClient, openHtmlClient } from './support/clients.ts';
-import { auditLog, logFile, replayInProcess, type LogAudit } from './support/log-audit.ts';
+import { auditLibrary, auditLog, logFile, replayInProcess, type LibraryAudit, type LogAudit } from './support/log-audit.ts';
 import { CrashReport } from './support/report.ts';
 import { ServerGate, SubmittingClient, type Tracked } from './support/runner.ts';
 
@@ -14,7 +14,9 @@ import { ServerGate, SubmittingClient, type Tracked } from './support/runner.ts'
  * runs as users run it (`node bin/surfacer.mjs serve`: tsx, the demo app, the offline planner,
  * the fsynced JSONL log) and is SIGKILLed at KILLS seeded random moments while four clients
  * (two JSON clients of the htmx host, two external A2UI clients) each save their character
- * card again and again, every submission under its own name and idempotency key. Kills land
+ * card again and again, every submission under its own name and idempotency key. Each save
+ * first writes the card to the demo's card library (form.submit's side effect, an fsynced file
+ * keyed by the idempotency key), then appends the action to the log. Kills land
  * before, during and after appends: the delay after the clients are let in is random, and the
  * submissions on the wire at each kill are sorted into answered / logged but unanswered / not
  * logged.
@@ -58,18 +60,38 @@ async function until(condition: () => boolean, what: string, timeoutMs = 15_000)
   }
 }
 
-/** The log checks that hold whenever the server is down; notes whether each pending submission is logged. */
-function audit(c: SubmittingClient, problems: string[]): LogAudit {
+/**
+ * The log checks that hold whenever the server is down; notes whether each pending submission is
+ * logged. With them, the card library's (form.submit saves each card there first, under the
+ * submission's idempotency key): an acknowledged card is saved exactly once and its log entry
+ * names that saved card; a key is never saved twice; a card saved but not logged can only be
+ * the pending one (a kill between the save and the append), which its retry must then reuse.
+ */
+function audit(c: SubmittingClient, library: LibraryAudit, problems: string[]): LogAudit {
   const found = auditLog(dataDir, c.client.cid);
   for (const sub of c.acked) {
     const n = found.applied.get(sub.value) ?? 0;
     if (n !== 1) problems.push(`${sub.value}: acknowledged, but applied ${n} times in the log`);
+    const saved = library.byKey.get(sub.key) ?? [];
+    if (saved.length !== 1) problems.push(`${sub.value}: acknowledged, but saved ${saved.length} times in the card library`);
+    else if (saved[0]!.card['name'] !== sub.value) problems.push(`${sub.value}: the library holds ${String(saved[0]!.card['name'])} under its key`);
+    else if (found.effects.get(sub.value)?.id !== saved[0]!.id) problems.push(`${sub.value}: logged with card ${found.effects.get(sub.value)?.id}, saved as ${saved[0]!.id}`);
   }
   for (const [value, n] of found.applied) {
     if (n > 1) problems.push(`${value}: applied ${n} times`);
     if (!c.prepared.has(value)) problems.push(`${value}: in the log, but ${c.client.name} never sent it`);
   }
-  if (c.pending) c.pending.logged = found.applied.has(c.pending.value);
+  const mine = [...library.byKey].filter(([key]) => key.startsWith(`${c.client.name}-key-`));
+  for (const [key, cards] of mine) {
+    if (cards.length > 1) problems.push(`${key}: saved ${cards.length} times in the card library`);
+    const value = cards[0]!.card['name'];
+    const logged = typeof value === 'string' && found.applied.has(value);
+    if (!logged && key !== c.pending?.key) problems.push(`${key}: saved in the card library, logged nowhere, and not pending`);
+  }
+  if (c.pending) {
+    c.pending.logged = found.applied.has(c.pending.value);
+    c.pending.saved = library.byKey.has(c.pending.key);
+  }
   return found;
 }
 
@@ -127,8 +149,9 @@ test(`SIGKILLed ${KILLS} times under load, the server loses no acknowledged subm
     problems.push(...serverTrouble(server.stderr()));
     await until(() => clients.every((c) => c.parked), 'the clients to notice the kill');
 
-    const audits = clients.map((c) => audit(c, problems));
-    report.tornTails += audits.filter((a) => a.tornBytes > 0).length;
+    const library = auditLibrary(dataDir);
+    const audits = clients.map((c) => audit(c, library, problems));
+    report.tornTails += audits.filter((a) => a.tornBytes > 0).length + (library.tornBytes > 0 ? 1 : 0);
     report.classify(onTheWire, generation);
     expect(problems, `after kill ${kill}`).toEqual([]);
 
@@ -162,12 +185,16 @@ test(`SIGKILLed ${KILLS} times under load, the server loses no acknowledged subm
   problems.push(...serverTrouble(server.stderr()));
   server = undefined;
 
+  const library = auditLibrary(dataDir);
   for (const c of clients) {
-    const applied = [...audit(c, problems).applied.values()].reduce((a, b) => a + b, 0);
+    const applied = [...audit(c, library, problems).applied.values()].reduce((a, b) => a + b, 0);
     if (c.pending !== undefined || applied !== c.acked.length) {
       problems.push(`${c.client.name}: ${c.acked.length} acknowledged, ${applied} applied, pending ${c.pending?.value}`);
     }
   }
+  // Every card in the library was acknowledged: nothing is left saved but unlogged once the retries are done.
+  const acknowledged = clients.reduce((n, c) => n + c.acked.length, 0);
+  if (library.cards !== acknowledged) problems.push(`${library.cards} cards in the library, ${acknowledged} submissions acknowledged`);
   expect(problems, 'after the graceful stop').toEqual([]);
 
   // The command users run, on every log (two at a time: each pays tsx's start-up).

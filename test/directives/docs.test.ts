@@ -5,6 +5,7 @@ import { a2uiBatchesToJsonl, compileConversationToA2uiV09 } from '../../src/comp
 import { renderDirectiveCatalogue, runDirectives } from '../../src/directives/index.ts';
 import { createSeededSource, emptyConversation } from '../../src/ui-ir/index.ts';
 import { ERROR_REGISTRY, type ErrorSpec } from '../../src/errors/index.ts';
+import { connectCommands } from '../../src/host-a2ui/index.ts';
 
 /**
  * The README's directive reference stays honest: its generated sections must equal what the registries
@@ -31,10 +32,17 @@ function v09Example(): string {
   return ['```jsonl', a2uiBatchesToJsonl(result.batches).trimEnd(), '```'].join('\n');
 }
 
+/** The curl session of the A2UI page's connect box for a v0.9 client, with placeholders for token and conversation. */
+function v09Clients(): string {
+  const commands = connectCommands({ token: '<token>', origin: 'http://127.0.0.1:8787', base: '/a2ui/c/<cid>', version: '0.9' });
+  return ['```sh', ...commands.flatMap((c) => [`# ${c.label}`, c.command]), '```'].join('\n');
+}
+
 const SECTIONS: Record<string, () => string> = {
   'directive-catalogue': () => renderDirectiveCatalogue(app.directives),
   'error-table': errorTable,
   'a2ui-v09-example': v09Example,
+  'a2ui-v09-clients': v09Clients,
 };
 
 function section(doc: string, name: string): string | undefined {

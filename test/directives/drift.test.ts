@@ -2,6 +2,7 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { createDemoDirectiveRegistry } from '../../src/app/index.ts';
 import { runModelOutput, validateBatch, validateModelOutput } from '../../src/directives/index.ts';
+import { stripReasoning } from '../../src/directives/reply-text.ts';
 import { isErrorCode, SurfacerErrorSchema } from '../../src/errors/index.ts';
 import { createSeededSource, emptyConversation } from '../../src/ui-ir/index.ts';
 import { deepFreeze, driftVariant, validDirectiveEnvelope } from '../support/arbitraries-directives.ts';
@@ -163,4 +164,20 @@ describe('drift properties', () => {
       }
     },
   );
+});
+
+describe('reasoning blocks around any text', () => {
+  // toLowerCase() changes the length of some letters ('İ' → 'i̇'): indexes found in lowered text
+  // once cut the reply in the wrong places.
+  fcTest.prop([fc.string({ unit: 'binary' }).filter((t) => !t.includes('<')), fc.string({ unit: 'binary' }).filter((t) => !t.includes('<'))])(
+    'a think block is cut out exactly, whatever comes before it',
+    (before, thought) => {
+      expect(stripReasoning(`${before}<think>${thought}</think>{"x":1}`)).toEqual({ text: `${before}{"x":1}`, found: true, unclosed: false });
+    },
+  );
+
+  it('reads the envelope after a reasoning block in a reply that starts with non-ASCII text', () => {
+    const result = validateModelOutput(createDemoDirectiveRegistry(), 'İİİ <think>plan</think>{"assistant_text":"Merhaba!","directives":[]}', { mode: 'best_effort' });
+    expect(result.assistantText).toBe('Merhaba!');
+  });
 });

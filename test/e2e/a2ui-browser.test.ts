@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findSurface } from '../../src/ui-ir/index.ts';
 import { createConsoleLog, failedLoad, launchChromium } from '../support/browser/index.ts';
-import type { HttpClient } from '../support/http-client.ts';
+import { browserPages, committed, recordEvents, savedRow as savedRowOf, textField } from './support/browser-pages.ts';
 import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
+import { findSurface } from '../../src/ui-ir/index.ts';
 
 /*
  * The official Lit renderer in headless Chromium against the real product (`npm start`'s
@@ -14,7 +14,6 @@ const ARTIFACTS = 'test-artifacts/e2e';
 
 let browser: Browser;
 let s: E2eServer;
-let context: BrowserContext | undefined;
 const consoleLog = createConsoleLog();
 
 beforeAll(async () => {
@@ -27,67 +26,13 @@ afterAll(async () => {
   await s?.close();
 });
 afterEach(async () => {
-  await context?.close();
-  context = undefined;
+  await closeContext();
   expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
 });
 
-/** A browser context that carries `client`'s session cookie (the user who created the conversation). */
-async function contextFor(client: HttpClient): Promise<BrowserContext> {
-  context = await browser.newContext({ viewport: { width: 1000, height: 1100 } });
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: s.url })));
-  return context;
-}
-
-async function newPage(ctx: BrowserContext): Promise<Page> {
-  const page = await consoleLog.watch(await ctx.newPage());
-  // Nothing may leave the server (fonts, CDNs).
-  const origin = new URL(s.url).origin;
-  await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
-  return page;
-}
-
-async function openA2ui(ctx: BrowserContext, c: Conversation): Promise<Page> {
-  const page = await newPage(ctx);
-  await page.goto(`${s.url}${c.a2ui}`);
-  await page.locator('#a2ui-status[data-state="connected"]').waitFor();
-  return page;
-}
-
-/** The <input>/<textarea> of the Lit TextField whose label starts with `label`. */
-function field(page: Page, label: string) {
-  return page.locator('a2ui-textfield').filter({ has: page.locator('label', { hasText: new RegExp(`^${label}`) }) }).locator('input, textarea');
-}
-
-/** Text shown by the "Saved" rows of the A2UI form: label Text then value Text in one Row. */
-function savedRow(page: Page, label: string, value: string) {
-  return page.locator('a2ui-row').filter({ has: page.getByText(label, { exact: true }) }).filter({ has: page.getByText(value, { exact: true }) });
-}
-
-interface Exchange { request: unknown; idempotencyKey: string | undefined; status: number; response: unknown }
-
-/**
- * Records the renderer's POSTs to the events route, passing them through unchanged. (Reading a
- * response body from page.waitForResponse hangs while the page holds an open EventSource.)
- */
-function recordEvents(page: Page, c: Conversation): Exchange[] {
-  const exchanges: Exchange[] = [];
-  void page.route(`${s.url}${c.a2ui}/events`, async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    exchanges.push({
-      request: route.request().postDataJSON() as unknown, idempotencyKey: route.request().headers()['idempotency-key'],
-      status: response.status(), response: body === '' ? undefined : JSON.parse(body) as unknown,
-    });
-    await route.fulfill({ response, body });
-  });
-  return exchanges;
-}
-
-async function committed(cid: string): Promise<Record<string, unknown>> {
-  const conversation = await s.handle.conversations.get(cid);
-  return findSurface(conversation!.ir, 'main')!.data.committed;
-}
+const { contextFor, newPage, openA2ui, closeContext } = browserPages(() => s, () => browser, consoleLog);
+const field = (page: Page, label: string) => textField(page, label);
+const savedRow = (page: Page, label: string, value: string) => savedRowOf(page, label, value);
 
 describe('the A2UI page on the real product', () => {
   it('shows the form from our stream; the renderer\'s own userAction is accepted and the committed values appear', async () => {
@@ -103,7 +48,7 @@ describe('the A2UI page on the real product', () => {
     await field(page, 'Name').fill('Aria');
     await field(page, 'Personality').fill('Brave, curious and kind.');
     await field(page, 'Tags').fill('bard, brave');
-    const exchanges = recordEvents(page, c);
+    const exchanges = recordEvents(page, s, c);
     await page.locator('a2ui-button', { hasText: 'Save character' }).locator('button').click();
     await expect.poll(() => exchanges.length).toBe(1);
     const [exchange] = exchanges;
@@ -117,7 +62,7 @@ describe('the A2UI page on the real product', () => {
 
     await savedRow(page, 'Name', 'Aria').waitFor();
     await savedRow(page, 'Tags', 'bard, brave').waitFor();
-    expect(await committed(c.cid)).toMatchObject({ name: 'Aria', personality: 'Brave, curious and kind.', tags: ['bard', 'brave'] });
+    expect(await committed(s, c.cid)).toMatchObject({ name: 'Aria', personality: 'Brave, curious and kind.', tags: ['bard', 'brave'] });
     // The typed values stay in the fields (the draft now mirrors what was saved).
     expect(await field(page, 'Name').inputValue()).toBe('Aria');
     await page.screenshot({ path: `${ARTIFACTS}/a2ui-committed.png`, fullPage: true });
@@ -150,7 +95,7 @@ describe('the A2UI page on the real product', () => {
     await htmx.locator('#surface-main .value[data-path="/committed/name"] .value__text', { hasText: 'Cora' }).waitFor();
     await savedRow(a2ui, 'Name', 'Cora').waitFor();
     await htmx.screenshot({ path: `${ARTIFACTS}/htmx-after-a2ui-submit.png`, fullPage: true });
-    expect(await committed(c.cid)).toMatchObject({ name: 'Cora' });
+    expect(await committed(s, c.cid)).toMatchObject({ name: 'Cora' });
   });
 
   it('a regenerate (epoch reset) re-initialises the renderer under the new epoch, which then works', async () => {
@@ -168,15 +113,41 @@ describe('the A2UI page on the real product', () => {
     await field(page, 'Personality').fill('Calm.');
     await page.locator('a2ui-button', { hasText: 'Save character' }).locator('button').click();
     await savedRow(page, 'Name', 'Dara').waitFor();
-    expect(await committed(c.cid)).toMatchObject({ name: 'Dara' });
+    expect(await committed(s, c.cid)).toMatchObject({ name: 'Dara' });
     await page.screenshot({ path: `${ARTIFACTS}/a2ui-after-epoch-reset.png`, fullPage: true });
+  });
+
+  it('the clarifier: choosing "persona" and pressing Continue opens the persona form without typing', async () => {
+    const client = s.client();
+    const c = await newConversation(s, client, 'ask me something');
+    const page = await openA2ui(await contextFor(client), c);
+    await page.locator('a2ui-surface[data-surface-id="main--e0"]').waitFor();
+    await page.getByText('What would you like to set up?', { exact: true }).waitFor();
+    // The Lit MultipleChoice: open its dropdown, pick the option.
+    const choice = page.locator('a2ui-multiplechoice');
+    await choice.locator('.dropdown-header').click();
+    await choice.locator('.option-item', { hasText: 'persona' }).click();
+    const exchanges = recordEvents(page, s, c);
+    await page.locator('a2ui-button', { hasText: 'Continue' }).locator('button').click();
+    await expect.poll(() => exchanges.length).toBe(1);
+    expect(exchanges[0]).toMatchObject({
+      status: 200, request: { userAction: { name: 'ask.submit', context: { goal: ['persona'] } } },
+      response: { ok: true, replayed: false, action: 'ask.submit', continuing: true },
+    });
+    // The continuation's persona form reaches the renderer over the stream (the next epoch of "main").
+    await page.locator('a2ui-surface[data-surface-id="main--e1"]').waitFor();
+    await expect.poll(() => field(page, 'Display name').count()).toBe(1);
+    expect(await page.locator('a2ui-surface').count()).toBe(1);
+    const conversation = await s.handle.conversations.get(c.cid);
+    expect(findSurface(conversation!.ir, 'main')!.view.template).toBe('persona');
+    expect(conversation!.ir.transcript.filter((t) => t.role === 'user').map((t) => t.text.split('\n')[0])).toEqual(['ask me something', 'What would you like to set up?']);
+    await page.screenshot({ path: `${ARTIFACTS}/a2ui-clarifier-continued.png`, fullPage: true });
   });
 
   it('opens with the bearer token instead of the cookie, and shows the connect box', async () => {
     const owner = s.client();
     const c = await newConversation(s, owner, 'create a character card');
-    context = await browser.newContext();
-    const page = await newPage(context);
+    const page = await newPage(await contextFor());
     const denied = await page.goto(`${s.url}${c.a2ui}`);
     expect(denied?.status()).toBe(404);
     // Chromium logs the refused navigation itself; that line is the one entry allowed.

@@ -2,9 +2,8 @@ import { A2uiMessageProcessor } from '@a2ui/web_core/v0_8';
 import type { AnyComponentNode, ServerToClientMessage } from '@a2ui/web_core/v0_8';
 import { structuralStyles } from '@a2ui/web_core/styles/index';
 import { describe, expect, it } from 'vitest';
-import {
-  buildProcessingError, buildUserAction, messageSurfaceId, newIdempotencyKey, resolveActionContext, toPlain,
-} from '../../src/host-a2ui/client/actions.ts';
+import { buildUserAction, resolveActionContext, toPlain } from '../../src/host-a2ui/client/actions.ts';
+import { buildProcessingError, messageSurfaceId, newIdempotencyKey } from '../../src/host-a2ui/client/client-messages.ts';
 import { surfacerTheme } from '../../src/host-a2ui/client/theme.ts';
 import { formSurface } from './fixtures.ts';
 
@@ -112,6 +111,8 @@ describe('userAction building', () => {
     expect(body.error.surfaceId).toBe('main');
     expect(body.error.message!.length).toBeLessThanOrEqual(501);
     expect(buildProcessingError(undefined, 'boom')).toEqual({ error: { code: 'CLIENT_PROCESSING_FAILED', message: 'boom' } });
+    // v0.9's generic error: the same fields beside the version.
+    expect(buildProcessingError('main--e0', 'boom', 'v0.9')).toEqual({ version: 'v0.9', error: { code: 'CLIENT_PROCESSING_FAILED', surfaceId: 'main--e0', message: 'boom' } });
     expect(messageSurfaceId({ deleteSurface: { surfaceId: 'z' } })).toBe('z');
     expect(messageSurfaceId('nope')).toBeUndefined();
   });

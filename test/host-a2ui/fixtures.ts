@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { a2uiWire, type A2uiVersion } from '../../src/compiler/index.ts';
 import {
-  createA2uiHub, mountA2uiRoutes, type A2uiHub, type A2uiRouteDeps, type A2uiServerMessage, type HubOptions,
+  createA2uiHub, mountA2uiRoutes, type A2uiFeed, type A2uiHub, type A2uiRouteDeps, type A2uiServerMessage, type HubOptions,
 } from '../../src/host-a2ui/index.ts';
 
 /** A form surface as the compiler would emit it: closed surfaceUpdate, data, beginRendering. */
@@ -70,47 +71,87 @@ export interface RecordedPost {
 
 export interface TestServer {
   url: string;
+  /** The v0.8 hub. */
   hub: A2uiHub;
-  /** Publishes `messages` as the next log version of `cid` (as a bridge would). */
-  publish(cid: string, messages: readonly A2uiServerMessage[]): void;
+  /** The hub of a wire version (each version has its own, with its own stream names). */
+  hubOf(version: A2uiVersion): A2uiHub;
+  /** Publishes `messages` as the next log version of `cid` (as a bridge would), to the clients of `version` (default v0.8). */
+  publish(cid: string, messages: readonly A2uiServerMessage[], version?: A2uiVersion): void;
   /** Drops `cid`'s channel and starts a new stream name: the next reconnect cannot resume. */
-  forget(cid: string): void;
+  forget(cid: string, version?: A2uiVersion): void;
   posts: RecordedPost[];
+  /** Conversations whose snapshot was read (any version). */
   snapshotCalls: string[];
-  /** Replace what snapshot() returns for every conversation. */
-  setSnapshot(messages: A2uiServerMessage[]): void;
+  /** Replace what snapshot() returns for every conversation (of the v0.8 feed, or of `version`'s). */
+  setSnapshot(messages: A2uiServerMessage[], version?: A2uiVersion): void;
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Partial<Omit<A2uiRouteDeps, 'hub'>> {
+/** Route options, and the v0.8 feed's functions (they replace the fixture's own). */
+export interface TestServerOptions extends Partial<Omit<A2uiRouteDeps, 'feed'>>, Partial<Omit<A2uiFeed, 'hub' | 'deleteSurface'>> {
   hubOptions?: HubOptions;
   snapshotMessages?: A2uiServerMessage[];
+  /** What the snapshot of a version other than v0.8 returns (default: none, an empty init). */
+  snapshotMessagesOf?: (version: A2uiVersion) => A2uiServerMessage[];
   /** Status the fake ingress answers with, per call (default 202). */
   postStatus?: (post: RecordedPost) => number;
 }
 
-export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const hub = createA2uiHub(options.hubOptions);
+interface FixtureFeed {
+  feed: A2uiFeed;
+  hub: A2uiHub;
+  open(cid: string): void;
   /** Per conversation: its stream generation and log version, standing in for a bridge's. */
-  const logs = new Map<string, { generation: number; version: number }>();
-  const open = (cid: string): void => {
-    const log = logs.get(cid) ?? { generation: 1, version: 0 };
-    logs.set(cid, log);
-    hub.open(cid, `test${log.generation}`, log.version);
-  };
+  logs: Map<string, { generation: number; version: number }>;
+  snapshot: A2uiServerMessage[];
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const posts: RecordedPost[] = [];
   const snapshotCalls: string[] = [];
-  let snapshot = options.snapshotMessages ?? formSurface();
+  const {
+    hubOptions, snapshotMessages, snapshotMessagesOf, postStatus, prepare, open: openOption, catchUp, snapshot: snapshotOption,
+    surfaceIds, ...deps
+  } = options;
+  const feeds = new Map<A2uiVersion, FixtureFeed>();
+  const feedOf = (version: A2uiVersion): FixtureFeed => {
+    const existing = feeds.get(version);
+    if (existing !== undefined) return existing;
+    const hub = createA2uiHub(hubOptions);
+    const logs = new Map<string, { generation: number; version: number }>();
+    const open = (cid: string): void => {
+      const log = logs.get(cid) ?? { generation: 1, version: 0 };
+      logs.set(cid, log);
+      hub.open(cid, `test${log.generation}${version === '0.8' ? '' : `w${version.replaceAll('.', '')}`}`, log.version);
+    };
+    const made: FixtureFeed = {
+      hub, open, logs,
+      snapshot: version === '0.8' ? snapshotMessages ?? formSurface() : snapshotMessagesOf?.(version) ?? [],
+      feed: {
+        hub,
+        open,
+        prepare: open,
+        snapshot: (cid) => {
+          snapshotCalls.push(cid);
+          return made.snapshot;
+        },
+        deleteSurface: a2uiWire(version).deleteSurface,
+      },
+    };
+    // The caller's functions replace the fixture's for v0.8 (the version the older tests speak).
+    if (version === '0.8') {
+      Object.assign(made.feed, {
+        ...(prepare ? { prepare } : {}), ...(openOption ? { open: openOption } : {}), ...(catchUp ? { catchUp } : {}),
+        ...(snapshotOption ? { snapshot: snapshotOption } : {}), ...(surfaceIds ? { surfaceIds } : {}),
+      });
+    }
+    feeds.set(version, made);
+    return made;
+  };
+  const hub = feedOf('0.8').hub;
   const app = new Hono();
-  const { hubOptions: _h, snapshotMessages: _s, postStatus, ...deps } = options;
   mountA2uiRoutes(app, {
-    hub,
-    open,
-    prepare: open,
-    snapshot: (cid) => {
-      snapshotCalls.push(cid);
-      return snapshot;
-    },
+    feed: (version) => feedOf(version).feed,
     // The real app checks the session cookie or bearer token; here: cid "forbidden" is someone else's.
     authorize: (_c, cid) => cid !== 'forbidden',
     postEvent: async (cid, raw, headers) => {
@@ -122,9 +163,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       }
       return { status, body: { accepted: true } };
     },
-    clientAssets: async () => {
+    clientAssets: async (version) => {
       const { a2uiClientAssets } = await import('../../src/host-a2ui/index.ts');
-      return a2uiClientAssets();
+      return a2uiClientAssets(version);
     },
     heartbeatMs: 60_000,
     onError: () => {},
@@ -137,25 +178,28 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     hub,
-    publish(cid, messages) {
-      open(cid);
-      const log = logs.get(cid)!;
+    hubOf: (version) => feedOf(version).hub,
+    publish(cid, messages, version = '0.8') {
+      const f = feedOf(version);
+      f.open(cid);
+      const log = f.logs.get(cid)!;
       log.version += 1;
-      hub.publish(cid, log.version, messages);
+      f.hub.publish(cid, log.version, messages);
     },
-    forget(cid) {
-      hub.forget(cid);
-      const log = logs.get(cid);
+    forget(cid, version = '0.8') {
+      const f = feedOf(version);
+      f.hub.forget(cid);
+      const log = f.logs.get(cid);
       if (log) log.generation += 1;
-      open(cid);
+      f.open(cid);
     },
     posts,
     snapshotCalls,
-    setSnapshot(messages) {
-      snapshot = messages;
+    setSnapshot(messages, version = '0.8') {
+      feedOf(version).snapshot = messages;
     },
     async close() {
-      hub.close();
+      for (const f of feeds.values()) f.hub.close();
       const http = server as import('node:http').Server;
       http.closeIdleConnections();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));

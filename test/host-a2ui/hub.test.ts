@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { a2uiWire } from '../../src/compiler/index.ts';
 import { createA2uiHub, initMessages, parseEventId, type A2uiHub, type A2uiServerMessage, type HubOptions, type HubSink } from '../../src/host-a2ui/index.ts';
 import { formSurface, noteSurface, titleUpdate } from './fixtures.ts';
 
@@ -148,7 +149,7 @@ describe('A2UI hub', () => {
 
   it('builds a re-init that deletes every surface the client may hold before the snapshot', () => {
     const snapshot = [...formSurface('main'), ...noteSurface('side', 'hi')];
-    const messages = initMessages(snapshot, ['closed-while-away', 'main']);
+    const messages = initMessages(snapshot, ['closed-while-away', 'main'], a2uiWire('0.8').deleteSurface);
     expect(messages.slice(0, 3)).toEqual([
       { deleteSurface: { surfaceId: 'closed-while-away' } },
       { deleteSurface: { surfaceId: 'main' } },

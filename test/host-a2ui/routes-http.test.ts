@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
+import { a2uiWire } from '../../src/compiler/index.ts';
 import { a2uiClientAssets, createA2uiHub, mountA2uiRoutes, SNAPSHOT_CHECKPOINT_HEADER } from '../../src/host-a2ui/index.ts';
 import { SHUTDOWN_RETRY_MS } from '../../src/hosting/index.ts';
 import { openSse, SseParser, type SseConnection, type SseEvent } from '../support/sse-client.ts';
@@ -227,8 +228,9 @@ describe('GET /a2ui/c/:cid/stream without @hono/node-server (app.request)', () =
     const hub = createA2uiHub();
     const app = new Hono();
     mountA2uiRoutes(app, {
-      hub, open: (cid) => hub.open(cid, 'web', 0), snapshot: () => formSurface(), authorize: () => true, heartbeatMs: 60_000, onError: () => {},
-      postEvent: async () => ({ status: 202, body: {} }), clientAssets: () => a2uiClientAssets(),
+      feed: () => ({ hub, open: (cid) => hub.open(cid, 'web', 0), snapshot: () => formSurface(), deleteSurface: a2uiWire('0.8').deleteSurface }),
+      authorize: () => true, heartbeatMs: 60_000, onError: () => {},
+      postEvent: async () => ({ status: 202, body: {} }), clientAssets: (version) => a2uiClientAssets(version),
     });
     const res = await app.request('/a2ui/c/w1/stream');
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFakePlanner } from '../conversation/fixtures/demo-app.ts';
 import { createConsoleLog, failedLoad, launchChromium } from '../support/browser/index.ts';
 import { startHarness, type Harness } from './support/harness.ts';
+import { holdingContinuations } from './support/holding-planner.ts';
 
 const ARTIFACTS = 'test-artifacts';
 
@@ -11,6 +12,8 @@ const ARTIFACTS = 'test-artifacts';
 describe('HTML host in a browser', () => {
   let demo: Harness;
   let slow: Harness;
+  let holding: Harness;
+  const holdingPlanner = holdingContinuations();
   let browser: Browser;
   const consoleLog = createConsoleLog();
 
@@ -18,12 +21,14 @@ describe('HTML host in a browser', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     demo = await startHarness({ wiring: 'demo' });
     slow = await startHarness({ wiring: 'fixture', planner: createFakePlanner({ delayMs: 3000 }) });
+    holding = await startHarness({ wiring: 'demo', planner: holdingPlanner });
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await demo?.close();
     await slow?.close();
+    await holding?.close();
   });
   afterEach(() => {
     expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
@@ -100,6 +105,55 @@ describe('HTML host in a browser', () => {
     expect(await page.locator('#transcript li').count()).toBe(0);
     // Phone width: nothing scrolls sideways.
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.close();
+  });
+
+  it('the clarifier: choosing "persona" and pressing Continue opens the persona form without typing', async () => {
+    const page = await newPage();
+    await page.goto(`${demo.url}/`);
+    await page.waitForFunction('window.htmx !== undefined');
+    await page.getByLabel('Message').fill('ask me something');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#surface-main[data-template="ask"]').waitFor();
+    await page.getByLabel('I want to edit').selectOption('persona');
+    await page.getByLabel('Anything else?').fill('named Kim');
+    await page.screenshot({ path: `${ARTIFACTS}/html-host-clarifier.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('#surface-main[data-template="persona"]').waitFor();
+    expect(await page.getByLabel('Display name').inputValue()).toBe('Kim');
+    // The answers once, then the assistant; nothing was typed after "ask me something".
+    const entries = await page.locator('#transcript li').allTextContents();
+    expect(entries).toHaveLength(4);
+    expect(entries[2]).toContain('I want to edit: persona');
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
+    expect(await page.locator('#status').textContent()).toBe('The assistant replied.');
+    await page.screenshot({ path: `${ARTIFACTS}/html-host-clarifier-continued.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('shows the busy line during the continuation; cancel leaves the panels as the action left them', async () => {
+    const page = await newPage();
+    await page.goto(`${holding.url}/`);
+    await page.waitForFunction('window.htmx !== undefined');
+    await page.getByLabel('Message').fill('ask me something');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#surface-main[data-template="ask"]').waitFor();
+    await page.getByLabel('I want to edit').selectOption('persona');
+    holdingPlanner.hold = true;
+    try {
+      await page.getByRole('button', { name: 'Continue' }).click();
+      const cancel = page.locator('#composer-busy').getByRole('button', { name: 'Cancel' });
+      await cancel.waitFor({ state: 'visible' });
+      await page.screenshot({ path: `${ARTIFACTS}/html-host-continuation-busy.png`, fullPage: true });
+      await cancel.click();
+      await expect.poll(() => page.locator('#status').textContent()).toBe('Stopped. Your answers were saved; the assistant did not continue.');
+      await cancel.waitFor({ state: 'hidden' });
+    } finally {
+      holdingPlanner.hold = false;
+    }
+    // As after the action: the clarifier closed, its answers in the transcript, no other panel.
+    expect(await page.locator('#surfaces section.surface:not([hidden])').count()).toBe(0);
+    expect(await page.locator('#transcript li').last().textContent()).toContain('I want to edit: persona');
     await page.close();
   });
 

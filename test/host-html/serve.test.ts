@@ -47,6 +47,11 @@ describe('surfacer serve', () => {
     expect(t.err()).toMatch(/invalid port/);
     expect(await run(['--planner', 'gpt'], t.io)).toBe(2);
     expect(await run(['--nope'], t.io)).toBe(2);
+    expect(await run(['--redis', 'http://x'], t.io)).toBe(2);
+    expect(t.err()).toMatch(/redis:\/\//);
+    // Several instances must sign sessions alike: no starting on Redis without the shared secret.
+    expect(await run(['--port', '0', '--redis', 'redis://127.0.0.1:1'], t.io)).toBe(2);
+    expect(t.err()).toMatch(/SURFACER_SESSION_SECRET/);
     expect(await run(['--help'], t.io)).toBe(0);
   });
 });

@@ -21,7 +21,7 @@ describe('parseHtmlFormAction: accepted', () => {
       ok: true,
       request: {
         kind: 'action', transport: 'html', surfaceId: 'main', epoch: 0, nonce: main.nonce, rev: 0, action: 'form.submit',
-        idempotencyKey: 'render-1', context: { name: 'Grace', age: '42', agree: 'on', tags: ['a', 'b'], _csrf: 'tok' },
+        idempotencyKey: 'render-1 form.submit', context: { name: 'Grace', age: '42', agree: 'on', tags: ['a', 'b'], _csrf: 'tok' },
       },
     });
   });

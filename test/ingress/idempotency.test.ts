@@ -116,15 +116,25 @@ describe('idempotency through createIngress', () => {
     expect(calls.map((c) => c.name)).toEqual(['form.submit', 'note.ok']);
   });
 
-  it('keys are scoped: another action, surface or conversation with the same key is not a replay', async () => {
+  it('keys are scoped: another button of the same render, another surface or conversation is not a replay', async () => {
     const { ingress, calls, conversation } = setup();
     const submit = htmlRequest(ingress, buildIr(), { _idem: 'same' });
-    const cancel = { ...submit, action: 'form.cancel' };
+    const cancel = htmlRequest(ingress, buildIr(), { _idem: 'same', _action: 'form.cancel' });
     expect(await ingress.handle(cancel, conversation)).toMatchObject({ kind: 'applied', replayed: false, rev: 0 });
     expect(await ingress.handle(submit, conversation)).toMatchObject({ kind: 'rejected', status: 409 });
     const elsewhere = memoryConversation({ ...buildIr(), conversationId: 'c2' });
     expect(await ingress.handle(submit, elsewhere)).toMatchObject({ kind: 'applied', replayed: false });
     expect(calls.map((c) => c.name)).toEqual(['form.cancel', 'form.submit']);
+  });
+
+  it('an A2UI client\'s key names one request: another action or an error report under it is a reused key', async () => {
+    const { ingress, calls, conversation } = setup();
+    const [submit] = bothTransports(surfaceOf(buildIr()));
+    const key = { idempotencyKey: 'k1' };
+    expect(await ingress.handle({ ...submit!, ...key }, conversation)).toMatchObject({ kind: 'applied', replayed: false });
+    const [cancel] = bothTransports(surfaceOf(conversation.ir), { action: 'form.cancel' });
+    expect(await ingress.handle({ ...cancel!, ...key }, conversation)).toMatchObject({ kind: 'rejected', status: 422 });
+    expect(calls.map((c) => c.name)).toEqual(['form.submit']);
   });
 
   it('rejections are not remembered: the same render re-sent after fixing a field is applied', async () => {

@@ -48,7 +48,8 @@ function sameRequest(surface: Surface, a: ParseResult<IngressRequest>, b: ParseR
   expect(a.ok && b.ok, JSON.stringify([a, b])).toBe(true);
   if (!a.ok || !b.ok || a.request.kind !== 'action' || b.request.kind !== 'action') return;
   const { context: c08, ...rest08 } = a.request;
-  const { context: c09, ...rest09 } = b.request;
+  const { context: c09, dialect, ...rest09 } = b.request;
+  expect(dialect).toBe('v0.9');
   // A v0.8 template instance is its own component, `<id>:<key in the item map>`; v0.9 sends the template's id.
   const instance08 = rest08.sourceComponentId?.replace(/:\d+$/, '');
   expect(rest09).toEqual({ ...rest08, ...(instance08 === undefined ? {} : { sourceComponentId: instance08 }) });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   compareHashes, createClientSim, cutAndReconnect, cutAtEveryPoint, replay, type CutPoint, type CutReport,
 } from '../../src/clientsim/index.ts';
+import { a2uiWire } from '../../src/compiler/index.ts';
 import { initMessages } from '../../src/host-a2ui/index.ts';
 import { errorsOf, initLines, SAME_STATE } from './support/host.ts';
 import { record, type Recording } from './support/recording.ts';
@@ -49,7 +50,7 @@ interface Tail {
 
 /** Host re-init (deleteSurface for all known ids + full compilation of irs[k]), then the updates after k. */
 function reinitTail(k: number, known: Iterable<string>): Tail {
-  const init = initMessages(initLines(rec.irs[k]!) as Record<string, unknown>[], known);
+  const init = initMessages(initLines(rec.irs[k]!) as Record<string, unknown>[], known, a2uiWire('0.8').deleteSurface);
   const later = rec.stream.map((m, i) => [m, rec.change[i]!] as const).filter(([, c]) => c > k);
   return { messages: [...init, ...later.map(([m]) => m)], change: [...init.map(() => k), ...later.map(([, c]) => c)] };
 }

@@ -64,6 +64,9 @@ describe('planner configuration', () => {
     [{ SURFACER_PLANNER: 'replay' }, /SURFACER_REPLAY_FILE/],
     [{ SURFACER_REPAIR_ATTEMPTS: '4' }, /repairAttempts/],
     [{ SURFACER_LLM_OPTIONS: '{nope' }, /SURFACER_LLM_OPTIONS/],
+    // A sampling option must not set what the planner owns (e.g. stream past the preflight).
+    [{ SURFACER_LLM_OPTIONS: '{"stream": true}' }, /may not set/],
+    [{ SURFACER_LLM_OPTIONS: '{"parallel_tool_calls": true}' }, /may not set/],
     [{ SURFACER_PLANNER: 'gpt' }, /planner/],
   ])('refuses %j with LLM_CONFIG_INVALID', (env, detail) => {
     try {

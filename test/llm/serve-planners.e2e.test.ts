@@ -40,6 +40,9 @@ async function say(server: ServeHandle, text: string): Promise<{ client: HttpCli
 }
 
 const strictForm = (envelope: unknown): string => JSON.stringify(toStrictValue(envelope, envelopeSchema));
+// These tests are about the final request (format, repair): the demo app's tool loop is turned off
+// (SURFACER_TOOL_MAX_STEPS=0) so each scripted answer is a final answer; the tool loop has its own test.
+const NO_TOOLS = { SURFACER_TOOL_MAX_STEPS: '0' };
 const PERSONA = { assistant_text: 'Here is your persona.', directives: [{ type: 'ui.show_form', payload: { template: 'persona', values: { display_name: 'Sam' } } }] };
 
 describe('surfacer serve with a model planner, over HTTP', () => {
@@ -49,7 +52,7 @@ describe('surfacer serve with a model planner, over HTTP', () => {
     cleanup.push(() => fake.close());
     const server = await serve('openai', {
       OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: 'sk-e2e', SURFACER_OPENAI_MODEL: 'gpt-4o-mini',
-      SURFACER_LLM_OPTIONS: '{"temperature": 0.2, "mirostat": 1}',
+      SURFACER_LLM_OPTIONS: '{"temperature": 0.2, "mirostat": 1}', ...NO_TOOLS,
     });
     expect(server.plannerLabel).toBe('openai-compatible · gpt-4o-mini');
     const { client, base, body } = await say(server, 'set up my persona');
@@ -78,7 +81,7 @@ describe('surfacer serve with a model planner, over HTTP', () => {
   it('ollama: the envelope schema as format, applied end to end', async () => {
     const fake = await startFakeOllama([{ kind: 'reply', content: JSON.stringify(PERSONA) }]);
     cleanup.push(() => fake.close());
-    const server = await serve('ollama', { OLLAMA_HOST: fake.host, SURFACER_OLLAMA_MODEL: 'qwen3:8b' });
+    const server = await serve('ollama', { OLLAMA_HOST: fake.host, SURFACER_OLLAMA_MODEL: 'qwen3:8b', ...NO_TOOLS });
     const { body } = await say(server, 'set up my persona');
     expect(body.outcome).toBe('applied');
     expect(body.surfaces.map((s) => s.id)).toEqual(['main']);
@@ -90,7 +93,7 @@ describe('surfacer serve with a model planner, over HTTP', () => {
     const mixed = JSON.stringify({ directives: [PERSONA.directives[0], { type: 'ui.close', payload: { surface: 'sidebar' } }] });
     const fake = await startFakeOllama([{ kind: 'reply', content: mixed }, { kind: 'reply', content: 'Sorry, I cannot fix that.' }]);
     cleanup.push(() => fake.close());
-    const server = await serve('ollama', { OLLAMA_HOST: fake.host, SURFACER_OLLAMA_MODEL: 'llama3.2' });
+    const server = await serve('ollama', { OLLAMA_HOST: fake.host, SURFACER_OLLAMA_MODEL: 'llama3.2', ...NO_TOOLS });
     const { client, base, body } = await say(server, 'set up my persona');
     expect(fake.requests).toHaveLength(2);
     expect(body.outcome).toBe('applied');
@@ -101,6 +104,36 @@ describe('surfacer serve with a model planner, over HTTP', () => {
     expect(trace.recovery).toContainEqual({ code: 'LLM_REPAIR_EXHAUSTED', path: 'soft_fail' });
     const $ = parse(await (await client.get(`${base}/trace`)).text());
     expect($('dt:contains("Repair") + dd').text()).toContain('none passed');
+  });
+
+  it('openai: the demo\'s find_cards tool in the tool loop, then the final request with the schema; every step on the trace page', async () => {
+    const fake = await startFakeOpenAi({
+      apiKey: 'sk-e2e',
+      script: [
+        { kind: 'reply', content: null, toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'find_cards', arguments: '{"query":"Aria"}' } }] },
+        { kind: 'reply', content: 'No saved card named Aria.' },
+        { kind: 'reply', content: strictForm(PERSONA) },
+      ],
+    });
+    cleanup.push(() => fake.close());
+    const server = await serve('openai', { OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: 'sk-e2e', SURFACER_OPENAI_MODEL: 'gpt-4o-mini' });
+    const { client, base, body } = await say(server, 'open my saved card Aria');
+    expect(body.outcome).toBe('applied');
+    expect(body.surfaces.map((s) => s.id)).toEqual(['main']);
+    const sent = fake.requests.map((r) => r.body);
+    expect(sent.map((b) => [Array.isArray(b.tools), b.parallel_tool_calls, b.response_format !== undefined])).toEqual([
+      [true, false, false], [true, false, false], [false, undefined, true],
+    ]);
+    expect((sent[0]!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['find_cards']);
+    // A new conversation's owner has no saved cards: the tool answered [] and the model was told so.
+    const toolMessages = (sent[2]!.messages as Array<{ role: string; tool_call_id?: string; content: string }>).filter((m) => m.role === 'tool');
+    expect(toolMessages).toEqual([{ role: 'tool', tool_call_id: 'call_1', content: '[]' }]);
+    const trace = TraceSchema.parse(body.trace);
+    expect(trace.run_mode).toBe('hybrid');
+    expect(trace.tool_loop).toMatchObject({ tools: ['find_cards'], stopped: 'answered', requests: 2, steps: [{ name: 'find_cards', ok: true, result: '[]' }] });
+    const $ = parse(await (await client.get(`${base}/trace`)).text());
+    expect($('dt:contains("Tools") + dd').text()).toContain('stopped: answered');
+    expect($('.trace__tool').text()).toContain('find_cards');
   });
 
   it('openai unreachable: the offline planner answers and the trace says so', async () => {

@@ -68,6 +68,7 @@ describe.concurrent('the closing line counts every failure and the exit code agr
     ['a failing beforeAll', 'before-all-fails', '2 passed, 1 failed, 3 skipped'],
     ['an afterAll that throws after its test passed', 'after-all-throws', '3 passed, 1 failed, 1 skipped'],
     ['an unhandled rejection in a passing test', 'unhandled-rejection', '3 passed, 1 failed, 1 skipped'],
+    ['an exception thrown from a timer of a passing test', 'uncaught-exception', '3 passed, 1 failed, 1 skipped'],
   ])('%s counts one failure, exit 1', async (_name, fixture, closingLine) => {
     expect(await runChild(['passing', fixture])).toEqual({ closingLine, exitCode: 1 });
   });

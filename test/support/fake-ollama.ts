@@ -3,12 +3,16 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * A fake Ollama that speaks `POST /api/chat` as the Ollama API documents it: for `stream: false`
- * one JSON object `{model, created_at, message: {role, content}, done: true, done_reason,
- * total_duration, prompt_eval_count, eval_count, …}`; errors as `{"error": "..."}` with the HTTP
- * status. It records every request body, and whether the client went away before the answer.
+ * one JSON object `{model, created_at, message: {role, content, tool_calls?}, done: true,
+ * done_reason, total_duration, prompt_eval_count, eval_count, …}`; a tool call is
+ * `{function: {name, arguments: {…}}}` (arguments an object, no id); errors as `{"error": "..."}`
+ * with the HTTP status. It records every request body, and whether the client went away before
+ * the answer.
  */
+export interface FakeOllamaToolCall { function: { name: string; arguments: Record<string, unknown> } }
+
 export type FakeOllamaBehaviour =
-  | { kind: 'reply'; content: string; doneReason?: string }
+  | { kind: 'reply'; content: string; doneReason?: string; toolCalls?: FakeOllamaToolCall[] }
   | { kind: 'malformed' }
   | { kind: 'status'; status: number; error: string; headers?: Record<string, string> }
   | { kind: 'slow'; delayMs: number; content: string }
@@ -20,16 +24,17 @@ export interface FakeOllama {
   requests: Array<Record<string, unknown>>;
   /** Parallel to `requests`: the client closed the connection before an answer was written. */
   aborted: boolean[];
+  /** `behave` may be a function of the request body (e.g. answer a tool call only when tools were sent). */
   close(): Promise<void>;
 }
 
 /** `behave` is asked once per request; pass an array to script answers in order (the last repeats). */
-export async function startFakeOllama(behave: (() => FakeOllamaBehaviour) | FakeOllamaBehaviour[]): Promise<FakeOllama> {
+export async function startFakeOllama(behave: ((body: Record<string, unknown>) => FakeOllamaBehaviour) | FakeOllamaBehaviour[]): Promise<FakeOllama> {
   const requests: Array<Record<string, unknown>> = [];
   const aborted: boolean[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
-  const next = (): FakeOllamaBehaviour => (typeof behave === 'function' ? behave() : behave[Math.min(requests.length - 1, behave.length - 1)]!);
+  const next = (body: Record<string, unknown>): FakeOllamaBehaviour => (typeof behave === 'function' ? behave(body) : behave[Math.min(requests.length - 1, behave.length - 1)]!);
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -38,18 +43,18 @@ export async function startFakeOllama(behave: (() => FakeOllamaBehaviour) | Fake
     requests.push(body);
     const index = aborted.push(false) - 1;
     res.on('close', () => { if (!res.writableFinished) aborted[index] = true; });
-    const b = next();
-    const reply = (content: string, doneReason = 'stop') => {
+    const b = next(body);
+    const reply = (content: string, doneReason = 'stop', toolCalls?: FakeOllamaToolCall[]) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({
-        model: body.model, created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content },
+        model: body.model, created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
         done: true, done_reason: doneReason, total_duration: 1, load_duration: 1,
         prompt_eval_count: Math.ceil(JSON.stringify(body.messages ?? []).length / 4), prompt_eval_duration: 1,
         eval_count: Math.max(1, Math.ceil(content.length / 4)), eval_duration: 1,
       }));
     };
     switch (b.kind) {
-      case 'reply': reply(b.content, b.doneReason); break;
+      case 'reply': reply(b.content, b.doneReason, b.toolCalls); break;
       case 'malformed': res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"message": {"content": '); break;
       case 'status': res.writeHead(b.status, { 'content-type': 'application/json', ...b.headers }); res.end(JSON.stringify({ error: b.error })); break;
       case 'reset': req.socket.destroy(); break;

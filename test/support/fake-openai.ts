@@ -7,8 +7,11 @@ import { checkOpenAiStrictSchema } from './openai-strict-subset.ts';
  * documented wire format (chat.completion objects with id, created, model, choices[0].message
  * {role, content, refusal, tool_calls}, finish_reason, usage; error bodies
  * `{"error": {"message", "type", "param", "code"}}`; Retry-After headers). Like the real API it
- * refuses a strict `json_schema` outside OpenAI's subset and parameters a model does not take.
- * Every request is recorded, with whether the client went away before the answer.
+ * refuses a strict `json_schema` outside OpenAI's subset and parameters a model does not take,
+ * and checks tool messages as the API does: a `tool` message must answer a `tool_calls` id of the
+ * assistant message before it, every call of such a message must be answered, and
+ * `parallel_tool_calls` is only allowed with `tools` (each a 400 invalid_request_error). Every
+ * request is recorded, with whether the client went away before the answer.
  */
 export type FakeOpenAiBehaviour =
   | { kind: 'reply'; content: string | null; finishReason?: string; refusal?: string; toolCalls?: unknown[] }
@@ -39,7 +42,7 @@ function tokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-function sendError(res: ServerResponse, status: number, error: { message: string; type?: string; param?: string | null; code?: string | number | null }, headers: Record<string, string> = {}): void {
+function sendError(res: ServerResponse, status: number, error: ApiError, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_${status}`, ...headers });
   res.end(JSON.stringify({ error: { message: error.message, type: error.type ?? 'invalid_request_error', param: error.param ?? null, code: error.code ?? null } }));
 }
@@ -78,6 +81,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions) {
     const refused = (options.unsupported ?? []).find((key) => Object.hasOwn(body, key));
     if (refused !== undefined) {
       sendError(res, 400, { message: `Unsupported parameter: '${refused}' is not supported with this model.`, param: refused, code: 'unsupported_parameter' });
+      return;
+    }
+    const toolProblem = checkToolMessages(body);
+    if (toolProblem !== undefined) {
+      sendError(res, 400, toolProblem);
       return;
     }
     const format = body.response_format as { type?: string; json_schema?: { name?: string; strict?: boolean; schema?: unknown } } | undefined;
@@ -129,4 +137,41 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+type ApiError = { message: string; type?: string; param?: string | null; code?: string | number | null };
+
+/** The checks the API runs on tool calling (error texts as it sends them). */
+function checkToolMessages(body: Record<string, unknown>): ApiError | undefined {
+  if (Object.hasOwn(body, 'parallel_tool_calls') && !Array.isArray(body.tools)) {
+    return { message: "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.", param: 'parallel_tool_calls' };
+  }
+  const messages = Array.isArray(body.messages) ? body.messages as Array<Record<string, unknown>> : [];
+  let open: Set<string> | undefined;
+  let openAt = -1;
+  for (const [i, m] of messages.entries()) {
+    if (m.role === 'tool') {
+      const id = typeof m.tool_call_id === 'string' ? m.tool_call_id : '';
+      if (open === undefined || !open.has(id)) {
+        return { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", param: `messages.[${i}].role` };
+      }
+      open.delete(id);
+      continue;
+    }
+    if (open !== undefined && open.size > 0) {
+      return {
+        message: `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+        param: `messages.[${openAt}].role`,
+      };
+    }
+    open = undefined;
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+      open = new Set((m.tool_calls as Array<{ id?: unknown }>).map((c) => String(c.id)));
+      openAt = i;
+    }
+  }
+  if (open !== undefined && open.size > 0) {
+    return { message: `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`, param: `messages.[${openAt}].role` };
+  }
+  return undefined;
 }

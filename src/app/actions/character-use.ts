@@ -1,6 +1,4 @@
-import type { ActionDefinition } from '../../ingress/actions.ts';
-import { checkedItem, itemLabel } from '../../collections/index.ts';
-import { findLiveSurface, openSurface, type DataMap } from '../../ui-ir/index.ts';
+import { checkedItem, findLiveSurface, itemLabel, openSurface, type ActionDefinition, type DataMap } from '../../index.ts';
 import { draftKind } from '../fields.ts';
 import { CHARACTER_CARD } from '../templates.ts';
 import { templateDraft, templateView } from '../views.ts';

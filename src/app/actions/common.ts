@@ -1,7 +1,6 @@
-import { makeError } from '../../errors/index.ts';
 import {
-  commitSurface, type ConversationIr, type DataMap, type Draw, type FieldBlock, type Surface, type TransitionResult,
-} from '../../ui-ir/index.ts';
+  commitSurface, makeError, type ConversationIr, type DataMap, type Draw, type FieldBlock, type Surface, type TransitionResult,
+} from '../../index.ts';
 import { normaliseForCommit, type FieldProblem } from '../commit.ts';
 import { sentValues } from '../context.ts';
 import { viewFields } from '../fields.ts';
@@ -19,6 +18,15 @@ export function inputInvalid(problems: readonly FieldProblem[]): Failure {
   };
 }
 
+/** Pure: a submit's domain check, the values as sent and their normalised (committed) form. */
+export function checkSubmission(surface: Surface, context: Record<string, unknown>):
+  { ok: true; fields: readonly FieldBlock[]; sent: DataMap; committed: DataMap } | Failure {
+  const fields = viewFields(surface.view);
+  const sent = sentValues(fields, context);
+  const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
+  return result.ok ? { ok: true, fields, sent, committed: result.committed } : inputInvalid(result.problems);
+}
+
 /**
  * What every submit shares: the draft becomes the values as sent, committed their normalised
  * form; a value the fields refuse leaves everything unchanged.
@@ -26,10 +34,8 @@ export function inputInvalid(problems: readonly FieldProblem[]): Failure {
 export function commitSubmission(
   ir: ConversationIr, surface: Surface, context: Record<string, unknown>, draw: Draw,
 ): { ok: true; ir: ConversationIr; fields: readonly FieldBlock[]; committed: DataMap } | Failure {
-  const fields = viewFields(surface.view);
-  const sent = sentValues(fields, context);
-  const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
-  if (!result.ok) return inputInvalid(result.problems);
-  const committed = commitSurface(ir, surface.id, { draft: sent, committed: result.committed }, draw);
-  return committed.ok ? { ok: true, ir: committed.ir, fields, committed: result.committed } : committed;
+  const checked = checkSubmission(surface, context);
+  if (!checked.ok) return checked;
+  const committed = commitSurface(ir, surface.id, { draft: checked.sent, committed: checked.committed }, draw);
+  return committed.ok ? { ok: true, ir: committed.ir, fields: checked.fields, committed: checked.committed } : committed;
 }

@@ -1,5 +1,4 @@
-import type { ActionDefinition } from '../../ingress/actions.ts';
-import { commitSurface, walkBlocks } from '../../ui-ir/index.ts';
+import { commitSurface, walkBlocks, type ActionDefinition } from '../../index.ts';
 import { uploadContextSchema } from '../context.ts';
 import { HTTP_URL } from '../fields.ts';
 import { inputInvalid } from './common.ts';

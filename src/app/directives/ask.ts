@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { DirectiveDefinition } from '../../directives/index.ts';
-import { DataKey, openSurface, type FieldBlock } from '../../ui-ir/index.ts';
+import { DataKey, openSurface, type DirectiveDefinition, type FieldBlock } from '../../index.ts';
 import { defaultDraft } from '../fields.ts';
 import { askView } from '../views.ts';
 import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { DirectiveDefinition } from '../../directives/index.ts';
-import { closeSurface } from '../../ui-ir/index.ts';
-import { SurfaceId } from '../../ui-ir/index.ts';
+import { closeSurface, SurfaceId, type DirectiveDefinition } from '../../index.ts';
 import { onSurface } from './common.ts';
 
 export const ClosePayloadSchema = z.object({ surface: SurfaceId.describe('the panel to close, e.g. "main"') }).strict();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { makeError } from '../../errors/index.ts';
-import { SurfaceId, type TransitionResult } from '../../ui-ir/index.ts';
+import { makeError, SurfaceId, type TransitionResult } from '../../index.ts';
 
 /** The panel a directive targets; `main` when left out. */
 export const DEFAULT_SURFACE = 'main';

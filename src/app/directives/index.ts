@@ -1,5 +1,4 @@
-import { createListDirectives } from '../../collections/index.ts';
-import { createDirectiveRegistry, type DirectiveRegistry } from '../../directives/index.ts';
+import { createDirectiveRegistry, createListDirectives, type DirectiveRegistry } from '../../index.ts';
 import { DEMO_ITEM_ACTIONS } from '../actions/index.ts';
 import { askDirective } from './ask.ts';
 import { closeDirective } from './close.ts';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import {
-  normalisePatchOps, PatchOpSchema, toDataOps, type DirectiveDefinition,
-} from '../../directives/index.ts';
-import { makeError } from '../../errors/index.ts';
-import { findLiveSurface, patchSurfaceData, type TransitionResult } from '../../ui-ir/index.ts';
+  findLiveSurface, makeError, normalisePatchOps, PatchOpSchema, patchSurfaceData, toDataOps, type DirectiveDefinition,
+  type TransitionResult,
+} from '../../index.ts';
 import { draftKind, viewFields } from '../fields.ts';
 import { DEFAULT_SURFACE, onSurface, SurfaceField, surfaceUnknown } from './common.ts';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { DirectiveDefinition } from '../../directives/index.ts';
-import { openSurface, UploadAccept } from '../../ui-ir/index.ts';
+import { openSurface, UploadAccept, type DirectiveDefinition } from '../../index.ts';
 import { UPLOAD_KEY, uploadView } from '../views.ts';
 import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { DirectiveDefinition } from '../../directives/index.ts';
-import { findLiveSurface, openSurface, type DataMap, type DataValue } from '../../ui-ir/index.ts';
+import { findLiveSurface, openSurface, type DataMap, type DataValue, type DirectiveDefinition } from '../../index.ts';
 import { draftValueSchema } from '../fields.ts';
 import { DEMO_TEMPLATES, resolveTemplateName, templateByName } from '../templates.ts';
 import { templateDraft, templateView } from '../views.ts';

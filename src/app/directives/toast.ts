@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { DirectiveDefinition } from '../../directives/index.ts';
-import { addToast, findLiveSurface, ToastLevel } from '../../ui-ir/index.ts';
+import { addToast, findLiveSurface, ToastLevel, type DirectiveDefinition } from '../../index.ts';
 import { DEFAULT_SURFACE, SurfaceField, surfaceUnknown } from './common.ts';
 
 export const ToastPayloadSchema = z.object({

@@ -10,7 +10,12 @@ export interface RedisConnectionOptions {
   maxReconnectDelayMs?: number;
   /** How long commands wait for the very first connection before failing. Default 2 000 ms. */
   startupWaitMs?: number;
+  /** A command without an answer after this long fails as unavailable. Default 5 000 ms. */
+  commandTimeoutMs?: number;
 }
+
+/** Error replies that say "not now" rather than "wrong command". */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
 
 /**
  * The commands connection and, on first use, a second one for pub/sub (a subscribed connection
@@ -26,7 +31,7 @@ export interface RedisConnection {
   subscriber(): Promise<RedisClient>;
   /** Runs `command`; a connection-level failure becomes StoreUnavailableError (a Redis error reply stays as it is). */
   call<T>(command: (client: RedisClient) => Promise<T>): Promise<T>;
-  /** Called after every reconnect of the subscriber: notifications sent meanwhile were missed. */
+  /** Called after every reconnect (of either connection): notifications sent meanwhile were missed. */
   onResubscribed(listener: () => void): void;
   /**
    * Commands sent, and round trips: commands sent while none was in flight (commands issued
@@ -53,9 +58,14 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     logger.warn('redis connection lost; reconnecting', { error: error.message });
   };
   client.on('error', onError);
+  const resubscribed = new Set<() => void>();
+  let commandsReadyBefore = false;
   client.on('ready', () => {
     if (down) logger.info('redis connection restored');
     down = false;
+    // Catch-ups run on this connection: once it is back, look again for what was missed.
+    if (commandsReadyBefore) for (const listener of resubscribed) listener();
+    commandsReadyBefore = true;
   });
   // Start-up does not wait for Redis: requests answer 503 until it is reachable. The first
   // commands wait a moment for the first connection, which is being made as they arrive.
@@ -63,11 +73,12 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   let everReady = false;
   const firstReady = new Promise<void>((resolve) => client.once('ready', () => { everReady = true; resolve(); }));
   const startupWaitMs = options.startupWaitMs ?? 2_000;
+  const commandTimeoutMs = options.commandTimeoutMs ?? 5_000;
 
   const stats = { commands: 0, roundTrips: 0 };
   let inFlight = 0;
   let sub: Promise<RedisClient> | undefined;
-  const resubscribed = new Set<() => void>();
+  let subClient: RedisClient | undefined;
   let closed = false;
 
   return {
@@ -76,6 +87,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     subscriber() {
       sub ??= (async () => {
         const s = client.duplicate();
+        subClient = s;
         s.on('error', () => {});
         let first = true;
         s.on('ready', () => {
@@ -92,12 +104,22 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       stats.commands += 1;
       if (inFlight === 0) stats.roundTrips += 1;
       inFlight += 1;
+      let timer: NodeJS.Timeout | undefined;
       try {
-        return await command(client);
+        // A Redis that stopped answering without closing the connection (paused, partitioned)
+        // must not hold requests and the conversation's queue until TCP gives up.
+        const deadline = new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new StoreUnavailableError(`redis: no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs);
+        });
+        return await Promise.race([command(client), deadline]);
       } catch (error) {
-        if (error instanceof ErrorReply) throw error;
+        if (error instanceof StoreUnavailableError) throw error;
+        // A server that is loading its data, busy with a script, or a replica that cannot take
+        // writes now will answer later: the same as unreachable for the caller.
+        if (error instanceof ErrorReply && !TRANSIENT_REPLY.test(error.message)) throw error;
         throw new StoreUnavailableError(`redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       } finally {
+        clearTimeout(timer);
         inFlight -= 1;
       }
     },
@@ -107,12 +129,13 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     async close() {
       if (closed) return;
       closed = true;
+      // Destroyed first: a connection still being made (Redis away) would otherwise keep
+      // retrying, and close() waiting for it would never return.
+      for (const c of [client, subClient]) {
+        try { c?.destroy(); } catch { /* already closed */ }
+      }
       await connected;
-      const clients = [client, ...(sub ? [await sub.catch(() => undefined)] : [])];
-      await Promise.all(clients.map(async (c) => {
-        if (c === undefined) return;
-        try { c.destroy(); } catch { /* already closed */ }
-      }));
+      await sub?.catch(() => undefined);
     },
   };
 }

@@ -14,12 +14,26 @@ export interface RedisBackendOptions {
   prefix?: string;
   logger?: Logger;
   turns?: RedisTurnGateOptions;
+  /** A command without an answer after this long fails as unavailable (503). Default 5 000 ms. */
+  commandTimeoutMs?: number;
 }
 
 /** Several instances, one Redis: the logs as streams, and every shared concern beside them. */
 export function createRedisBackend(options: RedisBackendOptions): Backend {
-  const connection = createRedisConnection({ url: options.url, ...(options.logger ? { logger: options.logger } : {}) });
+  const connection = createRedisConnection({
+    url: options.url, ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+  });
   const keys = redisKeys(options.prefix);
+  // Acknowledged appends survive a Redis crash only with AOF fsynced before each answer. Managed
+  // services may refuse CONFIG: then nothing is said.
+  connection.client.once('ready', () => {
+    connection.client.configGet(['appendonly', 'appendfsync']).then((config) => {
+      if (config['appendonly'] !== 'yes' || config['appendfsync'] !== 'always') {
+        options.logger?.warn('redis does not fsync every write (appendonly yes, appendfsync always): an acknowledged change can be lost if Redis crashes', config);
+      }
+    }, () => {});
+  });
   return {
     engine: 'redis',
     store: createRedisLogStore(connection, keys),

@@ -25,15 +25,11 @@ return {1, have + 1}
 `);
 
 export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys): ConversationStore {
-  /** Per conversation: the callbacks of this process's watchers, sharing one subscription. */
-  const watchers = new Map<string, Set<() => void>>();
+  /** Per conversation: the callbacks of this process's watchers, sharing one subscription and its listener. */
+  const watchers = new Map<string, { callbacks: Set<() => void>; listener: () => void }>();
   connection.onResubscribed(() => {
-    for (const callbacks of watchers.values()) for (const changed of callbacks) changed();
+    for (const { listener } of watchers.values()) listener();
   });
-
-  function onMessage(cid: string): () => void {
-    return () => { for (const changed of watchers.get(cid) ?? []) changed(); };
-  }
 
   return {
     writers: 'many',
@@ -60,23 +56,27 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
     },
 
     watch(cid, changed) {
-      let callbacks = watchers.get(cid);
-      if (callbacks === undefined) {
-        callbacks = new Set();
-        watchers.set(cid, callbacks);
-        const listener = onMessage(cid);
+      let entry = watchers.get(cid);
+      if (entry === undefined) {
+        const callbacks = new Set<() => void>();
+        const listener = (): void => { for (const c of callbacks) c(); };
+        entry = { callbacks, listener };
+        watchers.set(cid, entry);
         void connection.subscriber().then((sub) => sub.subscribe(keys.channel(cid), listener)).then(
           // Anything appended before the subscription took effect would be missed: look once.
-          () => { for (const c of watchers.get(cid) ?? []) c(); },
+          listener,
           () => { /* Redis is away: the resubscription after it returns catches up */ },
         );
       }
-      callbacks.add(changed);
+      entry.callbacks.add(changed);
       return () => {
-        const set = watchers.get(cid);
-        if (set === undefined || !set.delete(changed) || set.size > 0) return;
+        const current = watchers.get(cid);
+        if (current === undefined || !current.callbacks.delete(changed) || current.callbacks.size > 0) return;
         watchers.delete(cid);
-        void connection.subscriber().then((sub) => sub.unsubscribe(keys.channel(cid))).catch(() => {});
+        // With its listener, so node-redis marks the channel as leaving: a watch of the same
+        // conversation before the UNSUBSCRIBE is answered subscribes again instead of joining
+        // a listener set the answer then clears.
+        void connection.subscriber().then((sub) => sub.unsubscribe(keys.channel(cid), current.listener)).catch(() => {});
       };
     },
 

@@ -1,18 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDemoApp } from '../../app/index.ts';
+import { createDemoApp, createFileCardLibrary } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { createLocalBackend, createRedisBackend, type Backend } from '../../backend/index.ts';
-import { createJsonlStore, type Logger } from '../../conversation/index.ts';
-import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../ingress/index.ts';
-import { directiveJsonSchema, renderSystemPrompt } from '../../directives/index.ts';
-import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../../host-a2ui/index.ts';
-import { createApp, createConversationStack, startServer, type RunningServer } from '../../host-html/index.ts';
-import type { ConversationService } from '../../conversation/index.ts';
-import { createConfiguredPlanner, plannerConfigFromEnv, PlannerError, PlannerKind } from '../../llm/index.ts';
+import { createJsonlStore, type ConversationService, type Logger } from '../../conversation/index.ts';
+import type { A2uiHost, A2uiHostOptions } from '../../host-a2ui/index.ts';
+import type { RunningServer } from '../../host-html/index.ts';
+import { PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
-import { createSystemSource } from '../../ui-ir/index.ts';
+import { createSurfacer, MIN_SESSION_SECRET_LENGTH, type Surfacer } from '../../server/index.ts';
 import type { CliIo } from '../main.ts';
 
 const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama|openai|replay] [--data DIR] [--host ADDR] [--redis URL]\n';
@@ -43,14 +39,32 @@ export interface ServeHandle extends RunningServer {
   backend: Backend;
 }
 
+/** A setting `surfacer serve` cannot start with. */
+export class ServeConfigError extends Error {
+  override name = 'ServeConfigError';
+}
+
 /** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
-export async function startServe(options: ServeOptions): Promise<ServeHandle> {
-  const app = createDemoApp();
-  const { planner, repairAttempts } = choosePlanner(app, options);
+/**
+ * Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port
+ * (createSurfacer). Without `app`, the demo app with its card library in the data directory.
+ * Exported for tests (port 0).
+ */
+export async function startServe(options: ServeOptions, app?: AppDefinition): Promise<ServeHandle> {
   const secret = options.env.SURFACER_SESSION_SECRET;
-  if (secret === undefined || secret.length < 16) {
-    options.logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
+  if (options.redisUrl !== undefined && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
+    // Each instance would sign sessions with its own random secret: behind a load balancer users
+    // would lose their session (and see 404 for their own conversations) on every other request.
+    throw new ServeConfigError(`with --redis every instance needs the same SURFACER_SESSION_SECRET (${MIN_SESSION_SECRET_LENGTH} characters or more)`);
   }
+  // The demo app's own store, outside the conversation logs (see README, Actions with side effects).
+  const cards = app === undefined
+    ? createFileCardLibrary({
+      file: options.env.SURFACER_CARD_LIBRARY ?? join(options.dataDir, 'card-library', 'cards.jsonl'),
+      ...(options.fsync === false ? { fsync: false } : {}),
+    })
+    : undefined;
+  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}) });
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
   const backend = options.redisUrl !== undefined
     ? createRedisBackend({
@@ -58,45 +72,27 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
       ...(options.env.SURFACER_REDIS_PREFIX ? { prefix: options.env.SURFACER_REDIS_PREFIX } : {}),
     })
     : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
-  const conversations = createConversationStack({
-    app, planner, store: backend.store, turns: backend.turns,
-    idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
-    entropy: createSystemSource(), logger: options.logger,
-    mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
-    limits: { maxRepairAttempts: repairAttempts },
-  });
-  const rateLimiter = backend.rateLimiter.bind(backend);
-  // Same conversations in both hosts: a change made in one shows live in the other.
-  const a2ui = createA2uiHost({ rateLimiter, ...options.a2ui, service: conversations, logger: options.logger });
-  const host = createApp({
-    app, conversations, logger: options.logger, extend: (hono) => a2ui.mount(hono), rateLimiter, health: () => backend.health(),
-    sessionSecret: secret !== undefined && secret.length >= 16 ? secret : randomBytes(32).toString('base64url'),
-    secureCookies: options.env.SURFACER_SECURE_COOKIES === '1',
-    ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
-  });
-  // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
-  const closeStreams = (): void => {
-    a2ui.close();
-    host.closeStreams();
-  };
-  const server = await startServer({ fetch: host.fetch, closeStreams }, { port: options.port, hostname: options.hostname });
-  // After the last connection: wait for appends still in flight, then close the log files.
+  let surfacer: Surfacer;
+  try {
+    surfacer = createSurfacer({
+      app: served, planner: options.planner, backend, env: options.env, logger: options.logger,
+      mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
+      secureCookies: options.env.SURFACER_SECURE_COOKIES === '1',
+      ...(options.env.SURFACER_SESSION_SECRET !== undefined ? { sessionSecret: options.env.SURFACER_SESSION_SECRET } : {}),
+      ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
+      ...(options.a2ui ? { a2ui: options.a2ui } : {}),
+    });
+  } catch (error) {
+    await backend.close();
+    await cards?.close();
+    throw error;
+  }
+  const server = await surfacer.listen({ port: options.port, hostname: options.hostname });
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
     await server.close(...args);
-    await backend.close();
+    await cards?.close();
   };
-  return { ...server, close, plannerLabel: planner.label, conversations, a2ui, backend };
-}
-
-/** Throws an LLM_CONFIG_INVALID PlannerError on a bad planner configuration. */
-function choosePlanner(app: AppDefinition, options: ServeOptions): { planner: Planner; repairAttempts: number } {
-  const config = plannerConfigFromEnv(options.env, typeof options.planner === 'string' ? options.planner : 'offline');
-  if (typeof options.planner !== 'string') return { planner: options.planner, repairAttempts: config.repairAttempts };
-  const planner = createConfiguredPlanner(config, {
-    offline: app.offlinePlanner, systemPrompt: renderSystemPrompt(app.directives), envelopeSchema: directiveJsonSchema(app.directives),
-    readFile: (path) => readFileSync(path, 'utf8'),
-  });
-  return { planner, repairAttempts: config.repairAttempts };
+  return { ...server, close, plannerLabel: surfacer.planner.label, conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend };
 }
 
 function consoleLogger(io: CliIo): Logger {
@@ -147,6 +143,10 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
       dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
     });
   } catch (error) {
+    if (error instanceof ServeConfigError) {
+      io.stderr.write(`surfacer serve: ${error.message}\n`);
+      return 2;
+    }
     if (!(error instanceof PlannerError)) throw error;
     io.stderr.write(`surfacer serve: ${error.error.message} ${error.error.technical_detail}\n`);
     return 2;

@@ -10,8 +10,46 @@ export function byteLength(line: string): number {
   return Buffer.byteLength(line, 'utf8');
 }
 
+/**
+ * The UTF-8 sizes of serialised lines, counted only when a limit could be exceeded or someone
+ * reads them. Why: `JSON.stringify` returns a large line as a rope, and counting its bytes
+ * flattens it (a copy of the whole line): on a 1,000-field v0.9 form that cost more than the
+ * stringify itself. A UTF-16 unit is at most 3 UTF-8 bytes (a surrogate pair, two units, is 4),
+ * so `3 × length` bounds a line without reading it; every check that could fail on that bound
+ * still uses the exact count, so the decisions and the numbers reported are the same.
+ */
+export class LineSizes {
+  private readonly exact: (number | undefined)[] = [];
+  private total: number | undefined;
+
+  constructor(readonly lines: readonly string[]) {}
+
+  bytes(i: number): number {
+    return (this.exact[i] ??= byteLength(this.lines[i]!));
+  }
+
+  upperBound(i: number): number {
+    return 3 * this.lines[i]!.length;
+  }
+
+  totalBytes(): number {
+    if (this.total === undefined) {
+      let sum = 0;
+      for (let i = 0; i < this.lines.length; i += 1) sum += this.bytes(i);
+      this.total = sum;
+    }
+    return this.total;
+  }
+
+  totalUpperBound(): number {
+    let sum = 0;
+    for (let i = 0; i < this.lines.length; i += 1) sum += this.upperBound(i);
+    return sum;
+  }
+}
+
 export interface SurfaceSizeFacts {
-  lineBytes: readonly number[];
+  lineSizes: LineSizes;
   /** Components of the surface's whole set (what the client holds after the batch). */
   componentCount: number;
   /**
@@ -25,15 +63,16 @@ export interface SurfaceSizeFacts {
 
 export function checkSurfaceGuardrails(facts: SurfaceSizeFacts, limits: A2uiLimits): SurfacerError[] {
   const errors: SurfacerError[] = [];
-  let total = 0;
-  facts.lineBytes.forEach((bytes, i) => {
-    total += bytes;
+  const sizes = facts.lineSizes;
+  for (let i = 0; i < sizes.lines.length; i += 1) {
+    if (sizes.upperBound(i) <= limits.maxBytesPerMessage) continue;
+    const bytes = sizes.bytes(i);
     if (bytes > limits.maxBytesPerMessage) {
       errors.push(makeError('A2UI_S2C_MESSAGE_TOO_LARGE', `message ${i} is ${bytes} bytes, more than ${limits.maxBytesPerMessage}`));
     }
-  });
-  if (total > limits.maxBytesPerSurface) {
-    errors.push(makeError('A2UI_S2C_SURFACE_TOO_LARGE', `the batch is ${total} bytes, more than ${limits.maxBytesPerSurface}`));
+  }
+  if (sizes.totalUpperBound() > limits.maxBytesPerSurface && sizes.totalBytes() > limits.maxBytesPerSurface) {
+    errors.push(makeError('A2UI_S2C_SURFACE_TOO_LARGE', `the batch is ${sizes.totalBytes()} bytes, more than ${limits.maxBytesPerSurface}`));
   }
   if (facts.componentCount > limits.maxComponentsPerSurface) {
     errors.push(makeError('A2UI_S2C_TOO_MANY_COMPONENTS',

@@ -1,6 +1,6 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import type { ConversationIr, Surface } from '../../ui-ir/index.ts';
-import { byteLength, checkSurfaceGuardrails, resolveLimits } from './guardrails.ts';
+import { checkSurfaceGuardrails, LineSizes, resolveLimits } from './guardrails.ts';
 import { isFinding, RECOVERY_RANK, recoveryOf } from './recovery.ts';
 import { encodeA2uiSurfaceId } from './surface-id.ts';
 import type {
@@ -100,18 +100,18 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
   }
 
   function batchOf(attempt: { surface: Surface; kind: A2uiBatchKind; messages: M[] }, a2uiSurfaceId: string,
-    lines: string[], bytes: number[], errors: SurfacerError[], warnings: SurfacerError[], recovery: RecoveryDecision): SurfaceBatch<M> {
+    sizes: LineSizes, errors: SurfacerError[], warnings: SurfacerError[], recovery: RecoveryDecision): SurfaceBatch<M> {
     const { components, dataEntries } = target.stats(attempt.messages);
     return {
       surfaceId: attempt.surface.id, a2uiSurfaceId, epoch: attempt.surface.epoch, rev: attempt.surface.rev,
-      kind: attempt.kind, messages: attempt.messages, lines, errors, warnings, recovery,
-      stats: { messages: attempt.messages.length, bytes: bytes.reduce((a, b) => a + b, 0), components, dataEntries },
+      kind: attempt.kind, messages: attempt.messages, lines: sizes.lines as string[], errors, warnings, recovery,
+      // `bytes` is counted when first read (LineSizes): the hot path needs only its bounds.
+      stats: { messages: attempt.messages.length, get bytes() { return sizes.totalBytes(); }, components, dataEntries },
     };
   }
 
-  function serialise(messages: readonly M[]): { lines: string[]; bytes: number[] } {
-    const lines = messages.map((m) => JSON.stringify(m));
-    return { lines, bytes: lines.map(byteLength) };
+  function serialise(messages: readonly M[]): LineSizes {
+    return new LineSizes(messages.map((m) => JSON.stringify(m)));
   }
 
   /** deleteSurface of the replaced surface id, when there is one (it leads every recovery batch). */
@@ -122,16 +122,15 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
   function fallbackBatch(surface: Surface, options: O, errors: SurfacerError[], warnings: SurfacerError[], retire?: string): SurfaceBatch<M> {
     const a2uiSurfaceId = encodeA2uiSurfaceId(surface.id, surface.epoch);
     const messages = [...retireMessages(retire, a2uiSurfaceId, options), ...target.fallback(surface.id, a2uiSurfaceId, options)];
-    const { lines, bytes } = serialise(messages);
-    return batchOf({ surface, kind: 'fallback', messages }, a2uiSurfaceId, lines, bytes, errors, warnings, 'surface_fail');
+    return batchOf({ surface, kind: 'fallback', messages }, a2uiSurfaceId, serialise(messages), errors, warnings, 'surface_fail');
   }
 
   /** Nothing of the surface fits or may be sent: only the deleteSurface of the replaced id, if any. */
   function emptyBatch(batch: SurfaceBatch<M>, retire: string | undefined, options: O): SurfaceBatch<M> {
     const messages = retireMessages(retire, batch.a2uiSurfaceId, options);
-    const { lines, bytes } = serialise(messages);
-    const stats = { ...batch.stats, messages: messages.length, bytes: bytes.reduce((a, b) => a + b, 0), components: 0, dataEntries: 0 };
-    return { ...batch, messages, lines, stats };
+    const sizes = serialise(messages);
+    const stats = { ...batch.stats, messages: messages.length, bytes: sizes.totalBytes(), components: 0, dataEntries: 0 };
+    return { ...batch, messages, lines: sizes.lines as string[], stats };
   }
 
   /** The semantic validator over the whole outgoing batch. */
@@ -156,31 +155,31 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
       violations = validateBatch(messages, attempt, ctx);
     }
     const clobbers = attempt.kind === 'update' ? target.clobbers(messages) : 0;
-    const { lines, bytes } = serialise(messages);
+    const sizes = serialise(messages);
     const size = target.size(parts);
     const errors: SurfacerError[] = [
       ...violations.filter(isFinding),
       ...Array.from({ length: clobbers }, () => makeError('COMPILER_A2UI_DRAFT_CLOBBER', 'an update would replace the root or /draft')),
       ...checkSurfaceGuardrails({
-        lineBytes: bytes, componentCount: size.components, depth: attempt.partial ? size.depth : undefined, model: size.model,
+        lineSizes: sizes, componentCount: size.components, depth: attempt.partial ? size.depth : undefined, model: size.model,
       }, ctx.limits),
     ];
     const warnings = [...parts.warnings, ...ctx.optionWarnings, ...violations.filter((v) => !isFinding(v))];
     const a2uiSurfaceId = parts.a2uiSurfaceId;
     if (ctx.options.strict) {
       const strictErrors = [...errors, ...dropped, ...ctx.optionWarnings];
-      return { batch: batchOf({ ...attempt, messages }, a2uiSurfaceId, lines, bytes, strictErrors, warnings, 'none'), strictErrors };
+      return { batch: batchOf({ ...attempt, messages }, a2uiSurfaceId, sizes, strictErrors, warnings, 'none'), strictErrors };
     }
     if (errors.length === 0) {
       const recovery: RecoveryDecision = dropped.length > 0 ? 'soft_fail' : 'none';
-      return { batch: batchOf({ ...attempt, messages }, a2uiSurfaceId, lines, bytes, dropped, warnings, recovery), strictErrors: [] };
+      return { batch: batchOf({ ...attempt, messages }, a2uiSurfaceId, sizes, dropped, warnings, recovery), strictErrors: [] };
     }
     // Whatever soft_fail could not drop here escalates to surface_fail.
     let decision: RecoveryDecision = 'surface_fail';
     for (const e of errors) if (RECOVERY_RANK[recoveryOf(e)] > RECOVERY_RANK[decision]) decision = recoveryOf(e);
     const all = [...errors, ...dropped];
     if (decision === 'epoch_reset') {
-      const empty = batchOf({ ...attempt, messages: [] }, a2uiSurfaceId, [], [], all, warnings, 'epoch_reset');
+      const empty = batchOf({ ...attempt, messages: [] }, a2uiSurfaceId, new LineSizes([]), all, warnings, 'epoch_reset');
       return { batch: emptyBatch(empty, attempt.retire, ctx.options), strictErrors: [] };
     }
     return { batch: fallbackBatch(attempt.surface, ctx.options, all, warnings, attempt.retire), strictErrors: [] };
@@ -211,8 +210,7 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
 
   function deleteOutcome(surface: Surface, a2uiSurfaceId: string, options: O): Outcome<M> {
     const messages = [target.deleteSurface(a2uiSurfaceId, options)];
-    const { lines, bytes } = serialise(messages);
-    return { batch: batchOf({ surface, kind: 'delete', messages }, a2uiSurfaceId, lines, bytes, [], [], 'none'), strictErrors: [] };
+    return { batch: batchOf({ surface, kind: 'delete', messages }, a2uiSurfaceId, serialise(messages), [], [], 'none'), strictErrors: [] };
   }
 
   function updateOutcome(prev: Surface, next: Surface, ctx: Ctx<O>): Outcome<M> | undefined {
@@ -247,27 +245,33 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
     }, ctx);
   }
 
-  /** Response-level guardrails: a surface that no longer fits becomes its (small) fallback. */
-  function fits(b: SurfaceBatch<M>, messages: number, bytes: number, limits: A2uiLimits): boolean {
-    return messages + b.stats.messages <= limits.maxMessagesPerResponse && bytes + b.stats.bytes <= limits.maxBytesPerResponse;
-  }
-
+  /**
+   * Response-level guardrails: a surface that no longer fits becomes its (small) fallback. Bytes
+   * are bounded by 3 × the lines' length first; the exact count is taken only when that bound
+   * could exceed the limit (see LineSizes).
+   */
   function fitResponse(outcomes: Outcome<M>[], surfaces: Surface[], ctx: Ctx<O>): Outcome<M>[] {
     let messages = 0;
-    let bytes = 0;
+    const sent: SurfaceBatch<M>[] = [];
+    let upper = 0;
+    const upperOf = (b: SurfaceBatch<M>): number => { let n = 0; for (const line of b.lines) n += 3 * line.length; return n; };
+    const exactSoFar = (): number => sent.reduce((sum, b) => sum + b.stats.bytes, 0);
+    const fits = (b: SurfaceBatch<M>): boolean => messages + b.stats.messages <= ctx.limits.maxMessagesPerResponse
+      && (upper + upperOf(b) <= ctx.limits.maxBytesPerResponse || exactSoFar() + b.stats.bytes <= ctx.limits.maxBytesPerResponse);
     return outcomes.map((o, i) => {
       let out = o;
-      if (!fits(o.batch, messages, bytes, ctx.limits)) {
+      if (!fits(o.batch)) {
         const tooMany = messages + o.batch.stats.messages > ctx.limits.maxMessagesPerResponse;
         const error = makeError(tooMany ? 'A2UI_S2C_TOO_MANY_MESSAGES' : 'A2UI_S2C_RESPONSE_TOO_LARGE',
-          `surface ${o.batch.a2uiSurfaceId} does not fit in the response (${messages + o.batch.stats.messages} messages, ${bytes + o.batch.stats.bytes} bytes)`);
+          `surface ${o.batch.a2uiSurfaceId} does not fit in the response (${messages + o.batch.stats.messages} messages, ${exactSoFar() + o.batch.stats.bytes} bytes)`);
         const fallback = fallbackBatch(surfaces[i]!, ctx.options, [error, ...o.batch.errors], o.batch.warnings, o.retire);
         out = ctx.options.strict
           ? { batch: o.batch, strictErrors: [error] }
-          : { batch: fits(fallback, messages, bytes, ctx.limits) ? fallback : emptyBatch(fallback, o.retire, ctx.options), strictErrors: [] };
+          : { batch: fits(fallback) ? fallback : emptyBatch(fallback, o.retire, ctx.options), strictErrors: [] };
       }
       messages += out.batch.stats.messages;
-      bytes += out.batch.stats.bytes;
+      sent.push(out.batch);
+      upper += upperOf(out.batch);
       return out;
     });
   }

@@ -5,6 +5,7 @@ export { CATALOGUE, ICON_NAMES, STANDARD_CATALOG_ID, STANDARD_COMPONENT_TYPES } 
 export type { A2uiComponentType } from './catalogue.ts';
 export { RESERVED_CONTEXT_KEYS } from './components.ts';
 export { COMPONENT_ID_SHAPE } from './ids.ts';
+export { deleteMessage as deleteSurfaceMessage } from './surface.ts';
 export { GUARD_MARK, guardA2uiString, unguardA2uiString, unguardA2uiValue } from './text.ts';
 export type {
   A2uiCompileOptions, A2uiCompileResult, A2uiComponent, A2uiDataEntry, A2uiMessage, A2uiStyles, A2uiSurfaceBatch,

@@ -43,8 +43,13 @@ const TEXT_VARIANT: Partial<Record<FieldBlock['control'], string>> = { textarea:
 
 class V09Components implements ComponentSink {
   readonly components: A2uiV09Component[] = [];
-  /** The field bindings of every button's context, built once. */
-  private fieldContext: { names: readonly string[]; bindings: Record<string, { path: string }> } | undefined;
+  /**
+   * The context of the buttons that send `names`, built once: every button of a surface sends the
+   * same fields, nonce and rev, and compiled messages are values nobody writes to, so the buttons
+   * share one object (on a large form it has a key per field: building it is the builder's
+   * biggest single cost).
+   */
+  private fieldContext: { names: readonly string[]; context: Record<string, unknown> } | undefined;
 
   constructor(private readonly surface: Surface) {}
 
@@ -113,11 +118,13 @@ class V09Components implements ComponentSink {
 
   button(base: string, label: string, action: ActionSpec, fieldNames: readonly string[]): string {
     if (this.fieldContext?.names !== fieldNames) {
-      const bindings: Record<string, { path: string }> = {};
-      for (const name of fieldNames) bindings[name] = { path: `/draft/${name}` };
-      this.fieldContext = { names: fieldNames, bindings };
+      const context: Record<string, unknown> = {};
+      for (const name of fieldNames) context[name] = { path: `/draft/${name}` };
+      context.nonce = this.surface.nonce;
+      context.rev = this.surface.rev;
+      this.fieldContext = { names: fieldNames, context };
     }
-    const context = { ...this.fieldContext.bindings, nonce: this.surface.nonce, rev: this.surface.rev };
+    const { context } = this.fieldContext;
     return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
   }
 

@@ -75,11 +75,17 @@ export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]):
     if (coerced) warnings.push(coercionWarning(field, raw, shownAs(value)));
     return value;
   };
-  // Draft keys in IR order, then fields without a draft value.
-  for (const [key, value] of Object.entries(surface.data.draft)) {
-    const field = fields.get(key);
-    draft[key] = field === undefined ? value : bound(field, value);
+  // Draft keys in IR order, then fields without a draft value. Keys and values read in two
+  // arrays (no entry pair per key); the second pass only when some field had no draft key.
+  const source = surface.data.draft;
+  const keys = Object.keys(source);
+  const values = Object.values(source);
+  let matched = 0;
+  for (let i = 0; i < keys.length; i += 1) {
+    const field = fields.get(keys[i]!);
+    if (field !== undefined) matched += 1;
+    draft[keys[i]!] = field === undefined ? values[i]! : bound(field, values[i]);
   }
-  for (const [name, field] of fields) if (!Object.hasOwn(draft, name)) draft[name] = bound(field, undefined);
+  if (matched < fields.size) for (const [name, field] of fields) if (!Object.hasOwn(draft, name)) draft[name] = bound(field, undefined);
   return { draft, committed: surface.data.committed, ui: surface.data.ui, view };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import * as protocol from '../../a2ui-v0_9-protocol/index.ts';
 import {
-  BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, CHILD_REFS, FORBIDDEN_SEGMENTS, FunctionCall, isBasicComponentType, isDynamicValue,
-  type BasicComponentType,
+  BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, compileSchemaPredicate, FunctionCall, type BasicComponentType, type SchemaPredicate,
 } from '../../a2ui-v0_9-protocol/index.ts';
 import type { ErrorCode } from '../../errors/index.ts';
 
@@ -10,6 +10,9 @@ import type { ErrorCode } from '../../errors/index.ts';
  * on top: well-formed binding paths, known functions, http(s) media, allowlisted actions, and
  * no action the official renderer would fail to send. Returns the ids it refers to.
  */
+// Read once: under tsx every use of an imported binding is a getter call, and these run per component.
+const { CHILD_REFS, FORBIDDEN_SEGMENTS, isBasicComponentType, isDynamicValue } = protocol;
+
 export type Finding = { code: ErrorCode; detail: string; path: readonly (string | number)[] };
 
 /** A reference: the id, and where it sits (`prop`, then `index` in a list, then `key` in a Tabs entry). */
@@ -37,12 +40,28 @@ const LIGHT_ACTION = z.union([
   z.object({ event: z.object({ name: z.string(), context: z.record(z.string(), z.unknown()).optional() }) }),
   z.object({ functionCall: FunctionCall }),
 ]);
-const COMPONENT_SCHEMAS = Object.fromEntries(
+export const COMPONENT_SCHEMAS = Object.fromEntries(
   (Object.keys(BASIC_COMPONENT_SCHEMAS) as BasicComponentType[]).map((type) => {
     const base = type === 'Button' ? BASIC_COMPONENT_SCHEMAS.Button.extend({ action: LIGHT_ACTION.optional() }) : BASIC_COMPONENT_SCHEMAS[type];
     return [type, base.extend({ id: z.string(), component: z.literal(type) })];
   }),
 ) as unknown as Record<BasicComponentType, z.ZodType>;
+
+/**
+ * The same schemas as predicates compiled once: `true` means zod accepts, so the parse (and its
+ * allocations) is needed only for a component the predicate does not pass, which is then judged
+ * and described by zod itself.
+ */
+export const ACCEPTS: Partial<Record<BasicComponentType, SchemaPredicate>> = Object.fromEntries(
+  Object.entries(COMPONENT_SCHEMAS).map(([type, schema]) => [type, compileSchemaPredicate(schema)]),
+);
+
+/** Whether zod accepts `item` as a `type` (the compiled predicate first, zod when it says no or is missing). */
+export function componentSchemaIssues(type: BasicComponentType, item: unknown): z.core.$ZodIssue[] {
+  if (ACCEPTS[type]?.(item) === true) return [];
+  const parsed = COMPONENT_SCHEMAS[type].safeParse(item);
+  return parsed.success ? [] : parsed.error.issues;
+}
 
 const FUNCTIONS: ReadonlySet<string> = new Set(BASIC_FUNCTION_NAMES);
 const MEDIA = new Set(['Image', 'Video', 'AudioPlayer']);
@@ -85,11 +104,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export interface ComponentCheck {
-  type: BasicComponentType;
-  findings: Finding[];
-  refs: ChildRefFound[];
-}
 
 /**
  * Every binding path and function call inside `value` (Icon names are icons, not data). `path`
@@ -148,10 +162,14 @@ function checkAction(action: unknown, allowedActions: ReadonlySet<string> | unde
   }
 }
 
+const NO_REFS = Object.freeze([]) as unknown as ChildRefFound[];
+
 /** The ids `item` refers to, by the catalogue's reference properties. */
 export function childRefsOf(type: BasicComponentType, item: Record<string, unknown>): ChildRefFound[] {
-  const refs: ChildRefFound[] = [];
   const specs = CHILD_REFS[type];
+  // Most components (text, inputs) refer to nothing: one shared empty list, never written to.
+  if (specs.length === 0) return NO_REFS;
+  const refs: ChildRefFound[] = [];
   for (let s = 0; s < specs.length; s += 1) {
     const spec = specs[s]!;
     const value = item[spec.prop];
@@ -171,32 +189,46 @@ export function childRefsOf(type: BasicComponentType, item: Record<string, unkno
   return refs;
 }
 
-/** `item` has a string `id` and a string `component` (checked by the caller). */
-export function checkComponent(item: Record<string, unknown>, type: string, allowedActions: ReadonlySet<string> | undefined): ComponentCheck | Finding {
+/**
+ * `item` has a string `id` and a string `component` (checked by the caller). Its findings go to
+ * `findings` (the caller's, reused from component to component: nothing is allocated for a
+ * clean one); returns the ids it refers to, or the one finding that stops the check (a type
+ * outside the catalogue).
+ */
+export function checkComponent(
+  item: Record<string, unknown>, type: string, allowedActions: ReadonlySet<string> | undefined, findings: Finding[],
+): ChildRefFound[] | Finding {
   if (!isBasicComponentType(type)) {
     return { code: 'A2UI_S2C_COMPONENT_NOT_ALLOWED', detail: `component "${String(item.id)}" has type "${type}", not in the basic catalogue`, path: ['component'] };
   }
-  const findings: Finding[] = [];
-  const parsed = COMPONENT_SCHEMAS[type].safeParse(item);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
+  const issues = componentSchemaIssues(type, item);
+  if (issues.length > 0) {
+    for (const issue of issues) {
       findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `${type}: ${issue.message}`, path: issue.path as (string | number)[] });
     }
-    return { type, findings, refs: [] };
+    return NO_REFS;
   }
-  for (const k of Object.keys(item)) {
-    if (k === 'id' || k === 'component') continue;
-    if (type === 'Icon' && k === 'name') continue;
-    walk(item[k], [k], findings);
+  // One location array for the whole component, pushed and popped (copied only for a finding).
+  const at: (string | number)[] = [];
+  for (const k in item) {
+    if (!Object.prototype.hasOwnProperty.call(item, k) || k === 'id' || k === 'component' || (type === 'Icon' && k === 'name')) continue;
+    const value = item[k];
+    if (typeof value !== 'object' || value === null) continue;
+    at.push(k);
+    walk(value, at, findings);
+    at.pop();
   }
   if (MEDIA.has(type) && typeof item.url === 'string' && !isHttpUrl(item.url)) {
     findings.push({ code: 'A2UI_S2C_URL_NOT_ALLOWED', detail: `only http(s) URLs are allowed, got ${JSON.stringify(item.url.slice(0, 80))}`, path: ['url'] });
   }
   if (type === 'Button') checkAction(item.action, allowedActions, findings);
-  const refs: ChildRefFound[] = [];
-  for (const ref of childRefsOf(type, item)) {
-    if (ref.id === item.id) findings.push({ code: 'A2UI_S2C_SELF_REFERENCE', detail: `component "${ref.id}" refers to itself`, path: refPath(ref) });
-    else refs.push(ref);
+  const refs = childRefsOf(type, item);
+  for (let i = 0; i < refs.length; i += 1) {
+    const ref = refs[i]!;
+    if (ref.id !== item.id) continue;
+    findings.push({ code: 'A2UI_S2C_SELF_REFERENCE', detail: `component "${ref.id}" refers to itself`, path: refPath(ref) });
+    refs.splice(i, 1);
+    i -= 1;
   }
-  return { type, findings, refs };
+  return refs;
 }

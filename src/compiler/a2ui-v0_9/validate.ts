@@ -3,7 +3,7 @@ import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import { DEFAULT_A2UI_LIMITS, type Violation } from '../a2ui-shared/index.ts';
 import type { ValidateA2uiV09Options } from './types.ts';
-import { checkComponent, isWellFormedPath, refPath, type ChildRefFound } from './validate-component.ts';
+import { checkComponent, isWellFormedPath, refPath, type ChildRefFound, type Finding } from './validate-component.ts';
 
 /**
  * The semantic validator for server→client A2UI v0.9 streams: what the official processor and
@@ -29,6 +29,8 @@ interface Def {
   refs: ChildRefFound[];
   /** The data path of a list template among the children. */
   templatePath?: string | undefined;
+  /** Cycle search state, stamped per search (see checkCycles): no map of states per message. */
+  mark: number;
 }
 
 interface Generation {
@@ -37,7 +39,8 @@ interface Generation {
   created: boolean;
   /** The client's ids are known (created here, or priorTypes given). */
   idsKnown: boolean;
-  types: Map<string, string>;
+  /** The types of the ids the client held before the stream (priorTypes), read only. */
+  prior: ReadonlyMap<string, string> | undefined;
   /** Latest definition of each id in this stream. */
   defs: Map<string, Def>;
   /** Ids the tree reached after some message (created generations only). */
@@ -85,10 +88,18 @@ class StreamValidator {
     });
   }
 
+  /**
+   * The reporter of one message's findings. Returned, not declared as a named const: the tsx
+   * (esbuild) build names every function bound to a name at run time, once per message here.
+   */
+  private issuesOf(index: number, kind: string, surfaceId: string): Issue {
+    return (code, detail, path, componentId) => this.report(code, index, detail, [kind, ...path], surfaceId, componentId);
+  }
+
   private newGeneration(surfaceId: string, first: number, created: boolean): Generation {
     const prior = created ? undefined : this.options.priorTypes?.get(surfaceId);
     const gen: Generation = {
-      first, created, idsKnown: created || prior !== undefined, types: new Map(prior ?? []), defs: new Map(), reached: new Set(),
+      first, created, idsKnown: created || prior !== undefined, prior, defs: new Map(), reached: new Set(),
       data: created ? {} : undefined, dataKnown: created, live: true,
     };
     const list = this.surfaces.get(surfaceId) ?? [];
@@ -116,8 +127,7 @@ class StreamValidator {
     if (typeof surfaceId !== 'string' || surfaceId === '') {
       return this.report('A2UI_S2C_MESSAGE_SHAPE', index, `${kind} needs a non-empty surfaceId`, [kind, 'surfaceId']);
     }
-    const issue = (code: ErrorCode, detail: string, path: Path, componentId?: string): void =>
-      this.report(code, index, detail, [kind, ...path], surfaceId, componentId);
+    const issue = this.issuesOf(index, kind, surfaceId);
     for (const k of Object.keys(body)) if (!BODY_KEYS[kind].includes(k)) issue('A2UI_S2C_SCHEMA_INVALID', `${kind} has no property "${k}"`, [k]);
     const list = this.surfaces.get(surfaceId);
     const current = list?.[list.length - 1];
@@ -180,6 +190,7 @@ class StreamValidator {
     const list = body.components;
     if (!Array.isArray(list) || list.length === 0) return issue('A2UI_S2C_SCHEMA_INVALID', 'components must be a non-empty array', ['components']);
     const seen = new Set<string>();
+    const findings: Finding[] = [];
     for (let j = 0; j < list.length; j += 1) {
       const item: unknown = list[j];
       if (!isRecord(item)) { issue('A2UI_S2C_SCHEMA_INVALID', 'a component must be an object', ['components', j]); continue; }
@@ -199,18 +210,24 @@ class StreamValidator {
         issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, ['components', j, 'component']);
         continue;
       }
-      const checked = checkComponent(item, type, this.actions);
-      if ('code' in checked) { issue(checked.code, checked.detail, ['components', j, ...checked.path]); continue; }
-      for (const f of checked.findings) issue(f.code, f.detail, ['components', j, ...f.path]);
-      const previous = gen.types.get(id);
+      const refs = checkComponent(item, type, this.actions, findings);
+      if (!Array.isArray(refs)) { issue(refs.code, refs.detail, ['components', j, ...refs.path]); continue; }
+      for (const f of findings) issue(f.code, f.detail, ['components', j, ...f.path]);
+      findings.length = 0;
+      // The type the client holds for the id: its latest definition here, else the prior one.
+      const previous = gen.defs.get(id)?.type ?? gen.prior?.get(id);
       if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
-      gen.types.set(id, type);
       const children = item.children;
       const templatePath = isRecord(children) && typeof children.path === 'string' ? children.path : undefined;
-      gen.defs.set(id, { index, j, type, refs: checked.refs, templatePath });
+      gen.defs.set(id, { index, j, type, refs, templatePath, mark: 0 });
     }
     this.checkCycles(gen, seen, issue);
-    if (gen.created && gen.defs.has(ROOT)) for (const id of this.reachable(gen)) gen.reached.add(id);
+    if (gen.created && gen.defs.has(ROOT)) {
+      const now = this.reachable(gen);
+      // The first tree of a surface (every init) is taken as it is, not copied id by id.
+      if (gen.reached.size === 0) gen.reached = now;
+      else for (const id of now) gen.reached.add(id);
+    }
   }
 
   /** Ids reachable from the root through the definitions known so far. */
@@ -228,37 +245,46 @@ class StreamValidator {
 
   /**
    * A cycle the message closes goes through one of its components: one depth-first walk from
-   * them over every definition known (0 unseen, 1 on the current branch, 2 done), iterative so
-   * adversarial nesting cannot overflow the stack.
+   * them over every definition known, iterative so adversarial nesting cannot overflow the
+   * stack. A definition's mark is `2r - 1` while it is on the current branch of search `r` and
+   * `2r` once done; any older mark means unseen. Ids without a definition end no cycle.
    */
+  private cycleSearches = 0;
+
   private checkCycles(gen: Generation, ids: ReadonlySet<string>, issue: Issue): void {
-    const state = new Map<string, 1 | 2>();
-    const stack: string[] = [];
+    this.cycleSearches += 1;
+    const onBranch = 2 * this.cycleSearches - 1;
+    const done = onBranch + 1;
+    const stack: Def[] = [];
+    const names: string[] = [];
     const next: number[] = [];
     for (const start of ids) {
-      if (state.has(start)) continue;
-      state.set(start, 1);
-      stack.push(start);
+      const first = gen.defs.get(start);
+      if (first === undefined || first.mark >= onBranch) continue;
+      first.mark = onBranch;
+      stack.push(first);
+      names.push(start);
       next.push(0);
       while (stack.length > 0) {
         const top = stack.length - 1;
-        const refs = gen.defs.get(stack[top]!)?.refs;
+        const refs = stack[top]!.refs;
         const k = next[top]!;
-        if (refs !== undefined && k < refs.length) {
+        if (k < refs.length) {
           next[top] = k + 1;
           const child = refs[k]!.id;
-          const seen = state.get(child);
-          if (seen === 1) {
-            issue('A2UI_S2C_CYCLE', `components form a cycle: ${[...stack.slice(stack.indexOf(child)), child].join(' → ')}`, ['components']);
+          const def = gen.defs.get(child);
+          if (def === undefined || def.mark === done) continue;
+          if (def.mark === onBranch) {
+            issue('A2UI_S2C_CYCLE', `components form a cycle: ${[...names.slice(names.indexOf(child)), child].join(' → ')}`, ['components']);
             return;
           }
-          if (seen === undefined && gen.defs.has(child)) {
-            state.set(child, 1);
-            stack.push(child);
-            next.push(0);
-          }
+          def.mark = onBranch;
+          stack.push(def);
+          names.push(child);
+          next.push(0);
         } else {
-          state.set(stack.pop()!, 2);
+          stack.pop()!.mark = done;
+          names.pop();
           next.pop();
         }
       }
@@ -276,7 +302,7 @@ class StreamValidator {
     if (gen.idsKnown) {
       for (const [id, def] of gen.defs) {
         for (const ref of def.refs) {
-          if (gen.types.has(ref.id)) continue;
+          if (gen.defs.has(ref.id) || gen.prior?.has(ref.id) === true) continue;
           report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
             `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]);
         }
@@ -316,18 +342,22 @@ type Issue = (code: ErrorCode, detail: string, path: Path, componentId?: string)
 
 /** The deepest chain from the root (root = 1) over the final definitions; cycles are reported elsewhere. */
 function treeDepth(gen: Generation): { depth: number; index: number } {
-  let best = { depth: 0, index: gen.first };
-  const stack: [string, number][] = [[ROOT, 1]];
+  let best = 0;
+  let index = gen.first;
+  // Two parallel stacks instead of a tuple per node: this walks every component of every batch.
+  const ids: string[] = [ROOT];
+  const depths: number[] = [1];
   const seen = new Set<string>();
-  while (stack.length > 0) {
-    const [id, depth] = stack.pop()!;
+  while (ids.length > 0) {
+    const id = ids.pop()!;
+    const depth = depths.pop()!;
     const def = gen.defs.get(id);
     if (def === undefined || seen.has(id)) continue;
     seen.add(id);
-    if (depth > best.depth) best = { depth, index: def.index };
-    for (const ref of def.refs) stack.push([ref.id, depth + 1]);
+    if (depth > best) { best = depth; index = def.index; }
+    for (let i = 0; i < def.refs.length; i += 1) { ids.push(def.refs[i]!.id); depths.push(depth + 1); }
   }
-  return best;
+  return { depth: best, index };
 }
 
 /** Path of the first prototype name used as a key anywhere in `value`. */

@@ -60,17 +60,6 @@ export function buildUserAction(reader: DataReader, surfaceId: string, detail: A
   };
 }
 
-export const CLIENT_PROCESSING_FAILED = 'CLIENT_PROCESSING_FAILED';
-const MAX_ERROR_MESSAGE = 500;
-
-export function buildProcessingError(surfaceId: string | undefined, error: unknown): { error: Record<string, string> } {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const body: Record<string, string> = { code: CLIENT_PROCESSING_FAILED };
-  if (surfaceId !== undefined) body.surfaceId = surfaceId;
-  body.message = text.length > MAX_ERROR_MESSAGE ? `${text.slice(0, MAX_ERROR_MESSAGE)}…` : text;
-  return { error: body };
-}
-
 /** The processor keeps maps as `Map`s (JSON would turn them into `{}`); arrays may hold maps. */
 export function toPlain(value: unknown): unknown {
   if (value instanceof Map) {
@@ -78,20 +67,4 @@ export function toPlain(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(toPlain);
   return value;
-}
-
-/** 128 random bits, hex. `crypto.randomUUID` exists only in secure contexts; this does not. */
-export function newIdempotencyKey(fill: (bytes: Uint8Array) => Uint8Array): string {
-  return [...fill(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** The surface a server message addresses (for error reports). */
-export function messageSurfaceId(message: unknown): string | undefined {
-  if (message === null || typeof message !== 'object') return undefined;
-  for (const body of Object.values(message)) {
-    if (body !== null && typeof body === 'object' && typeof (body as { surfaceId?: unknown }).surfaceId === 'string') {
-      return (body as { surfaceId: string }).surfaceId;
-    }
-  }
-  return undefined;
 }

@@ -1,4 +1,5 @@
-import { surfaceSummary } from '../../conversation/index.ts';
+import { summarizeSurface, surfaceSummary, type TurnResult } from '../../conversation/index.ts';
+import type { ConversationIr, TranscriptEntry } from '../../ui-ir/index.ts';
 import { SurfaceId } from '../../ui-ir/index.ts';
 import { makeError } from '../../errors/index.ts';
 import { respondFailure } from '../errors.ts';
@@ -22,7 +23,8 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
       });
     }
     const pageId = c.get('pageId');
-    const result = await host.service.applyAction(conversation.id, parsed.request, pageId === undefined ? {} : { origin: pageId });
+    // The request's signal cancels an action's side effect when the client goes away.
+    const result = await host.service.applyAction(conversation.id, parsed.request, { signal: c.req.raw.signal, ...(pageId === undefined ? {} : { origin: pageId }) });
     const sid = parsed.request.surfaceId;
     if (!result.ok) {
       const current = (await host.service.get(conversation.id)) ?? conversation;
@@ -32,18 +34,26 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
       return respondFailure(host, c, { error: makeError('HTTP_BAD_REQUEST', `unexpected ${result.kind} outcome`) }, { ir: result.next });
     }
     const kind = clientKind(c);
-    const message = result.replayed ? 'Already done: this form was submitted before.' : result.toast?.text ?? 'Done.';
+    // An action that continues the conversation: this request waits for the planner turn (the
+    // page's busy indicator and its cancel button serve it like a typed message's turn).
+    const turn = result.continuation === undefined ? undefined : await result.continuation;
+    const next = turn?.ok ? turn.next : result.next;
+    const done = result.replayed ? 'Already done: this form was submitted before.' : result.toast?.text ?? 'Done.';
+    const message = turn === undefined ? done : turn.ok ? turn.error?.message ?? 'The assistant replied.' : turn.error.message;
     if (kind === 'json') {
       return c.json({
         ok: true, replayed: result.replayed, action: result.action, surface: surfaceSummary(result.next, sid),
         ...(result.toast ? { toast: result.toast } : {}),
+        ...(turn === undefined ? {} : { continuation: continuationSummary(turn, result.next) }),
       });
     }
     if (kind === 'html') {
-      await host.sessions.setFlash(c, { level: result.toast?.level ?? 'success', text: message });
+      const failed = turn !== undefined && (!turn.ok || turn.error !== undefined);
+      const level = failed ? (turn.ok && turn.outcome === 'cancelled' ? 'info' : 'error') : result.toast?.level ?? 'success';
+      await host.sessions.setFlash(c, { level, text: message });
       return c.redirect(pc.base, 303);
     }
-    return c.html(`${surfaceHtml(pc, result.next, sid)}\n${changesHtml(pc, result.prev, result.next, { skipSurface: sid, status: message })}`);
+    return c.html(`${surfaceHtml(pc, next, sid)}\n${changesHtml(pc, result.prev, next, { skipSurface: sid, status: message })}`);
   });
 
   app.post('/c/:cid/surfaces/:sid/regenerate', async (c) => {
@@ -65,4 +75,15 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
     }
     return c.html(`${surfaceHtml(pc, result.next, sid)}\n${changesHtml(pc, result.prev, result.next, { skipSurface: sid, status: message })}`);
   });
+}
+
+/** What a JSON client learns of the turn an action continued with (like POST /messages answers). */
+function continuationSummary(turn: TurnResult, after: ConversationIr): Record<string, unknown> {
+  if (!turn.ok) return { ok: false, error: turn.error };
+  const known = new Set(after.transcript.map((e) => e.id));
+  return {
+    ok: true, outcome: turn.outcome, ...(turn.error ? { error: turn.error } : {}),
+    transcript: turn.next.transcript.filter((e: TranscriptEntry) => !known.has(e.id)),
+    surfaces: turn.next.surfaces.map(summarizeSurface), trace_id: turn.trace.request_id,
+  };
 }

@@ -16,7 +16,7 @@ export class CrashReport {
   readonly startups: number[] = [];
   /** From each kill: the next server listening, and its checks (loads, replays) done. */
   readonly restarts: Array<{ ready: number; checked: number }> = [];
-  readonly atKill = { answered: 0, loggedUnanswered: 0, notLogged: 0, idle: 0 };
+  readonly atKill = { answered: 0, loggedUnanswered: 0, notLogged: 0, idle: 0, savedNotLogged: 0 };
   tornTails = 0;
   /** Restarts that found the port taken by another process and moved to a fresh one. */
   portChanges = 0;
@@ -32,6 +32,7 @@ export class CrashReport {
       if (sub.ackedIn === generation) this.atKill.answered += 1;
       else if (sub.logged) this.atKill.loggedUnanswered += 1;
       else this.atKill.notLogged += 1;
+      if (sub.saved && !sub.logged) this.atKill.savedNotLogged += 1;
     }
   }
 
@@ -39,7 +40,7 @@ export class CrashReport {
     const acked = clients.reduce((n, c) => n + c.acked.length, 0);
     const replayed = clients.reduce((n, c) => n + c.retries.replayed, 0);
     const appliedOnRetry = clients.reduce((n, c) => n + c.retries.appliedFresh, 0);
-    const { answered, loggedUnanswered, notLogged, idle } = this.atKill;
+    const { answered, loggedUnanswered, notLogged, idle, savedNotLogged } = this.atKill;
     return [
       `crash test: seed ${this.seed}, ${this.delays.length} SIGKILLs, `
         + `${clients.length} clients (${clients.map((c) => c.client.name).join(', ')})`,
@@ -49,7 +50,8 @@ export class CrashReport {
         + `kill to its checks done (loads, replays): ${stats(this.restarts.map((r) => r.checked))}`,
       `submissions acknowledged: ${acked}; retried after a kill: ${replayed} answered as replays (logged before the kill), `
         + `${appliedOnRetry} applied on the retry (not logged)`,
-      `on the wire at the kills: ${answered} answered just before, ${loggedUnanswered} logged but unanswered, ${notLogged} not logged; `
+      `on the wire at the kills: ${answered} answered just before, ${loggedUnanswered} logged but unanswered, ${notLogged} not logged `
+        + `(${savedNotLogged} of them already saved to the card library: killed between the effect and the append); `
         + `${idle} kills with nothing on the wire; torn log tails: ${this.tornTails}; port taken on restart: ${this.portChanges}`,
       `after the last restart (a save by each client, graceful stop, CLI replays): ${this.finalMs?.toFixed(0) ?? '-'} ms; `
         + `total ${((performance.now() - this.began) / 1000).toFixed(1)} s`,

@@ -49,6 +49,8 @@ export interface Tracked extends Submission {
   attempts: number;
   /** The audit's finding while the server was down: the log already holds this submission. */
   logged?: boolean;
+  /** The audit's finding: the card library already holds its card (saved, perhaps not logged). */
+  saved?: boolean;
   /** The generation whose server acknowledged it. */
   ackedIn?: number;
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startServe, type ServeHandle, type ServeOptions } from '../../../src/cli/commands/serve.ts';
-import type { ClientSim, UserActionMessage } from '../../../src/clientsim/index.ts';
-import type { Logger } from '../../../src/conversation/index.ts';
+import type { ActionMessageV09, ClientSim, ClientSimV09, UserActionMessage } from '../../../src/clientsim/index.ts';
+import type { AppDefinition, Logger } from '../../../src/conversation/index.ts';
 import type { A2uiHub } from '../../../src/host-a2ui/index.ts';
 import type { Planner } from '../../../src/planner/types.ts';
 import { HttpClient } from '../../support/http-client.ts';
@@ -29,6 +29,8 @@ export interface E2eOptions {
   redis?: { url: string; prefix: string };
   /** Instead of the demo app's offline planner (e.g. one that can hold a turn until it is cancelled). */
   planner?: Planner;
+  /** Instead of the demo app (e.g. an app of examples/, written on the public API). */
+  app?: AppDefinition;
 }
 
 /** Every instance a test starts signs sessions with this: a session made on one is valid on all. */
@@ -47,7 +49,7 @@ export async function startE2e(a2ui: ServeOptions['a2ui'] = {}, options: E2eOpti
     env: { SURFACER_SESSION_SECRET: E2E_SESSION_SECRET, ...(options.redis ? { SURFACER_REDIS_PREFIX: options.redis.prefix } : {}) },
     ...(options.redis ? { redisUrl: options.redis.url } : {}),
     a2ui: { heartbeatMs: 60_000, ...a2ui },
-  });
+  }, options.app);
   return {
     url: handle.url,
     handle,
@@ -93,8 +95,9 @@ export async function say(client: HttpClient, c: Conversation, text: string): Pr
   await turn.arrayBuffer();
 }
 
-export function stream(s: Pick<E2eServer, 'url'>, c: Conversation, headers: Record<string, string> = {}): Promise<SseConnection> {
-  return openSse(`${s.url}${c.a2ui}/stream`, { headers: { Authorization: `Bearer ${c.token}`, ...headers } });
+/** The conversation's A2UI stream as an external client reads it; `query` picks the wire version (`?v=0.9`). */
+export function stream(s: Pick<E2eServer, 'url'>, c: Conversation, headers: Record<string, string> = {}, query = ''): Promise<SseConnection> {
+  return openSse(`${s.url}${c.a2ui}/stream${query}`, { headers: { Authorization: `Bearer ${c.token}`, ...headers } });
 }
 
 export async function postEvent(
@@ -156,6 +159,25 @@ export function feed(sim: ClientSim, conn: SseConnection, from = 0): number {
     expect(errors, event.data.slice(0, 200)).toEqual([]);
   }
   return conn.events.length;
+}
+
+/** A ClientSim v0.9 fed with every message a `?v=0.9` stream delivered so far (from `from` on). */
+export function feedV09(sim: ClientSimV09, conn: SseConnection, from = 0): number {
+  for (const event of conn.events.slice(from)) {
+    const errors = sim.apply(JSON.parse(event.data) as unknown).filter((v) => v.severity !== 'warning');
+    expect(errors, event.data.slice(0, 200)).toEqual([]);
+  }
+  return conn.events.length;
+}
+
+/** The user of a v0.9 renderer: types `values` into the card's TextFields and presses its submit Button. */
+export function fillAndSubmitV09(sim: ClientSimV09, surfaceId: string, values: Record<string, string>, button = 'main.a0-form_submit.Button'): ActionMessageV09 {
+  for (const [name, value] of Object.entries(values)) {
+    expect(sim.input(surfaceId, `main.f-${name}.TextField`, value)).toEqual([]);
+  }
+  const click = sim.click(surfaceId, button);
+  if (!click.ok) throw new Error(`click failed: ${click.violation.code} ${click.violation.detail}`);
+  return click.message;
 }
 
 /** The user of a renderer: types `values` into the form's TextFields and presses its submit Button. */

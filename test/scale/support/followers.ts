@@ -1,19 +1,22 @@
 import { expect } from 'vitest';
-import { createClientSim, type ClientSim } from '../../../src/clientsim/index.ts';
+import { createClientSim, createClientSimV09, type ClientSim, type ClientSimV09 } from '../../../src/clientsim/index.ts';
+import type { A2uiVersion } from '../../../src/compiler/index.ts';
 import { SNAPSHOT_CHECKPOINT_HEADER } from '../../../src/host-a2ui/index.ts';
 import { openSse, type SseConnection } from '../../support/sse-client.ts';
-import { feed, holdsEverything, stream, type Conversation, type E2eServer } from '../../e2e/support/stack.ts';
+import { feed, feedV09, holdsEverything, stream, type Conversation, type E2eServer } from '../../e2e/support/stack.ts';
 
 /**
  * The clients of a conversation as a test holds them: an A2UI renderer (its SSE stream fed into
  * a ClientSim, across reconnects to any instance) and an htmx page's event stream.
  */
-export interface A2uiFollower {
+export interface A2uiFollower<Sim = ClientSim> {
+  /** The wire version it speaks (`?v=` of every connection). */
+  readonly version: A2uiVersion;
   /** The current connection (the last one opened). */
   readonly conn: SseConnection;
   /** Every connection so far, oldest first. */
   readonly sessions: readonly SseConnection[];
-  readonly sim: ClientSim;
+  readonly sim: Sim;
   /** Applies what arrived since the last call to the ClientSim (checks it against the A2UI rules). */
   sync(): void;
   /** What this renderer would send on reconnecting: the last event id it received. */
@@ -23,21 +26,33 @@ export interface A2uiFollower {
   close(): void;
 }
 
-export async function followA2ui(url: string, c: Conversation): Promise<A2uiFollower> {
-  const sim = createClientSim();
-  const sessions: SseConnection[] = [await stream({ url }, c)];
+export function followA2ui(url: string, c: Conversation): Promise<A2uiFollower> {
+  return followWith(url, c, '0.8', createClientSim(), feed);
+}
+
+/** A v0.9 renderer (`?v=0.9` on every connection), its stream fed into a ClientSim v0.9. */
+export function followA2uiV09(url: string, c: Conversation): Promise<A2uiFollower<ClientSimV09>> {
+  return followWith(url, c, '0.9', createClientSimV09(), feedV09);
+}
+
+async function followWith<Sim>(
+  url: string, c: Conversation, version: A2uiVersion, sim: Sim, feedInto: (sim: Sim, conn: SseConnection, from: number) => number,
+): Promise<A2uiFollower<Sim>> {
+  const query = version === '0.8' ? '' : `?v=${version}`;
+  const sessions: SseConnection[] = [await stream({ url }, c, {}, query)];
   expect(sessions[0]!.response.status).toBe(200);
   let fed = 0;
-  const follower: A2uiFollower = {
+  const follower: A2uiFollower<Sim> = {
+    version,
     get conn() { return sessions.at(-1)!; },
     sessions,
     sim,
-    sync() { fed = feed(sim, follower.conn, fed); },
+    sync() { fed = feedInto(sim, follower.conn, fed); },
     get lastEventId() { return follower.conn.parser.lastEventId; },
     async reconnect(to) {
       follower.sync();
       const last = follower.lastEventId;
-      const next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last });
+      const next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query);
       expect(next.response.status).toBe(200);
       // An event cut off with the old connection was never dispatched: the new one starts from the last complete one.
       next.parser.lastEventId = last;
@@ -61,19 +76,30 @@ export async function followHtmx(url: string, c: Conversation, cookie: string, p
  * Resolves once instance `s` has folded the conversation's log to its end and `follower` (connected
  * to `s`) has received everything `s` published for it, then feeds the follower's ClientSim.
  */
-export async function caughtUp(s: E2eServer, cid: string, follower: A2uiFollower, timeoutMs = 10_000): Promise<number> {
+export async function caughtUp(s: E2eServer, cid: string, follower: A2uiFollower<unknown>, timeoutMs = 10_000): Promise<number> {
   const version = (await s.handle.conversations.get(cid))!.version;
-  await expect.poll(() => s.handle.a2ui.hub.checkpoint(cid).version >= version
-    && holdsEverything(s.handle.a2ui.hub, cid, follower.lastEventId), { timeout: timeoutMs, interval: 5 }).toBe(true);
+  const { hub } = s.handle.a2ui.wire(follower.version);
+  await expect.poll(() => hub.checkpoint(cid).version >= version
+    && holdsEverything(hub, cid, follower.lastEventId), { timeout: timeoutMs, interval: 5 }).toBe(true);
   follower.sync();
   return version;
 }
 
 /** A fresh renderer initialised from `GET …/snapshot.jsonl` of the instance at `url`, and the checkpoint it names. */
-export async function fromSnapshot(url: string, c: Conversation): Promise<{ sim: ClientSim; checkpoint: string | null }> {
-  const res = await fetch(`${url}${c.a2ui}/snapshot.jsonl`, { headers: { Authorization: `Bearer ${c.token}` } });
+export function fromSnapshot(url: string, c: Conversation): Promise<{ sim: ClientSim; checkpoint: string | null }> {
+  return snapshotInto(url, c, '', createClientSim());
+}
+
+/** The same for a v0.9 renderer (`snapshot.jsonl?v=0.9`). */
+export function fromSnapshotV09(url: string, c: Conversation): Promise<{ sim: ClientSimV09; checkpoint: string | null }> {
+  return snapshotInto(url, c, '?v=0.9', createClientSimV09());
+}
+
+async function snapshotInto<Sim extends { applyAll(messages: Iterable<unknown>): Array<{ severity: string }> }>(
+  url: string, c: Conversation, query: string, sim: Sim,
+): Promise<{ sim: Sim; checkpoint: string | null }> {
+  const res = await fetch(`${url}${c.a2ui}/snapshot.jsonl${query}`, { headers: { Authorization: `Bearer ${c.token}` } });
   expect(res.status).toBe(200);
-  const sim = createClientSim();
   const lines = (await res.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
   expect(sim.applyAll(lines).filter((v) => v.severity === 'error')).toEqual([]);
   return { sim, checkpoint: res.headers.get(SNAPSHOT_CHECKPOINT_HEADER) };

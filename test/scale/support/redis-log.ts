@@ -21,14 +21,23 @@ export async function readRedisLog(url: string, prefix: string, cid: string): Pr
   }
 }
 
-/** How many action entries carry each idempotency key (an accepted submit appears exactly once). */
+/**
+ * How many action entries carry each key the client sent (an accepted submit appears exactly
+ * once). The HTML ingress logs `<_idem> <action>` (one `_idem` serves a render's buttons).
+ */
 export function actionKeyCounts(entries: readonly LogEntry[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const entry of entries) {
     if (entry.type !== 'action' || entry.request.idempotencyKey === undefined) continue;
-    counts.set(entry.request.idempotencyKey, (counts.get(entry.request.idempotencyKey) ?? 0) + 1);
+    const key = clientKey(entry.request.idempotencyKey, entry.request.transport);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
+}
+
+/** The key a client sent, from the one the ingress logged. */
+export function clientKey(logged: string, transport: 'a2ui' | 'html'): string {
+  return transport === 'html' ? logged.slice(0, logged.lastIndexOf(' ')) : logged;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -12,6 +13,8 @@ export interface FoundChromium {
 export interface ChromiumProbes {
   env: NodeJS.ProcessEnv;
   isExecutableFile: (path: string) => boolean;
+  /** Whether `path --version` runs and exits 0 (a snap stub or a broken install does not). */
+  answersVersion: (path: string) => boolean;
   /** Unpacks (or reuses) the Chromium that @sparticuz/chromium ships in its tarball. */
   unpackNpmChromium: () => Promise<{ executablePath: string; fontconfigFile: string }>;
 }
@@ -20,8 +23,10 @@ export interface ChromiumProbes {
 const SYSTEM_FALLBACK = '/usr/bin/chromium';
 
 /**
- * SURFACER_CHROMIUM if set, else a system `chromium`, else the npm one. A SURFACER_CHROMIUM that
- * is not an executable file is an error rather than a silent fallback: whoever set it meant it.
+ * SURFACER_CHROMIUM if set, else a system `chromium` that runs, else the npm one. A
+ * SURFACER_CHROMIUM that is not an executable file is an error rather than a silent fallback:
+ * whoever set it meant it. A system `chromium` that does not run (Ubuntu's snap stub without the
+ * snap) is passed over.
  */
 export async function findChromium(probes: ChromiumProbes): Promise<FoundChromium> {
   const override = probes.env['SURFACER_CHROMIUM'];
@@ -30,7 +35,7 @@ export async function findChromium(probes: ChromiumProbes): Promise<FoundChromiu
     return { source: 'SURFACER_CHROMIUM', executablePath: override, env: {} };
   }
   const onPath = (probes.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '').map((dir) => join(dir, 'chromium'));
-  const system = [...onPath, SYSTEM_FALLBACK].find((path) => probes.isExecutableFile(path));
+  const system = [...onPath, SYSTEM_FALLBACK].find((path) => probes.isExecutableFile(path) && probes.answersVersion(path));
   if (system !== undefined) return { source: 'system', executablePath: system, env: {} };
   const npm = await probes.unpackNpmChromium();
   return { source: '@sparticuz/chromium', executablePath: npm.executablePath, env: { FONTCONFIG_FILE: npm.fontconfigFile } };
@@ -43,4 +48,9 @@ export function isExecutableFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+export function answersVersion(path: string): boolean {
+  const run = spawnSync(path, ['--version'], { timeout: 15_000, stdio: 'ignore' });
+  return run.error === undefined && run.status === 0;
 }

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { findChromium, isExecutableFile, type FoundChromium } from './find-chromium.ts';
+import { answersVersion, findChromium, isExecutableFile, type FoundChromium } from './find-chromium.ts';
 import { npmChromiumCache, npmChromiumVersion, unpackNpmChromium } from './npm-chromium.ts';
 
 /** What the browser suites get: a Chromium, or why there is none (they fail with it). */
@@ -23,6 +23,7 @@ export default async function setup(project: TestProject): Promise<void> {
     const found = await findChromium({
       env: process.env,
       isExecutableFile,
+      answersVersion,
       unpackNpmChromium: async () => {
         const unpacked = await unpackNpmChromium(npmChromiumCache(root), root);
         unpackedMs = unpacked.unpackedMs;

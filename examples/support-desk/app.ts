@@ -1,0 +1,21 @@
+import { createListDirectives, defineApp, itemActionNames, LIST_ACTIONS, type AppDefinition } from 'surfacer';
+import { DESK_ACTIONS } from './actions.ts';
+import { DESK_DIRECTIVES } from './directives.ts';
+import { createDeskPlanner } from './planner.ts';
+
+export const DESK_APP_NAME = 'Support Desk';
+
+/**
+ * A support desk on Surfacer's public API only: a queue of tickets (a list with per-item Take,
+ * Open and Resolve), a new-ticket form, a ticket panel, and the generic list directives so a
+ * model may also show lists of its own (e.g. suggested answers) with Choose / Remove.
+ */
+export function createSupportDeskApp(): AppDefinition {
+  const actions = [...DESK_ACTIONS, ...LIST_ACTIONS];
+  return defineApp({
+    name: DESK_APP_NAME,
+    directives: [...DESK_DIRECTIVES, ...createListDirectives({ itemActions: itemActionNames(actions) })],
+    actions,
+    offlinePlanner: createDeskPlanner(),
+  });
+}

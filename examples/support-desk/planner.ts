@@ -1,0 +1,50 @@
+import type { ConversationIr, Planner, PlannerInput, PlannerOutput } from 'surfacer';
+import { PRIORITIES } from './tickets.ts';
+
+/**
+ * The desk's offline planner: deterministic keywords, answering with the same JSON envelope a
+ * model sends, so its output takes the parse → validate → run path a model's does.
+ */
+type Plan = { rule: string; text: string; directives: { type: string; payload: Record<string, unknown> }[] };
+
+const NOTE = '(Offline planner: no language model is connected, so I follow simple keywords.)';
+
+const has = (text: string, ...words: string[]): boolean => words.some((w) => new RegExp(`\\b${w}`, 'i').test(text));
+
+/** "… about the printer" / "… : the printer" → "the printer" as a subject. */
+function subjectFrom(text: string): string | undefined {
+  const match = /\b(?:about|regarding|re:)\s+(.{1,120}?)[.!?]?$/i.exec(text.trim());
+  return match?.[1]?.trim();
+}
+
+export function deskPlanFor(text: string, _ir: ConversationIr): Plan {
+  if (has(text, 'new', 'file', 'report', 'problem', 'broken', 'issue')) {
+    const subject = subjectFrom(text);
+    const priority = PRIORITIES.find((p) => has(text, p)) ?? (has(text, 'asap', 'urgent', 'down') ? 'urgent' : undefined);
+    return {
+      rule: 'new_ticket',
+      text: `Here is a new ticket. Fill it in and file it. ${NOTE}`,
+      directives: [{ type: 'desk.new_ticket', payload: { ...(subject ? { subject } : {}), ...(priority ? { priority } : {}) } }],
+    };
+  }
+  return {
+    rule: 'queue',
+    text: `Here is the queue. Take a ticket, open it, or resolve it; say "new ticket" to file one. ${NOTE}`,
+    directives: [{ type: 'desk.show_queue', payload: {} }],
+  };
+}
+
+export function createDeskPlanner(): Planner {
+  return {
+    name: 'offline',
+    label: 'Offline desk planner (no language model connected)',
+    async plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput> {
+      signal.throwIfAborted();
+      const plan = deskPlanFor(input.text, input.ir);
+      return {
+        rawText: JSON.stringify({ assistant_text: plan.text, directives: plan.directives }),
+        provider: 'offline', model: 'support-desk-keywords-v1', llmMs: 0, meta: { rule: plan.rule, offline: true },
+      };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { SurfaceView } from 'surfacer';
+import { PRIORITIES, type Ticket } from './tickets.ts';
+
+/** Surface ids of the desk: the queue, the new-ticket form, one ticket's details. */
+export const QUEUE = 'queue';
+export const NEW_TICKET = 'new-ticket';
+export const DETAIL = 'ticket';
+export const TICKETS_LIST = 'tickets';
+
+/** The queue: a list of tickets with per-item buttons (open, take, resolve). */
+export const queueView: SurfaceView = {
+  template: 'desk.queue',
+  title: 'Support queue',
+  blocks: [
+    { kind: 'text', text: 'Open tickets, most recent last.', tone: 'caption' },
+    {
+      kind: 'list', name: TICKETS_LIST, title: 'Tickets', path: `/committed/${TICKETS_LIST}`, itemKey: 'id',
+      display: [
+        { kind: 'text', field: 'subject', style: 'title' },
+        { kind: 'text', field: 'customer', style: 'caption' },
+        { kind: 'badge', field: 'priority' },
+        { kind: 'value', field: 'status', label: 'Status' },
+      ],
+      actions: [
+        { name: 'ticket.take', label: 'Take', primary: true },
+        { name: 'ticket.open', label: 'Open', primary: false },
+        { name: 'ticket.resolve', label: 'Resolve', primary: false },
+      ],
+      empty: 'The queue is empty. Say "new ticket" to file one.',
+      maxItems: 50,
+    },
+  ],
+  actions: [],
+};
+
+/** The form for a new ticket; `ticket.submit` files it in the queue. */
+export const newTicketView: SurfaceView = {
+  template: 'desk.new_ticket',
+  title: 'New ticket',
+  blocks: [
+    { kind: 'field', name: 'subject', label: 'Subject', control: 'text', required: true, maxLength: 120 },
+    { kind: 'field', name: 'customer', label: 'Customer', control: 'text', required: false, maxLength: 80 },
+    {
+      kind: 'field', name: 'priority', label: 'Priority', control: 'select', required: true,
+      options: PRIORITIES.map((p) => ({ value: p, label: p })),
+    },
+    { kind: 'field', name: 'details', label: 'Details', control: 'textarea', required: false, maxLength: 2000 },
+  ],
+  actions: [
+    { name: 'ticket.submit', label: 'File ticket', role: 'submit', primary: true },
+    { name: 'ticket.cancel', label: 'Cancel', role: 'cancel', primary: false },
+  ],
+};
+
+/** One ticket, read-only: its fields live under `/ui/ticket`. */
+export function detailView(ticket: Ticket): SurfaceView {
+  return {
+    template: 'desk.detail',
+    title: `Ticket ${ticket.id}`,
+    blocks: [
+      { kind: 'value', label: 'Subject', path: '/ui/ticket/subject' },
+      { kind: 'value', label: 'Customer', path: '/ui/ticket/customer' },
+      { kind: 'value', label: 'Priority', path: '/ui/ticket/priority' },
+      { kind: 'value', label: 'Status', path: '/ui/ticket/status' },
+      { kind: 'text', text: ticket.details || 'No details.', tone: 'body' },
+    ],
+    actions: [{ name: 'ticket.close', label: 'Close', role: 'cancel', primary: false }],
+  };
+}

@@ -1,0 +1,3 @@
+export { createFileCardLibrary } from './file-library.ts';
+export { createCardIndex, createMemoryCardLibrary, SavedCard } from './library.ts';
+export type { CardLibrary, SaveRequest } from './library.ts';

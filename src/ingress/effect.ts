@@ -1,0 +1,87 @@
+import { httpStatusOf } from '../errors/index.ts';
+import type { ConversationIr } from '../ui-ir/index.ts';
+import type { CheckedAction } from './check.ts';
+import { reject, type Rejection } from './result.ts';
+
+export const DEFAULT_EFFECT_TIMEOUT_MS = 10_000;
+
+/** What an accepted action's effect step came to: no effect, or its validated result (as the log records it). */
+export type EffectStep = { readonly ok: true; readonly effect?: { readonly result: unknown } } | Rejection;
+
+/**
+ * Where one request keeps its effect step across retries of its decision. The conversation
+ * service takes a decision again when another instance appended first; the effect must not run
+ * again then (its result, or its failure, is reused). A retry that is then refused (the action
+ * is now stale) or replayed (another instance applied the same key) drops the result: the effect
+ * happened downstream, the IR and the log do not record it, and only the idempotency key it was
+ * given lets the outside world tell a later retry from a new request.
+ */
+export interface EffectMemo {
+  step?: EffectStep;
+}
+
+export interface EffectRun {
+  readonly conversation: { readonly id: string; readonly owner: string | undefined };
+  readonly idempotencyKey: string | undefined;
+  /** The caller's cancel (e.g. the HTTP request went away). */
+  readonly signal?: AbortSignal;
+}
+
+const CANCELLED = Symbol('cancelled');
+const TIMED_OUT = Symbol('timeout');
+
+/**
+ * Runs the checked action's effect, if it has one and its pure `prepare` asks for it. Never
+ * throws: whatever goes wrong is a rejection (ACTION_EFFECT_FAILED, _TIMEOUT, _CANCELLED, or the
+ * refusal `prepare` returned). The run races the cancel and the timeout, so a hung effect ends
+ * the request on time; what it resolves with later is dropped.
+ */
+export async function runEffect(checked: CheckedAction, ir: ConversationIr, run: EffectRun): Promise<EffectStep> {
+  const effect = checked.action.effect;
+  if (effect === undefined) return { ok: true };
+  const name = JSON.stringify(checked.action.name);
+  let prepared: ReturnType<typeof effect.prepare>;
+  try {
+    prepared = effect.prepare(ir, checked.surface, checked.context);
+  } catch (e) {
+    return reject('INTERNAL_ERROR', `effect of ${name} threw while preparing: ${(e as Error)?.message ?? String(e)}`);
+  }
+  if (prepared === undefined) return { ok: true };
+  if (!prepared.ok) return { ok: false, error: prepared.error, status: httpStatusOf(prepared.error.code) };
+  if (run.signal?.aborted) return cancelled(name);
+
+  const timeoutMs = effect.timeoutMs ?? DEFAULT_EFFECT_TIMEOUT_MS;
+  const controller = new AbortController();
+  let settle: (value: typeof CANCELLED | typeof TIMED_OUT) => void = () => {};
+  const interrupted = new Promise<typeof CANCELLED | typeof TIMED_OUT>((resolve) => { settle = resolve; });
+  const onCancel = (): void => { controller.abort(run.signal?.reason); settle(CANCELLED); };
+  const timer = setTimeout(() => { controller.abort(new Error('effect timed out')); settle(TIMED_OUT); }, timeoutMs);
+  run.signal?.addEventListener('abort', onCancel, { once: true });
+  const started = performance.now();
+  let raw: unknown;
+  try {
+    const running = Promise.resolve().then(() => effect.run(prepared.request, {
+      idempotencyKey: run.idempotencyKey, signal: controller.signal, timeoutMs, conversation: run.conversation,
+    }));
+    running.catch(() => {}); // abandoned after a cancel or timeout: its rejection is nobody's
+    raw = await Promise.race([running, interrupted]);
+  } catch (e) {
+    // An effect that rejects because its signal aborted is judged by why it aborted.
+    if (controller.signal.aborted) return run.signal?.aborted ? cancelled(name) : timedOut(name, timeoutMs, timeoutMs);
+    return effectFailed(name, (e as Error)?.message ?? String(e));
+  } finally {
+    clearTimeout(timer);
+    run.signal?.removeEventListener('abort', onCancel);
+  }
+  if (raw === CANCELLED) return cancelled(name);
+  if (raw === TIMED_OUT) return timedOut(name, timeoutMs, performance.now() - started);
+  const parsed = effect.result.safeParse(raw);
+  if (!parsed.success) return effectFailed(name, `result does not match its schema: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return { ok: true, effect: { result: parsed.data } };
+}
+
+const cancelled = (name: string): Rejection => reject('ACTION_EFFECT_CANCELLED', `effect of ${name} cancelled`);
+const timedOut = (name: string, timeoutMs: number, ms: number): Rejection =>
+  reject('ACTION_EFFECT_TIMEOUT', `effect of ${name} gave no result within ${timeoutMs} ms (${Math.round(ms)} ms)`);
+const effectFailed = (name: string, detail: string): Rejection =>
+  reject('ACTION_EFFECT_FAILED', `effect of ${name} failed: ${detail}`.slice(0, 1000));

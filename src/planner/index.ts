@@ -1,0 +1,10 @@
+/**
+ * What every planner takes and gives (the offline, model and replay planners alike), the action
+ * event a continuation turn is given, and the app's tools as a turn's planner sees them.
+ */
+export { ActionEventAnswer, ActionEventSchema, actionEventJsonSchema, describeActionEvent } from './action-event.ts';
+export type { ActionEvent } from './action-event.ts';
+export type {
+  Planner, PlannerInput, PlannerName, PlannerOutput, PlannerToolDefinition, PlannerTools, RepairAttempt, RepairIssue, TokenUsage, ToolStep,
+} from './types.ts';
+export { sumUsage } from './usage.ts';

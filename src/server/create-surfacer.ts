@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Hono } from 'hono';
+import { createLocalBackend, type Backend } from '../backend/index.ts';
+import type { AppDefinition } from '../conversation/app-definition.ts';
+import {
+  createMemoryStore, silentLogger, type ConversationService, type ConversationStore, type DirectivesMode, type Logger, type ServiceLimits,
+} from '../conversation/index.ts';
+import { directiveJsonSchema, renderSystemPrompt } from '../directives/index.ts';
+import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2ui/index.ts';
+import { createApp, createConversationStack, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
+import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
+import type { Planner } from '../planner/types.ts';
+import { createSystemSource, type EntropySource } from '../ui-ir/index.ts';
+
+/** Options createSurfacer cannot start with. */
+export class SurfacerConfigError extends Error {
+  override name = 'SurfacerConfigError';
+}
+
+/** Shorter session secrets are refused (a random one is used instead, with a warning). */
+export const MIN_SESSION_SECRET_LENGTH = 16;
+
+export interface SurfacerOptions {
+  /** The product: its directives, actions and offline planner (see README "Build your own app"). */
+  app: AppDefinition;
+  /**
+   * A planner of your own, or a kind configured from `env` (README "Language models"). Default
+   * `'offline'`: the app's own offline planner.
+   */
+  planner?: PlannerKind | Planner;
+  /**
+   * Where shared state lives (src/backend: the local JSONL/memory log, or Redis for several
+   * instances). Default: a local backend over `store`.
+   */
+  backend?: Backend;
+  /** The conversation log when no `backend` is given. Default: in memory (lost on restart). */
+  store?: ConversationStore;
+  /** Signs session cookies; at least 16 characters. Default: random (sessions end with the process). */
+  sessionSecret?: string;
+  /** Mark cookies Secure (serve behind HTTPS). */
+  secureCookies?: boolean;
+  /** Origins besides the request's own accepted by the form Origin check (behind a proxy). */
+  trustedOrigins?: readonly string[];
+  /** `strict` refuses model output that needed repair (README "Directives"). Default `best-effort`. */
+  mode?: DirectivesMode;
+  /** Model settings when `planner` is a kind (OLLAMA_HOST, OPENAI_API_KEY, …). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Clock, ids and nonces (tests inject a seeded source). Default: the system's. */
+  entropy?: EntropySource;
+  serviceLimits?: Partial<ServiceLimits>;
+  hostLimits?: Partial<HostLimits>;
+  /** A2UI host settings (hub limits, heartbeat, …). */
+  a2ui?: Omit<A2uiHostOptions, 'service' | 'logger'>;
+}
+
+export interface ListenOptions {
+  /** Default 0: any free port (see `RunningServer.port`). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  hostname?: string;
+}
+
+export interface Surfacer {
+  /** The Hono app serving both hosts: the htmx pages at `/`, the A2UI client at `/a2ui/`. */
+  readonly hono: Hono<any>;
+  /** The fetch handler of `hono` (any runtime that speaks Request/Response). */
+  readonly fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
+  readonly conversations: ConversationService;
+  readonly a2ui: A2uiHost;
+  readonly backend: Backend;
+  readonly planner: Planner;
+  /** Tells every open SSE stream of both hosts to finish. */
+  closeStreams(): void;
+  /** Starts a Node HTTP server; its `close()` ends the streams, then the connections, then the backend. */
+  listen(options?: ListenOptions): Promise<RunningServer>;
+  /** Without `listen`: closes the streams and the backend (waits for appends in flight). */
+  close(): Promise<void>;
+}
+
+/**
+ * Assembles everything a Surfacer server runs — the conversation service over the backend, the
+ * htmx host and the A2UI host on one Hono app, sharing one service so a change made in one shows
+ * live in the other. `surfacer serve` and every embedding app go through here.
+ */
+export function createSurfacer(options: SurfacerOptions): Surfacer {
+  const logger = options.logger ?? silentLogger;
+  const { app } = options;
+  const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', options.env ?? process.env);
+  const backend = options.backend ?? createLocalBackend(options.store ?? createMemoryStore());
+  const secret = options.sessionSecret;
+  if (backend.store.writers === 'many' && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
+    // Instances with random secrets of their own would each reject the others' session cookies.
+    throw new SurfacerConfigError(`a backend shared by several instances needs the same sessionSecret everywhere (${MIN_SESSION_SECRET_LENGTH} characters or more)`);
+  }
+  if (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH) {
+    logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
+  }
+  const conversations = createConversationStack({
+    app, planner, store: backend.store, turns: backend.turns,
+    idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
+    entropy: options.entropy ?? createSystemSource(), logger,
+    mode: options.mode ?? 'best-effort',
+    limits: { maxRepairAttempts: repairAttempts, ...options.serviceLimits },
+  });
+  const rateLimiter = backend.rateLimiter.bind(backend);
+  const a2ui = createA2uiHost({ rateLimiter, ...options.a2ui, service: conversations, logger });
+  const host = createApp({
+    app, conversations, logger, extend: (hono) => a2ui.mount(hono), rateLimiter, health: () => backend.health(),
+    sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
+    secureCookies: options.secureCookies ?? false,
+    ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
+    ...(options.hostLimits ? { limits: options.hostLimits } : {}),
+  });
+  // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
+  const closeStreams = (): void => {
+    a2ui.close();
+    host.closeStreams();
+  };
+  return {
+    hono: host.hono, fetch: host.fetch, conversations, a2ui, backend, planner, closeStreams,
+    async listen(listenOptions = {}) {
+      const server = await startServer({ fetch: host.fetch, closeStreams }, listenOptions);
+      // After the last connection: wait for appends still in flight, then close the log files.
+      const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
+        await server.close(...args);
+        await backend.close();
+      };
+      return { ...server, close };
+    },
+    async close() {
+      closeStreams();
+      await backend.close();
+    },
+  };
+}
+
+/** Throws an LLM_CONFIG_INVALID PlannerError on a bad planner configuration. */
+function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: NodeJS.ProcessEnv): { planner: Planner; repairAttempts: number } {
+  const config = plannerConfigFromEnv(env, typeof choice === 'string' ? choice : 'offline');
+  if (typeof choice !== 'string') return { planner: choice, repairAttempts: config.repairAttempts };
+  const planner = createConfiguredPlanner(config, {
+    offline: app.offlinePlanner, systemPrompt: renderSystemPrompt(app.directives), envelopeSchema: directiveJsonSchema(app.directives),
+    readFile: (path) => readFileSync(path, 'utf8'),
+  });
+  return { planner, repairAttempts: config.repairAttempts };
+}

@@ -1,0 +1,72 @@
+import { createServer } from 'node:net';
+import { createClient } from 'redis';
+import { describe, expect, it } from 'vitest';
+import { createRedisBackend } from '../../src/backend/index.ts';
+import { StoreUnavailableError, type LogEntry } from '../../src/conversation/index.ts';
+import { redisForTestFile } from '../support/redis-server.ts';
+
+const r = redisForTestFile();
+const created = (cid: string): LogEntry => ({ type: 'created', v: 1, cid, ownerSessionId: 'o', a2uiToken: 'x'.repeat(24), at: '2026-01-01T00:00:00.000Z' });
+
+/** Resolves once `check` holds (polled), or fails the test. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('Redis backend connections', () => {
+  it('a watcher that comes back while the last one is still leaving keeps getting notified', async () => {
+    const store = r.backend({ prefix: 'rewatch:' }).store;
+    await store.append('c1', created('c1'), 0);
+    let first = 0;
+    const leave = store.watch!('c1', () => { first += 1; });
+    await until(() => first > 0, 'the first subscription'); // its one look after subscribing
+    leave(); // UNSUBSCRIBE goes out …
+    let second = 0;
+    store.watch!('c1', () => { second += 1; }); // … and a new watcher arrives before its answer
+    await until(() => second > 0, 'the second subscription');
+    const seen = second;
+    const publisher = createClient({ url: r.redis().url });
+    await publisher.connect();
+    try {
+      // What an append on another instance publishes (the second watcher's own look above came
+      // after its SUBSCRIBE was answered, so it is subscribed now).
+      await publisher.publish('rewatch:{c1}:changed', '2');
+      await until(() => second > seen, 'the notification');
+    } finally {
+      publisher.destroy();
+    }
+  });
+
+  it('a command Redis does not answer fails as unavailable after the deadline, and the next one works', async () => {
+    const backend = r.backend({ prefix: 'paused:', commandTimeoutMs: 300 });
+    await backend.store.append('c1', created('c1'), 0);
+    const admin = createClient({ url: r.redis().url });
+    await admin.connect();
+    try {
+      await admin.sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+      await expect(backend.store.read('c1')).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect.poll(() => backend.store.read('c1').then((e) => e?.length, () => -1), { timeout: 5_000 }).toBe(1);
+    } finally {
+      admin.destroy();
+    }
+  });
+
+  it('closes while Redis cannot be reached (a server shutting down during an outage still exits)', async () => {
+    // A port where nothing listens.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as { port: number };
+        server.close(() => resolve(free));
+      });
+    });
+    const backend = createRedisBackend({ url: `redis://127.0.0.1:${port}`, prefix: 'nowhere:' });
+    expect((await backend.health()).ok).toBe(false);
+    const subscribing = backend.store.watch!('c1', () => {}); // the subscriber connection is being made too
+    await backend.close();
+    subscribing();
+  });
+});
