@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { makeError } from '../errors/index.ts';
-import { DEFAULT_LIMITS, type DirectiveDefinition, type NormaliseContext } from '../directives/index.ts';
+import { DEFAULT_LIMITS, itemBudget, type DirectiveDefinition, type NormaliseContext } from '../directives/index.ts';
 import {
   DataKey, findListBlock, findLiveSurface, isPlainObject, ListBlock, MAX_LIST_ITEMS, openSurface, SurfaceId, writeListItems,
   type Block, type ConversationIr, type DataMap, type ListItemDisplay, type TransitionResult,
 } from '../ui-ir/index.ts';
 import {
-  ITEM_KEY_FIELD, itemBudget, ListItemInput, normaliseItemIds, storedItems, uniqueIds,
+  ITEM_KEY_FIELD, ListItemInput, normaliseItemIds, storedItems, uniqueIds,
 } from './items.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { makeError, type SurfacerError } from '../errors/index.ts';
-import { jsonBytes, type DirectiveLimits, type NormaliseContext } from '../directives/index.ts';
+import type { NormaliseContext } from '../directives/index.ts';
 import {
   DataKey, getAt, isPlainObject, isSafeDataKey, listItems, pathTokens, type DataValue, type ListBlock, type ListItem, type Surface,
 } from '../ui-ir/index.ts';
@@ -42,20 +41,6 @@ export function normaliseItemIds(items: unknown, pointer: string, ctx: Normalise
     ctx.warn('DIRECTIVE_WARN_COERCED', `${pointer}/${i}/${ITEM_KEY_FIELD}`, `id ${id} read as "${id}"`);
     return { ...item, [ITEM_KEY_FIELD]: String(id) };
   });
-}
-
-/** The first budget an item list breaks: too many items in the list after, or one item too large. */
-export function itemBudget(items: readonly unknown[], total: number, limits: DirectiveLimits, pointer: string): SurfacerError | undefined {
-  if (total > limits.maxListItems) {
-    return makeError('DIRECTIVE_BUDGET_EXCEEDED', `the list would hold ${total} items; the limit is ${limits.maxListItems}`, { pointer });
-  }
-  for (let i = 0; i < items.length; i += 1) {
-    const bytes = jsonBytes(items[i]) ?? Infinity;
-    if (bytes > limits.maxListItemBytes) {
-      return makeError('DIRECTIVE_BUDGET_EXCEEDED', `item ${i} is ${bytes} bytes; the limit is ${limits.maxListItemBytes}`, { pointer: `${pointer}/${i}` });
-    }
-  }
-  return undefined;
 }
 
 /** The stored array of a list (anything else at its path counts as no items), and its valid items. */

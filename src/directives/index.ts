@@ -4,6 +4,7 @@ export type {
 } from './registry.ts';
 export { DEFAULT_LIMITS, jsonBytes, resolveLimits } from './limits.ts';
 export type { DirectiveLimits } from './limits.ts';
+export { itemBudget, listBudgetError } from './list-budgets.ts';
 export { parseModelOutput, safeParseModelOutput } from './parse.ts';
 export type { ParseResult } from './parse.ts';
 export type { RawEnvelope } from './envelope.ts';

@@ -4,6 +4,7 @@ import {
 } from '../ui-ir/index.ts';
 import { childPointer, issue } from './diagnostics.ts';
 import { resolveLimits } from './limits.ts';
+import { listBudgetError } from './list-budgets.ts';
 import type { ApplyContext } from './registry.ts';
 import type { DirectiveRegistry } from './registry.ts';
 import {
@@ -105,6 +106,8 @@ function applyOne(
     const where = first === undefined ? '' : `/${first.path.join('/')}`;
     return { ok: false, error: makeError('DIRECTIVE_IR_INVALID', `${definition.type} produced an invalid IR at ${where}: ${first?.message ?? ''}`, { pointer: base }) };
   }
+  const over = listBudgetError(ir, result.ir, context.limits);
+  if (over !== undefined) return { ok: false, error: { ...over, pointer: base } };
   return { ok: true, ir: result.ir };
 }
 

@@ -30,6 +30,17 @@ const dataPaths = (messages: readonly A2uiMessage[]): string[] =>
   messages.flatMap((m) => ('dataModelUpdate' in m ? [m.dataModelUpdate.path ?? '/'] : []));
 const v09Paths = (messages: readonly A2uiV09Message[]): string[] =>
   messages.flatMap((m) => ('updateDataModel' in m ? [m.updateDataModel.path ?? '/'] : []));
+/** Ids of the components an update (re)sends. */
+const v08Components = (messages: readonly A2uiMessage[]): string[] =>
+  messages.flatMap((m) => ('surfaceUpdate' in m ? m.surfaceUpdate.components.map((c) => c.id) : []));
+const v09Components = (messages: readonly A2uiV09Message[]): string[] =>
+  messages.flatMap((m) => ('updateComponents' in m ? m.updateComponents.components.map((c) => c.id) : []));
+/**
+ * Stable items: a list write re-sends no template (List, Card, the item's Texts and Image) and
+ * creates no surface; only the item Buttons are re-sent, because their context carries the new
+ * rev as a literal (v0.8 with their label Texts, as a Button and its child travel together).
+ */
+const ITEM_BUTTON = /^main\.l-chars\.a\d+-[a-z_]+(\.label\.Text|\.Button)$/;
 
 function write(ir: ConversationIr, items: DataValue[], next: ReturnType<typeof listIr>['next']): ConversationIr {
   const r = writeListItems(ir, 'main', 'chars', items, next());
@@ -80,19 +91,21 @@ describe('A2UI v0.8: a List template over a map-encoded list', () => {
     const { ir: start, next } = listIr([ARIA, BO]);
     const processor = newProcessor();
     feed(processor, v08(compileConversationToA2ui(start)));
-    const steps: Array<{ items: DataValue[]; view: string[]; order: Array<[string, string]> }> = [
-      { items: [ARIA, { ...BO, name: 'Bob' }], view: ['/view/l-chars/items/1'], order: [['0', 'aria'], ['1', 'bo']] },
-      { items: [ARIA, { ...BO, name: 'Bob' }, CY], view: ['/view/l-chars/items/2'], order: [['0', 'aria'], ['1', 'bo'], ['2', 'cy']] },
-      { items: [{ ...BO, name: 'Bob' }, CY], view: ['/view/l-chars/items'], order: [['0', 'bo'], ['1', 'cy']] },
-      { items: [], view: ['/view/l-chars'], order: [] },
+    const steps: Array<{ items: DataValue[]; view: string[]; stored: string[]; order: Array<[string, string]> }> = [
+      { items: [ARIA, { ...BO, name: 'Bob' }], view: ['/view/l-chars/items/1'], stored: ['/ui/lists/chars/1'], order: [['0', 'aria'], ['1', 'bo']] },
+      { items: [ARIA, { ...BO, name: 'Bob' }, CY], view: ['/view/l-chars/items/2'], stored: ['/ui/lists/chars/2'], order: [['0', 'aria'], ['1', 'bo'], ['2', 'cy']] },
+      { items: [{ ...BO, name: 'Bob' }, CY], view: ['/view/l-chars/items'], stored: ['/ui/lists/chars'], order: [['0', 'bo'], ['1', 'cy']] },
+      { items: [], view: ['/view/l-chars'], stored: ['/ui/lists/chars'], order: [] },
     ];
     let ir = start;
     for (const step of steps) {
       const before = ir;
       ir = write(ir, step.items, next);
       const messages = v08(compileA2uiUpdate(before, ir));
-      expect(messages.some((m) => 'deleteSurface' in m), 'no rebuild').toBe(false);
+      expect(messages.some((m) => 'deleteSurface' in m || 'beginRendering' in m), 'no rebuild').toBe(false);
+      expect(v08Components(messages).filter((id) => !ITEM_BUTTON.test(id)), 'no template re-sent').toEqual([]);
       expect(dataPaths(messages).filter((p) => p.startsWith('/view/')), JSON.stringify(step.items)).toEqual(step.view);
+      expect(dataPaths(messages).filter((p) => !p.startsWith('/view/')), 'the stored items: the same narrow writes').toEqual(step.stored);
       feed(processor, messages);
       expect(wcItems(processor)).toEqual(step.order);
       const fresh = newProcessor();
@@ -130,25 +143,30 @@ describe('A2UI v0.9: a List template over a plain array', () => {
     });
   });
 
-  it('a changed or appended item is written at its index; a removal writes the array', () => {
+  it('a changed or appended item is written at its index; a removal writes the array; empty shows the empty text', () => {
     const { ir: start, next } = listIr([ARIA, BO]);
     const oracle = newOracle();
     feedV09(oracle, v09(compileConversationToA2uiV09(start)));
     let ir = start;
     for (const [items, paths] of [
-      [[ARIA, { ...BO, name: 'Bob' }], ['/view/l-chars/items/1']],
-      [[ARIA, { ...BO, name: 'Bob' }, CY], ['/view/l-chars/items/2']],
-      [[ARIA, CY], ['/view/l-chars/items']],
+      [[ARIA, { ...BO, name: 'Bob' }], ['/ui/lists/chars/1', '/view/l-chars/items/1']],
+      [[ARIA, { ...BO, name: 'Bob' }, CY], ['/ui/lists/chars/2', '/view/l-chars/items/2']],
+      [[ARIA, CY], ['/ui/lists/chars', '/view/l-chars/items']],
+      [[], ['/ui/lists/chars', '/view/l-chars']],
     ] as Array<[DataValue[], string[]]>) {
       const before = ir;
       ir = write(ir, items, next);
       const messages = v09(compileA2uiV09Update(before, ir));
-      expect(v09Paths(messages).filter((p) => p.startsWith('/view/'))).toEqual(paths);
+      expect(messages.some((m) => 'deleteSurface' in m || 'createSurface' in m), 'no rebuild').toBe(false);
+      expect(v09Components(messages).filter((id) => !ITEM_BUTTON.test(id)), 'no template re-sent').toEqual([]);
+      expect(v09Paths(messages)).toEqual(paths);
       feedV09(oracle, messages);
       const fresh = newOracle();
       feedV09(fresh, v09(compileConversationToA2uiV09(ir)));
       expect(visibleV09(oracle)).toBe(visibleV09(fresh));
     }
+    const model = oracle.processor.model.getSurface('main--e0')!.dataModel.get('/view/l-chars') as { note: string; items: unknown[] };
+    expect(model).toEqual({ note: 'No characters yet.', items: [] });
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listChooseAction, listRemoveAction } from '../../src/collections/index.ts';
+import { errorSpec, httpStatusOf, isErrorCode, SurfacerErrorSchema } from '../../src/errors/index.ts';
 import { surfaceViewModel, type ListVm } from '../../src/compiler/html/index.ts';
 import {
   createActionRegistry, createIngress, type ActionDefinition, type ActionRequest,
@@ -90,6 +91,12 @@ describe('property: per-item actions with stale or forged keys are never applied
           return;
         }
         expect(outcome.kind).toBe('rejected');
+        if (outcome.kind !== 'rejected') return;
+        // The canonical error of the one registry, its status decided there.
+        expect(SurfacerErrorSchema.safeParse(outcome.error).success, JSON.stringify(outcome.error)).toBe(true);
+        expect(isErrorCode(outcome.error.code)).toBe(true);
+        if (isErrorCode(outcome.error.code)) expect(outcome.error).toMatchObject({ category: errorSpec(outcome.error.code).category, retryable: errorSpec(outcome.error.code).retryable });
+        expect(outcome.status).toBe(httpStatusOf(outcome.error.code));
         expect(calls).toEqual([]);
         expect(conversation.ir).toBe(last);
         const current = last.surfaces.find((s) => s.id === click.surfaceId);
@@ -101,7 +108,8 @@ describe('property: per-item actions with stale or forged keys are never applied
         } else {
           unknown += 1;
           expect([400, 403]).toContain(outcome.status);
-          if (outcome.status === 400) expect(outcome).toMatchObject({ error: { code: 'A2UI_C2S_ITEM_UNKNOWN' } });
+          // 403: an action no list of the surface offers; 400: a list or key it does not show now.
+          expect(outcome.error.code).toBe(outcome.status === 400 ? 'A2UI_C2S_ITEM_UNKNOWN' : 'A2UI_C2S_ACTION_FORBIDDEN');
         }
       }), { numRuns: 1000 });
     // The generators reach every branch often enough to mean something.

@@ -13,10 +13,13 @@ import { arbConversationIr } from '../support/arbitraries-ir.ts';
 /**
  * One IR, both wire versions, one user: whatever the user types, a click through ClientSim v0.8
  * (userAction) and through ClientSim v0.9 (action) reaches ingress as the same request, and the
- * action's field schema reads the same values from both. Two differences are by design and
+ * action's field schema reads the same values from both. Three differences are by design and
  * stated here: a v0.9 context leaves out fields named `path` or `call` (the official renderer
- * would read such a context as a binding), and an empty selection is `""` in v0.8 and `[]` in
- * v0.9 (both "nothing selected" to the field schema). A name two fields of different controls
+ * would read such a context as a binding), an empty selection is `""` in v0.8 and `[]` in
+ * v0.9 (both "nothing selected" to the field schema), and a list item's Button is named by its
+ * template instance in v0.8 (`<id>:<n>`, as the official processor names it) and by the
+ * template's id in v0.9 (`sourceComponentId`, which no action reads and no idempotency
+ * fingerprint includes). A name two fields of different controls
  * share (the compiler warns: COMPILER_A2UI_DUPLICATE_FIELD) is left out of the schema reading:
  * the value is the first field's, the schema the last's, and only v0.8's `""` happens to read as
  * text.
@@ -47,7 +50,9 @@ function sameRequest(surface: Surface, a: ParseResult<IngressRequest>, b: ParseR
   const { context: c08, ...rest08 } = a.request;
   const { context: c09, dialect, ...rest09 } = b.request;
   expect(dialect).toBe('v0.9');
-  expect(rest09).toEqual(rest08);
+  // A v0.8 template instance is its own component, `<id>:<key in the item map>`; v0.9 sends the template's id.
+  const instance08 = rest08.sourceComponentId?.replace(/:\d+$/, '');
+  expect(rest09).toEqual({ ...rest08, ...(instance08 === undefined ? {} : { sourceComponentId: instance08 }) });
   const expectedKeys = Object.keys(c08).filter((k) => !V09_ONLY_ABSENT.has(k));
   expect(Object.keys(c09).sort()).toEqual(expectedKeys.sort());
   const schema = fieldContextSchema(surface);
@@ -90,8 +95,11 @@ describe('a v0.9 action and its v0.8 equivalent reach ingress as the same reques
         }
         for (const node of tree) {
           if (node.type !== 'Button' || node.state !== 'resolved') continue;
-          const a = v08.click(wire, node.id);
-          const b = v09.click(wire, node.id);
+          // A list item's Button: v0.8 names each template instance `<id>:<key in the item map>`,
+          // v0.9 keeps the id and scopes it by the item's data path (…/items/<index>).
+          const instance = /\/items\/(\d+)$/.exec(node.dataPath)?.[1];
+          const a = v08.click(wire, instance === undefined ? node.id : `${node.id}:${instance}`);
+          const b = v09.click(wire, node.id, undefined, node.dataPath);
           expect(a.ok && b.ok, JSON.stringify([a, b])).toBe(true);
           if (!a.ok || !b.ok) continue;
           clicks += 1;

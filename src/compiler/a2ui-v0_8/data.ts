@@ -5,7 +5,7 @@ import {
   STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
 } from '../a2ui-shared/index.ts';
 import { listView } from '../list-view.ts';
-import { guardA2uiString, plainText } from './text.ts';
+import { GUARD_MARK, guardA2uiString, plainText } from './text.ts';
 
 /**
  * The client data model of one surface, as the compiler wants WC to hold it: nested maps with
@@ -124,13 +124,25 @@ function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): A2
   items.forEach((item, n) => {
     const entry = newA2Map();
     entry[LIST_ITEM_KEY] = guardA2uiString(item.key);
-    item.values.forEach((v, i) => { entry[listValueKey(i)] = guardA2uiString(styles[i] === undefined ? v : escapeMarkdown(v)); });
+    item.values.forEach((v, i) => {
+      const style = styles[i];
+      entry[listValueKey(i)] = style === undefined ? guardA2uiString(v) : style === 'caption' ? captionText(v) : plainText(v);
+    });
     encoded[String(n)] = entry;
   });
   const out = newA2Map();
-  out.note = plainText(note);
+  out.note = captionText(note);
   out.items = encoded;
   return out;
+}
+
+/**
+ * Display data a caption Text binds. The Lit renderer writes a caption as Markdown `*text*`, so
+ * an empty one shows two stars: nothing to show is the guard mark instead (invisible, and
+ * emphasis of a non-space character, so Markdown draws an empty <em>).
+ */
+function captionText(s: string): string {
+  return s === '' ? GUARD_MARK : plainText(s);
 }
 
 function boundValue(field: FieldBlockOf, raw: DataValue | undefined, warnings: SurfacerError[]): A2Leaf {

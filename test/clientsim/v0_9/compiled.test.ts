@@ -35,6 +35,9 @@ const TYPED: Record<string, unknown[]> = {
   ChoicePicker: [[], ['a'], ['x', 'y']],
 };
 
+/** Clicks on a list item's Button where both sides sent an item key (the scoped path resolved). */
+let itemClicks = 0;
+
 /** Drives both sides like one user, checking after each step that they still agree. */
 function actLikeAUser(sim: ClientSimV09, oracle: Oracle, pick: number): void {
   for (const [surfaceId, snapshot] of sim.surfaces()) {
@@ -54,6 +57,7 @@ function actLikeAUser(sim: ClientSimV09, oracle: Oracle, pick: number): void {
       if (ours.ok && theirs.ok) {
         const wire = JSON.parse(JSON.stringify(theirs.action)) as { timestamp: string };
         expect(ours.message).toEqual({ version: 'v0.9', action: { ...wire, timestamp: new Date(0).toISOString() } });
+        if (node.dataPath.includes('/items/') && typeof ours.message.action.context['item'] === 'string') itemClicks += 1;
       }
     }
   }
@@ -69,7 +73,9 @@ function agree(stream: readonly unknown[], pick: number): void {
 
 describe('ClientSim v0.9 vs the official processor on compiled streams, with a simulated user', () => {
   it('init + updates along generated IR transitions, lists among them (1,000 runs)', () => {
+    itemClicks = 0;
     fc.assert(fc.property(fc.oneof(arbTransitionSequence, arbListHistory), fc.nat(), (ops, pick) => agree(compiledStream(applyTransitions(ops)), pick)), { numRuns: 1000 });
+    expect(itemClicks, 'item Buttons clicked inside template instances').toBeGreaterThan(200);
   }, 600_000);
 
   it('init + updates along demo-app directive sequences (1,000 runs)', () => {
