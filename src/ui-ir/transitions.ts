@@ -110,6 +110,16 @@ export type DataOp =
   | { op: 'add' | 'replace'; namespace: 'draft' | 'ui'; keys: string[]; value: DataValue }
   | { op: 'remove'; namespace: 'draft' | 'ui'; keys: string[] };
 
+/** The keys of the first array strictly above the end of `keys`, if the path passes through one. */
+function arrayAbove(root: DataMap, keys: readonly string[]): string[] | undefined {
+  for (let depth = 1; depth < keys.length; depth += 1) {
+    const node = getAt(root, keys.slice(0, depth));
+    if (Array.isArray(node)) return keys.slice(0, depth);
+    if (!isPlainObject(node)) return undefined;
+  }
+  return undefined;
+}
+
 /**
  * Applies validated data ops to `/draft` or `/ui`. `/committed` is not reachable from here on
  * purpose: only a submit writes it. A draft change bumps rev; a ui change does not, unless it
@@ -128,6 +138,15 @@ export function patchSurfaceData(
       return { ok: false, error: makeError('IR_POINTER_INVALID', `cannot ${op.op} the whole /${op.namespace}`) };
     }
     const current = data[op.namespace];
+    const inside = arrayAbove(current, op.keys);
+    if (inside !== undefined) {
+      // Writing into an array by position would turn it into a map of what was written (items
+      // lost); list items change through the list directives, by key.
+      return {
+        ok: false,
+        error: makeError('IR_POINTER_INVALID', `cannot ${op.op} inside the array at ${formatPointer([op.namespace, ...inside])}: replace the whole array, or change items by key (list directives)`),
+      };
+    }
     let next: DataMap;
     if (op.op === 'remove') {
       next = removeAt(current, op.keys) as DataMap;

@@ -67,7 +67,7 @@ describe('list data and the rev', () => {
     expect(writeListItems(ir, 'side', 'chars', [], next())).toMatchObject({ ok: false, error: { code: 'IR_SURFACE_NOT_FOUND' } });
   });
 
-  it('a /ui patch that reaches a list (at, above or inside its path) bumps rev; one beside it does not', () => {
+  it('a /ui patch that reaches a list (at or above its path) bumps rev; one beside it does not; one inside its array is refused', () => {
     const { ir, next } = listIr([ARIA]);
     const revAfter = (keys: string[]): number => {
       const r = patchSurfaceData(ir, 'main', [{ op: 'replace', namespace: 'ui', keys, value: [] }], next());
@@ -75,7 +75,7 @@ describe('list data and the rev', () => {
     };
     expect(revAfter(['lists', 'chars'])).toBe(1);
     expect(revAfter(['lists'])).toBe(1);
-    expect(revAfter(['lists', 'chars', 'x'])).toBe(1);
+    expect(revAfter(['lists', 'chars', 'x'])).toBe(-1); // into the array by position: refused (IR_POINTER_INVALID)
     expect(revAfter(['lists', 'other'])).toBe(0);
     expect(revAfter(['status'])).toBe(0);
   });

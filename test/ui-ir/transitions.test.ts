@@ -117,4 +117,18 @@ describe('transition properties', () => {
       ir = deepFreeze(next);
     }
   });
+
+  fcTest.prop([
+    fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c', 'd'), title: text(20) }), { minLength: 1, maxLength: 6 }),
+    fc.nat({ max: 8 }), fc.constantFrom('add', 'replace', 'remove'), fc.boolean(),
+  ])('a patch into an array by position is refused and changes nothing; the whole array may be replaced', (items, index, op, deeper) => {
+    const d = { now: '2026-01-01T00:00:09.000Z' };
+    const ir = deepFreeze(ok(patchSurfaceData(opened(), 'main', [{ op: 'add', namespace: 'ui', keys: ['lists', 'x'], value: items }], d)));
+    const keys = ['lists', 'x', String(index), ...(deeper ? ['title'] : [])];
+    const into: DataOp = op === 'remove' ? { op, namespace: 'ui', keys } : { op, namespace: 'ui', keys, value: 'changed' };
+    const refused = patchSurfaceData(ir, 'main', [into], d);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'IR_POINTER_INVALID' } });
+    const whole = ok(patchSurfaceData(ir, 'main', [{ op: 'replace', namespace: 'ui', keys: ['lists', 'x'], value: items.slice(1) }], d));
+    expect(findLiveSurface(whole, 'main')!.data.ui).toEqual({ lists: { x: items.slice(1) } });
+  });
 });
