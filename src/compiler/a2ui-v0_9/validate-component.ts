@@ -11,7 +11,7 @@ import type { ErrorCode } from '../../errors/index.ts';
  * no action the official renderer would fail to send. Returns the ids it refers to.
  */
 // Read once: under tsx every use of an imported binding is a getter call, and these run per component.
-const { CHILD_REFS, FORBIDDEN_SEGMENTS, isBasicComponentType, isDynamicValue } = protocol;
+const { CHILD_REFS, FORBIDDEN_SEGMENTS, isDynamicValue } = protocol;
 
 export type Finding = { code: ErrorCode; detail: string; path: readonly (string | number)[] };
 
@@ -65,6 +65,16 @@ export function componentSchemaIssues(type: BasicComponentType, item: unknown): 
 
 const FUNCTIONS: ReadonlySet<string> = new Set(BASIC_FUNCTION_NAMES);
 const MEDIA = new Set(['Image', 'Video', 'AudioPlayer']);
+
+/** What checkComponent needs of a type, found with one lookup (it runs for every component). */
+interface TypeInfo {
+  type: BasicComponentType;
+  accepts: SchemaPredicate | undefined;
+  media: boolean;
+}
+const TYPES: ReadonlyMap<string, TypeInfo> = new Map(
+  (Object.keys(COMPONENT_SCHEMAS) as BasicComponentType[]).map((type) => [type, { type, accepts: ACCEPTS[type], media: MEDIA.has(type) }]),
+);
 /** Keys the official renderer takes for a binding when it resolves an action (generic-binder.js). */
 const BINDING_KEYS = ['path', 'call'];
 
@@ -212,6 +222,7 @@ function checkAction(event: Record<string, unknown>, allowedActions: ReadonlySet
 }
 
 const NO_REFS = Object.freeze([]) as unknown as ChildRefFound[];
+const NO_ISSUES: readonly z.core.$ZodIssue[] = Object.freeze([]);
 
 /** The ids `item` refers to, by the catalogue's reference properties. */
 export function childRefsOf(type: BasicComponentType, item: Record<string, unknown>): ChildRefFound[] {
@@ -248,10 +259,11 @@ export function checkComponent(
   item: Record<string, unknown>, type: string, allowedActions: ReadonlySet<string> | undefined, findings: Finding[],
   shared: SharedContext = newSharedContext(),
 ): ChildRefFound[] | Finding {
-  if (!isBasicComponentType(type)) {
+  const info = TYPES.get(type);
+  if (info === undefined) {
     return { code: 'A2UI_S2C_COMPONENT_NOT_ALLOWED', detail: `component "${String(item.id)}" has type "${type}", not in the basic catalogue`, path: ['component'] };
   }
-  const issues = componentSchemaIssues(type, item);
+  const issues = info.accepts?.(item) === true ? NO_ISSUES : componentSchemaIssues(info.type, item);
   if (issues.length > 0) {
     for (const issue of issues) {
       findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `${type}: ${issue.message}`, path: issue.path as (string | number)[] });
@@ -270,11 +282,11 @@ export function checkComponent(
     walk(value, at, findings, shared);
     at.pop();
   }
-  if (MEDIA.has(type) && typeof item.url === 'string' && !isHttpUrl(item.url)) {
+  if (info.media && typeof item.url === 'string' && !isHttpUrl(item.url)) {
     findings.push({ code: 'A2UI_S2C_URL_NOT_ALLOWED', detail: `only http(s) URLs are allowed, got ${JSON.stringify(item.url.slice(0, 80))}`, path: ['url'] });
   }
   if (event !== undefined) checkAction(event, allowedActions, findings, shared);
-  const refs = childRefsOf(type, item);
+  const refs = childRefsOf(info.type, item);
   for (let i = 0; i < refs.length; i += 1) {
     const ref = refs[i]!;
     if (ref.id !== item.id) continue;

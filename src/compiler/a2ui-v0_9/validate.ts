@@ -233,8 +233,11 @@ class StreamValidator {
         (failed ??= new Set()).add(id);
         continue;
       }
-      for (const f of findings) issue(f.code, f.detail, ['components', j, ...f.path]);
-      findings.length = 0;
+      if (findings.length > 0) {
+        for (const f of findings) issue(f.code, f.detail, ['components', j, ...f.path]);
+        // Setting an array's length is a runtime call: only when there was something to clear.
+        findings.length = 0;
+      }
       // The type the client holds for the id: its latest definition here, else the prior one.
       const previous = known?.type ?? gen.prior?.get(id);
       if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
@@ -335,7 +338,9 @@ class StreamValidator {
       this.report(code, index, detail, path, surfaceId, componentId);
     if (gen.idsKnown) {
       for (const [id, def] of gen.defs) {
-        for (const ref of def.refs) {
+        // Indexed: most refs lists are the one shared frozen empty list, which for-of handles slowly.
+        for (let r = 0; r < def.refs.length; r += 1) {
+          const ref = def.refs[r]!;
           if (gen.defs.has(ref.id) || gen.prior?.has(ref.id) === true) continue;
           report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
             `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]);
@@ -422,12 +427,15 @@ function forbiddenKey(value: unknown, path: readonly (string | number)[]): (stri
     const v = values[node];
     if (typeof v !== 'object' || v === null) continue;
     if (Array.isArray(v)) { for (let i = 0; i < v.length; i += 1) if (typeof v[i] === 'object') visit(v[i], node, i); continue; }
+    // Keys and values side by side (same order): a data model's large objects are dictionaries,
+    // where a lookup per key costs more than reading the values out at once.
     const own = Object.keys(v);
+    const children = Object.values(v);
     for (let i = 0; i < own.length; i += 1) {
       const k = own[i]!;
       // Every prototype name is 9 or 11 characters long: the set is asked only about those.
       if ((k.length === 9 || k.length === 11) && FORBIDDEN_SEGMENTS.has(k)) return pathTo(node, k);
-      const child = (v as Record<string, unknown>)[k];
+      const child = children[i];
       if (typeof child === 'object' && child !== null) visit(child, node, k);
     }
   }
