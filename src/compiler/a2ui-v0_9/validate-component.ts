@@ -11,7 +11,7 @@ import type { ErrorCode } from '../../errors/index.ts';
  * no action the official renderer would fail to send. Returns the ids it refers to.
  */
 // Read once: under tsx every use of an imported binding is a getter call, and these run per component.
-const { CHILD_REFS, FORBIDDEN_SEGMENTS, isBasicComponentType, isDynamicValue } = protocol;
+const { CHILD_REFS, FORBIDDEN_SEGMENTS, isDynamicValue } = protocol;
 
 export type Finding = { code: ErrorCode; detail: string; path: readonly (string | number)[] };
 
@@ -65,6 +65,16 @@ export function componentSchemaIssues(type: BasicComponentType, item: unknown): 
 
 const FUNCTIONS: ReadonlySet<string> = new Set(BASIC_FUNCTION_NAMES);
 const MEDIA = new Set(['Image', 'Video', 'AudioPlayer']);
+
+/** What checkComponent needs of a type, found with one lookup (it runs for every component). */
+interface TypeInfo {
+  type: BasicComponentType;
+  accepts: SchemaPredicate | undefined;
+  media: boolean;
+}
+const TYPES: ReadonlyMap<string, TypeInfo> = new Map(
+  (Object.keys(COMPONENT_SCHEMAS) as BasicComponentType[]).map((type) => [type, { type, accepts: ACCEPTS[type], media: MEDIA.has(type) }]),
+);
 /** Keys the official renderer takes for a binding when it resolves an action (generic-binder.js). */
 const BINDING_KEYS = ['path', 'call'];
 
@@ -106,15 +116,72 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 
 /**
- * Every binding path and function call inside `value` (Icon names are icons, not data). `path`
- * is the location, pushed and popped on the way (copied only for a finding).
+ * A Button's action context and its findings, relative to the context, kept by the validator
+ * from one Button to the next: a form's buttons share one context object with an entry per
+ * field, so it is checked once per stream, not once per button. Valid while nobody writes to
+ * the messages being validated (nobody does: they are values).
  */
-function walk(value: unknown, path: (string | number)[], findings: Finding[]): void {
+export interface SharedContext {
+  context: Record<string, unknown> | undefined;
+  /** The walk's findings (bindings and function calls inside the context). */
+  walk: Finding[];
+  /** Entries that are not dynamic values. */
+  values: Finding[];
+  /** Keys the official renderer reads as a binding. */
+  reserved: Finding[];
+}
+
+export function newSharedContext(): SharedContext {
+  return { context: undefined, walk: [], values: [], reserved: [] };
+}
+
+function prefixed(into: Finding[], prefix: readonly (string | number)[], relative: readonly Finding[]): void {
+  for (const f of relative) into.push({ code: f.code, detail: f.detail, path: [...prefix, ...f.path] });
+}
+
+function shareContext(shared: SharedContext, context: Record<string, unknown>): void {
+  if (shared.context === context) return;
+  shared.context = undefined;
+  const walked: Finding[] = [];
+  walk(context, [], walked, shared);
+  const values: Finding[] = [];
+  for (const key in context) {
+    if (Object.prototype.hasOwnProperty.call(context, key) && !isDynamicValue(context[key])) {
+      values.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `Button: context "${key}" is not a dynamic value`, path: [key] });
+    }
+  }
+  const reserved: Finding[] = [];
+  reservedKeys(context, [], reserved);
+  shared.context = context;
+  shared.walk = walked;
+  shared.values = values;
+  shared.reserved = reserved;
+}
+
+function reservedKeys(object: Record<string, unknown>, where: readonly (string | number)[], findings: Finding[]): void {
+  for (const key of BINDING_KEYS) {
+    if (Object.hasOwn(object, key)) {
+      findings.push({
+        code: 'A2UI_S2C_ACTION_KEY_RESERVED',
+        detail: `an action with a "${key}" key: the official renderer takes the whole object for a binding and the click fails`,
+        path: [...where, key],
+      });
+    }
+  }
+}
+
+/**
+ * Every binding path and function call inside `value` (Icon names are icons, not data). `path`
+ * is the location, pushed and popped on the way (copied only for a finding). The shared
+ * context's findings are taken as already found.
+ */
+function walk(value: unknown, path: (string | number)[], findings: Finding[], shared: SharedContext): void {
+  if (value === shared.context) { prefixed(findings, path, shared.walk); return; }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
       if (typeof value[i] !== 'object' || value[i] === null) continue;
       path.push(i);
-      walk(value[i], path, findings);
+      walk(value[i], path, findings, shared);
       path.pop();
     }
     return;
@@ -131,38 +198,31 @@ function walk(value: unknown, path: (string | number)[], findings: Finding[]): v
     const child = value[k];
     if (typeof child !== 'object' || child === null) continue;
     path.push(k);
-    walk(child, path, findings);
+    walk(child, path, findings, shared);
     path.pop();
   }
 }
 
-function checkAction(action: unknown, allowedActions: ReadonlySet<string> | undefined, findings: Finding[]): void {
-  if (!isRecord(action) || !isRecord(action.event)) return;
-  const event = action.event;
-  const at = ['action', 'event'];
+/** The Button's event, if any, and its record context (shared, see SharedContext). */
+function buttonEvent(action: unknown): Record<string, unknown> | undefined {
+  return isRecord(action) && isRecord(action.event) ? action.event : undefined;
+}
+
+const EVENT_AT: readonly string[] = ['action', 'event'];
+const CONTEXT_AT: readonly string[] = ['action', 'event', 'context'];
+
+function checkAction(event: Record<string, unknown>, allowedActions: ReadonlySet<string> | undefined, findings: Finding[], shared: SharedContext): void {
   if (allowedActions !== undefined && typeof event.name === 'string' && !allowedActions.has(event.name)) {
-    findings.push({ code: 'A2UI_S2C_ACTION_NOT_ALLOWED', detail: `action "${event.name}" is not allowlisted`, path: [...at, 'name'] });
+    findings.push({ code: 'A2UI_S2C_ACTION_NOT_ALLOWED', detail: `action "${event.name}" is not allowlisted`, path: [...EVENT_AT, 'name'] });
   }
-  const context = isRecord(event.context) ? event.context : {};
-  for (const key in context) {
-    if (Object.prototype.hasOwnProperty.call(context, key) && !isDynamicValue(context[key])) {
-      findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `Button: context "${key}" is not a dynamic value`, path: [...at, 'context', key] });
-    }
-  }
-  for (const [where, object] of [[at, event], [[...at, 'context'], context]] as const) {
-    for (const key of BINDING_KEYS) {
-      if (Object.hasOwn(object, key)) {
-        findings.push({
-          code: 'A2UI_S2C_ACTION_KEY_RESERVED',
-          detail: `an action with a "${key}" key: the official renderer takes the whole object for a binding and the click fails`,
-          path: [...where, key],
-        });
-      }
-    }
-  }
+  const hasContext = isRecord(event.context);
+  if (hasContext) prefixed(findings, CONTEXT_AT, shared.values);
+  reservedKeys(event, EVENT_AT, findings);
+  if (hasContext) prefixed(findings, CONTEXT_AT, shared.reserved);
 }
 
 const NO_REFS = Object.freeze([]) as unknown as ChildRefFound[];
+const NO_ISSUES: readonly z.core.$ZodIssue[] = Object.freeze([]);
 
 /** The ids `item` refers to, by the catalogue's reference properties. */
 export function childRefsOf(type: BasicComponentType, item: Record<string, unknown>): ChildRefFound[] {
@@ -197,17 +257,21 @@ export function childRefsOf(type: BasicComponentType, item: Record<string, unkno
  */
 export function checkComponent(
   item: Record<string, unknown>, type: string, allowedActions: ReadonlySet<string> | undefined, findings: Finding[],
+  shared: SharedContext = newSharedContext(),
 ): ChildRefFound[] | Finding {
-  if (!isBasicComponentType(type)) {
+  const info = TYPES.get(type);
+  if (info === undefined) {
     return { code: 'A2UI_S2C_COMPONENT_NOT_ALLOWED', detail: `component "${String(item.id)}" has type "${type}", not in the basic catalogue`, path: ['component'] };
   }
-  const issues = componentSchemaIssues(type, item);
+  const issues = info.accepts?.(item) === true ? NO_ISSUES : componentSchemaIssues(info.type, item);
   if (issues.length > 0) {
     for (const issue of issues) {
       findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `${type}: ${issue.message}`, path: issue.path as (string | number)[] });
     }
     return NO_REFS;
   }
+  const event = type === 'Button' ? buttonEvent(item.action) : undefined;
+  if (event !== undefined && isRecord(event.context)) shareContext(shared, event.context);
   // One location array for the whole component, pushed and popped (copied only for a finding).
   const at: (string | number)[] = [];
   for (const k in item) {
@@ -215,14 +279,14 @@ export function checkComponent(
     const value = item[k];
     if (typeof value !== 'object' || value === null) continue;
     at.push(k);
-    walk(value, at, findings);
+    walk(value, at, findings, shared);
     at.pop();
   }
-  if (MEDIA.has(type) && typeof item.url === 'string' && !isHttpUrl(item.url)) {
+  if (info.media && typeof item.url === 'string' && !isHttpUrl(item.url)) {
     findings.push({ code: 'A2UI_S2C_URL_NOT_ALLOWED', detail: `only http(s) URLs are allowed, got ${JSON.stringify(item.url.slice(0, 80))}`, path: ['url'] });
   }
-  if (type === 'Button') checkAction(item.action, allowedActions, findings);
-  const refs = childRefsOf(type, item);
+  if (event !== undefined) checkAction(event, allowedActions, findings, shared);
+  const refs = childRefsOf(info.type, item);
   for (let i = 0; i < refs.length; i += 1) {
     const ref = refs[i]!;
     if (ref.id !== item.id) continue;

@@ -3,7 +3,9 @@ import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import { DEFAULT_A2UI_LIMITS, type Violation } from '../a2ui-shared/index.ts';
 import type { ValidateA2uiV09Options } from './types.ts';
-import { checkComponent, isWellFormedPath, refPath, type ChildRefFound, type Finding } from './validate-component.ts';
+import {
+  checkComponent, isWellFormedPath, newSharedContext, refPath, type ChildRefFound, type Finding,
+} from './validate-component.ts';
 
 /**
  * The semantic validator for server→client A2UI v0.9 streams: what the official processor and
@@ -45,6 +47,11 @@ interface Generation {
   defs: Map<string, Def>;
   /** Ids the tree reached after some message (created generations only). */
   reached: Set<string>;
+  /**
+   * The tree depth over the current definitions, when the last updateComponents computed it with
+   * the reachable set (same walk, same order as treeDepth); undefined once definitions change.
+   */
+  depth: TreeDepth | undefined;
   data: unknown;
   /** Data is tracked from createSurface on; a write the client refuses is reported. */
   dataKnown: boolean;
@@ -73,6 +80,8 @@ class StreamValidator {
   private readonly actions: ReadonlySet<string> | undefined;
   private readonly catalogs: ReadonlySet<string>;
   private readonly maxDepth: number;
+  /** The last Button context checked (a form's buttons share one). */
+  private readonly shared = newSharedContext();
 
   constructor(private readonly options: ValidateA2uiV09Options) {
     this.allowed = options.allowedComponents ? new Set(options.allowedComponents) : undefined;
@@ -99,7 +108,7 @@ class StreamValidator {
   private newGeneration(surfaceId: string, first: number, created: boolean): Generation {
     const prior = created ? undefined : this.options.priorTypes?.get(surfaceId);
     const gen: Generation = {
-      first, created, idsKnown: created || prior !== undefined, prior, defs: new Map(), reached: new Set(),
+      first, created, idsKnown: created || prior !== undefined, prior, defs: new Map(), reached: new Set(), depth: undefined,
       data: created ? {} : undefined, dataKnown: created, live: true,
     };
     const list = this.surfaces.get(surfaceId) ?? [];
@@ -189,7 +198,11 @@ class StreamValidator {
   private updateComponents(body: Record<string, unknown>, gen: Generation, index: number, issue: Issue): void {
     const list = body.components;
     if (!Array.isArray(list) || list.length === 0) return issue('A2UI_S2C_SCHEMA_INVALID', 'components must be a non-empty array', ['components']);
-    const seen = new Set<string>();
+    // The ids of this message, first occurrences in order (where cycle searches start). A duplicate
+    // is an id whose definition is from this very message, or one that failed its checks here
+    // (rare: that set is made only then); no set of every id.
+    const ids: string[] = [];
+    let failed: Set<string> | undefined;
     const findings: Finding[] = [];
     for (let j = 0; j < list.length; j += 1) {
       const item: unknown = list[j];
@@ -199,29 +212,41 @@ class StreamValidator {
         issue('A2UI_S2C_ID_INVALID', `component id must be a non-empty string without ":", got ${JSON.stringify(id)}`, ['components', j, 'id']);
         continue;
       }
-      if (seen.has(id)) issue('A2UI_S2C_DUPLICATE_ID', `id "${id}" is defined twice in one updateComponents`, ['components', j, 'id']);
-      seen.add(id);
+      const known = gen.defs.get(id);
+      if ((known !== undefined && known.index === index) || failed?.has(id) === true) {
+        issue('A2UI_S2C_DUPLICATE_ID', `id "${id}" is defined twice in one updateComponents`, ['components', j, 'id']);
+      } else ids.push(id);
       const type = item.component;
       if (typeof type !== 'string' || type === '') {
         issue('A2UI_S2C_COMPONENT_TYPE_INVALID', `component "${id}" needs a "component" type name`, ['components', j, 'component']);
+        (failed ??= new Set()).add(id);
         continue;
       }
       if (this.allowed !== undefined && !this.allowed.has(type)) {
         issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, ['components', j, 'component']);
+        (failed ??= new Set()).add(id);
         continue;
       }
-      const refs = checkComponent(item, type, this.actions, findings);
-      if (!Array.isArray(refs)) { issue(refs.code, refs.detail, ['components', j, ...refs.path]); continue; }
-      for (const f of findings) issue(f.code, f.detail, ['components', j, ...f.path]);
-      findings.length = 0;
+      const refs = checkComponent(item, type, this.actions, findings, this.shared);
+      if (!Array.isArray(refs)) {
+        issue(refs.code, refs.detail, ['components', j, ...refs.path]);
+        (failed ??= new Set()).add(id);
+        continue;
+      }
+      if (findings.length > 0) {
+        for (const f of findings) issue(f.code, f.detail, ['components', j, ...f.path]);
+        // Setting an array's length is a runtime call: only when there was something to clear.
+        findings.length = 0;
+      }
       // The type the client holds for the id: its latest definition here, else the prior one.
-      const previous = gen.defs.get(id)?.type ?? gen.prior?.get(id);
+      const previous = known?.type ?? gen.prior?.get(id);
       if (previous !== undefined && previous !== type) issue('A2UI_S2C_TYPE_CHANGED', `component "${id}" was a ${previous} and is now a ${type}`, ['components', j, 'component']);
       const children = item.children;
       const templatePath = isRecord(children) && typeof children.path === 'string' ? children.path : undefined;
       gen.defs.set(id, { index, j, type, refs, templatePath, mark: 0 });
     }
-    this.checkCycles(gen, seen, issue);
+    this.checkCycles(gen, ids, issue);
+    gen.depth = undefined;
     if (gen.created && gen.defs.has(ROOT)) {
       const now = this.reachable(gen);
       // The first tree of a surface (every init) is taken as it is, not copied id by id.
@@ -230,16 +255,28 @@ class StreamValidator {
     }
   }
 
-  /** Ids reachable from the root through the definitions known so far. */
+  /**
+   * Ids reachable from the root through the definitions known so far. The same walk, in the
+   * same order, as treeDepth (ids without a definition push nothing), so it records the tree
+   * depth too: finish reuses it if no definition changes after (one walk fewer per init).
+   */
   private reachable(gen: Generation): Set<string> {
     const out = new Set<string>();
     const stack = [ROOT];
+    const depths = [1];
+    let best = 0;
+    let at = gen.first;
     while (stack.length > 0) {
       const id = stack.pop()!;
+      const depth = depths.pop()!;
       if (out.has(id)) continue;
       out.add(id);
-      for (const ref of gen.defs.get(id)?.refs ?? []) stack.push(ref.id);
+      const def = gen.defs.get(id);
+      if (def === undefined) continue;
+      if (depth > best) { best = depth; at = def.index; }
+      for (let i = 0; i < def.refs.length; i += 1) { stack.push(def.refs[i]!.id); depths.push(depth + 1); }
     }
+    gen.depth = { depth: best, index: at };
     return out;
   }
 
@@ -251,7 +288,7 @@ class StreamValidator {
    */
   private cycleSearches = 0;
 
-  private checkCycles(gen: Generation, ids: ReadonlySet<string>, issue: Issue): void {
+  private checkCycles(gen: Generation, ids: readonly string[], issue: Issue): void {
     this.cycleSearches += 1;
     const onBranch = 2 * this.cycleSearches - 1;
     const done = onBranch + 1;
@@ -301,7 +338,9 @@ class StreamValidator {
       this.report(code, index, detail, path, surfaceId, componentId);
     if (gen.idsKnown) {
       for (const [id, def] of gen.defs) {
-        for (const ref of def.refs) {
+        // Indexed: most refs lists are the one shared frozen empty list, which for-of handles slowly.
+        for (let r = 0; r < def.refs.length; r += 1) {
+          const ref = def.refs[r]!;
           if (gen.defs.has(ref.id) || gen.prior?.has(ref.id) === true) continue;
           report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
             `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]);
@@ -318,7 +357,7 @@ class StreamValidator {
         report('A2UI_S2C_UNREACHABLE_COMPONENT', def.index, `component "${id}" is never reachable from "${ROOT}"`, ['updateComponents', 'components'], id);
       }
     }
-    const depth = treeDepth(gen);
+    const depth = gen.depth ?? treeDepth(gen);
     if (depth.depth > this.maxDepth) {
       report('A2UI_S2C_NESTING_TOO_DEEP', depth.index, `the tree is ${depth.depth} levels deep, more than ${this.maxDepth}`, ['updateComponents', 'components']);
     }
@@ -340,8 +379,10 @@ class StreamValidator {
 
 type Issue = (code: ErrorCode, detail: string, path: Path, componentId?: string) => void;
 
+interface TreeDepth { depth: number; index: number }
+
 /** The deepest chain from the root (root = 1) over the final definitions; cycles are reported elsewhere. */
-function treeDepth(gen: Generation): { depth: number; index: number } {
+function treeDepth(gen: Generation): TreeDepth {
   let best = 0;
   let index = gen.first;
   // Two parallel stacks instead of a tuple per node: this walks every component of every batch.
@@ -360,17 +401,42 @@ function treeDepth(gen: Generation): { depth: number; index: number } {
   return { depth: best, index };
 }
 
-/** Path of the first prototype name used as a key anywhere in `value`. */
-function forbiddenKey(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
-  const stack: [unknown, (string | number)[]][] = [[value, path]];
+/**
+ * Path of the first prototype name used as a key anywhere in `value` (depth-first, last pushed
+ * first). Every object of the data model is visited: nodes are kept in flat arrays (value,
+ * parent node, key) and a path is built only for the finding.
+ */
+function forbiddenKey(value: unknown, path: readonly (string | number)[]): (string | number)[] | undefined {
+  const values: unknown[] = [value];
+  const parents: number[] = [-1];
+  const keys: (string | number)[] = [''];
+  const stack: number[] = [0];
+  const pathTo = (node: number, last: string): (string | number)[] => {
+    const tail: (string | number)[] = [last];
+    for (let n = node; n > 0; n = parents[n]!) tail.push(keys[n]!);
+    return [...path, ...tail.reverse()];
+  };
+  const visit = (child: unknown, parent: number, key: string | number): void => {
+    stack.push(values.length);
+    values.push(child);
+    parents.push(parent);
+    keys.push(key);
+  };
   while (stack.length > 0) {
-    const [v, p] = stack.pop()!;
+    const node = stack.pop()!;
+    const v = values[node];
     if (typeof v !== 'object' || v === null) continue;
-    if (Array.isArray(v)) { for (let i = 0; i < v.length; i += 1) if (typeof v[i] === 'object') stack.push([v[i], [...p, i]]); continue; }
-    for (const k of Object.keys(v)) {
-      if (FORBIDDEN_SEGMENTS.has(k)) return [...p, k];
-      const child = (v as Record<string, unknown>)[k];
-      if (typeof child === 'object' && child !== null) stack.push([child, [...p, k]]);
+    if (Array.isArray(v)) { for (let i = 0; i < v.length; i += 1) if (typeof v[i] === 'object') visit(v[i], node, i); continue; }
+    // Keys and values side by side (same order): a data model's large objects are dictionaries,
+    // where a lookup per key costs more than reading the values out at once.
+    const own = Object.keys(v);
+    const children = Object.values(v);
+    for (let i = 0; i < own.length; i += 1) {
+      const k = own[i]!;
+      // Every prototype name is 9 or 11 characters long: the set is asked only about those.
+      if ((k.length === 9 || k.length === 11) && FORBIDDEN_SEGMENTS.has(k)) return pathTo(node, k);
+      const child = children[i];
+      if (typeof child === 'object' && child !== null) visit(child, node, k);
     }
   }
   return undefined;
