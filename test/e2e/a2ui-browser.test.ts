@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createConsoleLog, failedLoad, launchChromium } from '../support/browser/index.ts';
-import { browserPages, committed, recordEvents, savedRow as savedRowOf, textField } from './support/browser-pages.ts';
-import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { failedLoad } from '../support/browser/index.ts';
+import { committed, recordEvents, savedRow as savedRowOf, textField } from './support/browser-pages.ts';
+import { browserSuite } from './support/browser-suite.ts';
+import { newConversation, startE2e } from './support/stack.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 
 /*
@@ -12,30 +12,14 @@ import { findSurface } from '../../src/ui-ir/index.ts';
  */
 const ARTIFACTS = 'test-artifacts/e2e';
 
-let browser: Browser;
-let s: E2eServer;
-const consoleLog = createConsoleLog();
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  s = await startE2e();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
-afterEach(async () => {
-  await closeContext();
-  expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
-});
-
-const { contextFor, newPage, openA2ui, closeContext } = browserPages(() => s, () => browser, consoleLog);
+const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e() });
+const { contextFor, newPage, openA2ui, openHtmx, consoleLog } = suite;
 const field = (page: Page, label: string) => textField(page, label);
 const savedRow = (page: Page, label: string, value: string) => savedRowOf(page, label, value);
 
 describe('the A2UI page on the real product', () => {
   it('shows the form from our stream; the renderer\'s own userAction is accepted and the committed values appear', async () => {
+    const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'create a character card');
     const page = await openA2ui(await contextFor(client), c);
@@ -69,12 +53,11 @@ describe('the A2UI page on the real product', () => {
   });
 
   it('htmx page and A2UI page show the same conversation live, both ways', async () => {
+    const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'create a character card');
     const ctx = await contextFor(client);
-    const htmx = await newPage(ctx);
-    await htmx.goto(`${s.url}${c.base}`);
-    await htmx.waitForFunction('window.htmx !== undefined');
+    const htmx = await openHtmx(ctx, c);
     await htmx.locator('#surface-main form').waitFor();
     const a2ui = await openA2ui(ctx, c);
     await expect.poll(() => field(a2ui, 'Name').count()).toBe(1);
@@ -99,6 +82,7 @@ describe('the A2UI page on the real product', () => {
   });
 
   it('a regenerate (epoch reset) re-initialises the renderer under the new epoch, which then works', async () => {
+    const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'create a character card');
     const page = await openA2ui(await contextFor(client), c);
@@ -118,6 +102,7 @@ describe('the A2UI page on the real product', () => {
   });
 
   it('the clarifier: choosing "persona" and pressing Continue opens the persona form without typing', async () => {
+    const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'ask me something');
     const page = await openA2ui(await contextFor(client), c);
@@ -145,6 +130,7 @@ describe('the A2UI page on the real product', () => {
   });
 
   it('opens with the bearer token instead of the cookie, and shows the connect box', async () => {
+    const s = suite.server;
     const owner = s.client();
     const c = await newConversation(s, owner, 'create a character card');
     const page = await newPage(await contextFor());

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { findSurface } from '../../src/ui-ir/index.ts';
-import { createConsoleLog, failedLoad, launchChromium } from '../support/browser/index.ts';
-import { browserPages, button, committed, recordEvents, savedRow, textField } from './support/browser-pages.ts';
-import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
+import { failedLoad } from '../support/browser/index.ts';
+import { button, committed, cutStream, recordEvents, savedRow, textField } from './support/browser-pages.ts';
+import { browserSuite } from './support/browser-suite.ts';
+import { newConversation, startE2e } from './support/stack.ts';
 
 /*
  * Issue 13, "Done when": the official Lit v0.9 renderer (@a2ui/lit/v0_9, the page
@@ -14,49 +14,8 @@ import { newConversation, startE2e, type Conversation, type E2eServer } from './
  */
 const ARTIFACTS = 'test-artifacts/e2e';
 
-let browser: Browser;
-let s: E2eServer;
-const consoleLog = createConsoleLog();
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  s = await startE2e();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
-afterEach(async () => {
-  await pages.closeContext();
-  expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
-  expect(s.errors, 'the server logged no error').toEqual([]);
-});
-
-const pages = browserPages(() => s, () => browser, consoleLog);
-
-/**
- * A page whose EventSources the test can reach (`window.__eventSources`): closing one stands for
- * a network that stopped delivering while the page still shows what it had.
- */
-async function newPage(ctx: BrowserContext): Promise<Page> {
-  const page = await pages.newPage(ctx);
-  await page.addInitScript(`(() => {
-    const Native = window.EventSource;
-    window.__eventSources = [];
-    window.EventSource = class extends Native {
-      constructor(url, init) { super(url, init); window.__eventSources.push(this); }
-    };
-  })()`);
-  return page;
-}
-
-async function openA2ui(ctx: BrowserContext, c: Conversation, query = ''): Promise<Page> {
-  const page = await newPage(ctx);
-  await page.goto(`${s.url}${c.a2ui}${query}`);
-  await page.locator('#a2ui-status[data-state="connected"]').waitFor();
-  return page;
-}
+const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e() });
+const { contextFor, openA2ui, openHtmx, consoleLog } = suite;
 
 const field09 = (page: Page, label: string) => textField(page, label, '0.9');
 const field08 = (page: Page, label: string) => textField(page, label, '0.8');
@@ -64,12 +23,11 @@ const saveButton09 = (page: Page) => button(page, 'Save character', '0.9');
 
 describe('the official v0.9 renderer on the real product (?v=0.9)', () => {
   it('shows the character card; its submit is applied, and the v0.8 page and the htmx page show the saved values', async () => {
+    const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'create a character card');
-    const ctx = await pages.contextFor(client);
-    const htmx = await newPage(ctx);
-    await htmx.goto(`${s.url}${c.base}`);
-    await htmx.waitForFunction('window.htmx !== undefined');
+    const ctx = await contextFor(client);
+    const htmx = await openHtmx(ctx, c);
     await htmx.locator('#surface-main form').waitFor();
     const v08 = await openA2ui(ctx, c);
     await expect.poll(() => field08(v08, 'Name').count()).toBe(1);
@@ -122,13 +80,14 @@ describe('the official v0.9 renderer on the real product (?v=0.9)', () => {
   });
 
   it('a stale v0.9 action gets 409: the renderer says so, re-initialises and its next submit is applied', async () => {
+    const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'create a character card');
-    const page = await openA2ui(await pages.contextFor(client), c, '?v=0.9');
+    const page = await openA2ui(await contextFor(client), c, '?v=0.9');
     await expect.poll(() => field09(page, 'Name').count()).toBe(1);
 
     // The page stops hearing from the server (its stream is closed under it) and another client saves.
-    await page.evaluate('window.__eventSources.at(-1).close()');
+    await cutStream(page);
     const owner = await s.handle.conversations.get(c.cid);
     const surface = findSurface(owner!.ir, 'main')!;
     const other = await client.post(`${c.base}/actions`, {
@@ -164,9 +123,10 @@ describe('the official v0.9 renderer on the real product (?v=0.9)', () => {
   });
 
   it('a regenerate (epoch reset) re-initialises the v0.9 renderer under the new epoch, which then works', async () => {
+    const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'create a character card');
-    const page = await openA2ui(await pages.contextFor(client), c, '?v=0.9.1');
+    const page = await openA2ui(await contextFor(client), c, '?v=0.9.1');
     await page.locator('a2ui-surface[data-surface-id="main--e0"]').waitFor();
 
     const regen = await client.post(`${c.base}/surfaces/main/regenerate`, { _csrf: c.csrf }, { as: 'json' });

@@ -11,10 +11,15 @@ import type { Conversation, E2eServer } from './stack.ts';
 export interface BrowserPages {
   /** A browser context that carries `client`'s session cookie (the user who created the conversation); none without. */
   contextFor(client?: HttpClient): Promise<BrowserContext>;
-  /** A watched page whose requests leave nothing but the server (fonts, CDNs are aborted). */
+  /**
+   * A watched page whose requests leave nothing but the server (fonts, CDNs are aborted) and
+   * whose EventSources `cutStream` can reach.
+   */
   newPage(ctx: BrowserContext): Promise<Page>;
   /** The A2UI page of `c` (`query`: `?v=0.9` for the v0.9 renderer), once its stream is connected. */
   openA2ui(ctx: BrowserContext, c: Conversation, query?: string): Promise<Page>;
+  /** The htmx page of `c`, once htmx has loaded. */
+  openHtmx(ctx: BrowserContext, c: Conversation): Promise<Page>;
   /** The context opened last (closed after each test). */
   readonly context: BrowserContext | undefined;
   closeContext(): Promise<void>;
@@ -31,6 +36,7 @@ export function browserPages(server: () => E2eServer, browser: () => Browser, co
     },
     async newPage(ctx) {
       const page = await consoleLog.watch(await ctx.newPage());
+      await page.addInitScript(TRACK_EVENT_SOURCES);
       const origin = new URL(server().url).origin;
       await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
       return page;
@@ -39,6 +45,12 @@ export function browserPages(server: () => E2eServer, browser: () => Browser, co
       const page = await pages.newPage(ctx);
       await page.goto(`${server().url}${c.a2ui}${query}`);
       await page.locator('#a2ui-status[data-state="connected"]').waitFor();
+      return page;
+    },
+    async openHtmx(ctx, c) {
+      const page = await pages.newPage(ctx);
+      await page.goto(`${server().url}${c.base}`);
+      await page.waitForFunction('window.htmx !== undefined');
       return page;
     },
     get context() {
@@ -50,6 +62,22 @@ export function browserPages(server: () => E2eServer, browser: () => Browser, co
     },
   };
   return pages;
+}
+
+const TRACK_EVENT_SOURCES = `(() => {
+  const Native = window.EventSource;
+  window.__eventSources = [];
+  window.EventSource = class extends Native {
+    constructor(url, init) { super(url, init); window.__eventSources.push(this); }
+  };
+})()`;
+
+/**
+ * Closes the stream the page opened last: the page stops hearing from the server while it still
+ * shows what it had (a network that stopped delivering), so what it sends next may be stale.
+ */
+export async function cutStream(page: Page): Promise<void> {
+  await page.evaluate('window.__eventSources.at(-1).close()');
 }
 
 /** The element names of each official renderer (they differ: v0.9's basic catalogue has its own). */

@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { createConsoleLog, launchChromium, type ConsoleLog } from '../../support/browser/index.ts';
+import { browserPages, type BrowserPages } from './browser-pages.ts';
+import type { E2eServer } from './stack.ts';
+
+export interface BrowserSuiteOptions {
+  /** Where the suite's screenshots go (created before the first test). */
+  artifacts: string;
+  /** Starts the server the suite's pages talk to (once, before the first test). */
+  start(): Promise<E2eServer>;
+}
+
+/** One server and one Chromium for a file of browser tests, with its pages and its console log. */
+export interface BrowserSuite extends BrowserPages {
+  /** The running server (from the first test on). */
+  readonly server: E2eServer;
+  readonly browser: Browser;
+  readonly consoleLog: ConsoleLog;
+}
+
+/**
+ * Registers the hooks every browser suite needs: the server and Chromium start before the first
+ * test and stop after the last; after each test its context is closed and both the browser
+ * console and the server's error log must be empty (a test that provokes an entry drains the
+ * exact entries it expects first). Call at the top level of a test file.
+ */
+export function browserSuite(options: BrowserSuiteOptions): BrowserSuite {
+  let server: E2eServer | undefined;
+  let browser: Browser | undefined;
+  const consoleLog = createConsoleLog();
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the browser suite's ${what} is not started (use it inside a test)`);
+    return value;
+  };
+  const pages = browserPages(() => started(server, 'server'), () => started(browser, 'browser'), consoleLog);
+
+  beforeAll(async () => {
+    mkdirSync(options.artifacts, { recursive: true });
+    server = await options.start();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    await pages.closeContext();
+    expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
+    if (server !== undefined) expect(server.errors.splice(0), 'the server logged no error').toEqual([]);
+  });
+
+  return {
+    contextFor: pages.contextFor,
+    newPage: pages.newPage,
+    openA2ui: pages.openA2ui,
+    openHtmx: pages.openHtmx,
+    closeContext: pages.closeContext,
+    get context() { return pages.context; },
+    get server() { return started(server, 'server'); },
+    get browser() { return started(browser, 'browser'); },
+    consoleLog,
+  };
+}
