@@ -24,7 +24,7 @@
 export { z } from 'zod';
 
 // --- app definition -------------------------------------------------------------------------
-export type { AppDefinition } from './conversation/app-definition.ts';
+export type { AppDefinition, AppTexts } from './conversation/app-definition.ts';
 export { defineAction, defineApp, defineDirective, itemActionNames } from './app-kit/index.ts';
 export type { AppSpec } from './app-kit/index.ts';
 

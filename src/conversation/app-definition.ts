@@ -3,6 +3,21 @@ import type { ActionRegistry } from '../ingress/actions.ts';
 import type { Planner } from '../planner/types.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 
+/**
+ * Words the hosts show around the app's panels (page title, message box, empty state). Each has a
+ * neutral default, so an app built on Surfacer never shows another app's examples.
+ */
+export interface AppTexts {
+  /** A line under the title. */
+  description?: string;
+  /** The message box's placeholder. Default "Type a message". */
+  placeholder?: string;
+  /** Shown while no panel is open. Default "Nothing here yet. Ask for something to get started." */
+  emptyState?: string;
+  /** Example requests offered to a newcomer (the htmx page lists them; none by default). */
+  hints?: readonly string[];
+}
+
 /** Everything product-specific, injected into the infrastructure. */
 export interface AppDefinition {
   /** Shown in page titles. */
@@ -13,4 +28,6 @@ export interface AppDefinition {
   offlinePlanner: Planner;
   /** Read-only tools the model may call before it answers (the tool loop); none by default. */
   tools?: ToolRegistry;
+  /** What the pages say besides the panels; neutral defaults where absent. */
+  texts?: AppTexts;
 }

@@ -1,4 +1,4 @@
-export type { AppDefinition } from './app-definition.ts';
+export type { AppDefinition, AppTexts } from './app-definition.ts';
 export { foldLog, foldMore, formatDivergence } from './fold.ts';
 export type { FoldContext, FoldDivergence, FoldResult, FoldStep, LoggedOutcome } from './fold.ts';
 export { replayAction } from './ingress-port.ts';

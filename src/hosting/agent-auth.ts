@@ -1,0 +1,52 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Who calls an agent endpoint (AG-UI, A2A, metrics). A principal owns the conversations it
+ * starts; another principal asking for them gets a 404, as for an unknown conversation.
+ */
+export interface Principal {
+  /** Stable across restarts and instances (never the secret itself: ids reach logs). */
+  readonly id: string;
+}
+
+/** Resolves a request's principal; undefined → 401. A library user may plug in their own. */
+export type Authenticate = (request: Request) => Principal | undefined | Promise<Principal | undefined>;
+
+/** `SURFACER_API_TOKENS`: comma-separated, blanks dropped. */
+export function parseApiTokens(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((t) => t.trim()).filter((t) => t.length > 0);
+}
+
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/**
+ * Bearer tokens, each its own principal. Tokens are compared as SHA-256 digests with
+ * timingSafeEqual, so neither a token's length nor its prefix leaks through timing.
+ */
+export function bearerTokenAuthenticator(tokens: readonly string[]): Authenticate {
+  const known = tokens.map((token) => ({ hash: digest(`token:${token}`), id: `token-${digest(`principal:${token}`).toString('base64url').slice(0, 16)}` }));
+  return (request) => {
+    const header = request.headers.get('authorization') ?? '';
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    if (!match) return undefined;
+    const offered = digest(`token:${match[1]}`);
+    let found: Principal | undefined;
+    // Every token is compared, found or not: the time taken does not say which one matched.
+    for (const k of known) if (timingSafeEqual(k.hash, offered) && found === undefined) found = { id: k.id };
+    return found;
+  };
+}
+
+/**
+ * The owner a principal's conversations record (`ownerSessionId`): hashed like browser sessions'
+ * owners, in a namespace of its own so a principal id can never equal a session's owner.
+ */
+export function ownerOfPrincipal(principal: Principal): string {
+  return createHash('sha256').update(`principal:${principal.id}`).digest('base64url');
+}
+
+/** Agent endpoints without tokens answer only on these binds (a laptop's own calls). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
