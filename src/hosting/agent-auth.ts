@@ -50,3 +50,16 @@ export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
+
+/** The one principal of an agent endpoint left open (no tokens, no authenticate): loopback binds only. */
+export const LOCAL_PRINCIPAL: Principal = Object.freeze({ id: 'local' });
+
+/**
+ * How agent endpoints authenticate: the library user's `authenticate`, else bearer tokens, else
+ * open (`open: true`: every caller is LOCAL_PRINCIPAL; `listen` then refuses a non-loopback bind).
+ */
+export function chooseAgentAuthenticate(options: { authenticate?: Authenticate; tokens: readonly string[] }): { authenticate: Authenticate; open: boolean } {
+  if (options.authenticate) return { authenticate: options.authenticate, open: false };
+  if (options.tokens.length > 0) return { authenticate: bearerTokenAuthenticator(options.tokens), open: false };
+  return { authenticate: () => LOCAL_PRINCIPAL, open: true };
+}

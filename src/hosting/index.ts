@@ -6,5 +6,5 @@ export {
   createHeartbeat, nodeSink, openPushConnection, SHUTDOWN_RETRY_MS, SSE_PING, SSE_SHUTDOWN_FAREWELL, sseFrame, webSink,
 } from './sse.ts';
 export type { Heartbeat, PushConnection, PushConnectionOptions, SseSink } from './sse.ts';
-export { bearerTokenAuthenticator, isLoopbackHost, ownerOfPrincipal, parseApiTokens } from './agent-auth.ts';
+export { bearerTokenAuthenticator, chooseAgentAuthenticate, isLoopbackHost, LOCAL_PRINCIPAL, ownerOfPrincipal, parseApiTokens } from './agent-auth.ts';
 export type { Authenticate, Principal } from './agent-auth.ts';
