@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
-import { CONVERSATION_ID, silentLogger, StoreUnavailableError } from '../conversation/index.ts';
+import { CONVERSATION_ID, resolveAppTexts, silentLogger, StoreUnavailableError } from '../conversation/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
 import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
@@ -75,6 +75,7 @@ export function createApp(deps: HostDeps): HostApp {
   const trusted = new Set(deps.trustedOrigins ?? []);
   const rateLimiter = deps.rateLimiter ?? ((_name: string, options: { perMinute: number; burst: number }) => createRateLimiter(options));
   const health = deps.health ?? (async () => ({ ok: true, engine: 'local' }));
+  const texts = resolveAppTexts(deps.app);
   let draining = false;
 
   const host: Host = {
@@ -198,7 +199,10 @@ export function createApp(deps: HostDeps): HostApp {
     c.set('pageId', page !== undefined && PAGE_ID.test(page) ? page : undefined);
     c.set('pc', {
       views, cid: conversation.id, base: `/c/${conversation.id}`, csrf: session.csrf,
-      plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength,
+      plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength, texts,
+      // Fragments for a page are its rendering (its forms keep their keys); a request from no
+      // known page gets a rendering of its own.
+      renderId: c.get('pageId') ?? randomToken(12),
     });
     await next();
   });

@@ -20,9 +20,10 @@ const MAX_PENDING_UPDATES = 64;
 export function registerEventRoutes(app: HostHono, host: Host): void {
   app.get('/c/:cid/events', (c) => {
     const conversation = c.get('conversation');
-    const pc = c.get('pc');
     const page = c.req.query('page');
     const pageId = page !== undefined && PAGE_ID.test(page) ? page : undefined;
+    // The stream's fragments belong to its page's rendering (the forms' idempotency keys).
+    const pc = pageId === undefined ? c.get('pc') : { ...c.get('pc'), renderId: pageId };
     const since = Number(c.req.header('Last-Event-ID') ?? c.req.query('v') ?? Number.NaN);
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {

@@ -39,7 +39,7 @@ export function registerTurnRoutes(app: HostHono, host: Host): void {
     const cancelled = result.outcome === 'cancelled';
     const status = result.error?.message ?? 'The assistant replied.';
     // A cancelled message goes back into the box so nothing the user typed is lost.
-    return c.html(`${messageFormHtml(pc, { text: cancelled ? text : '', autofocus: true })}\n${changesHtml(pc, result.prev, result.next, { status })}`);
+    return c.html(`${messageFormHtml(pc, { text: cancelled ? text : '', autofocus: true })}\n${changesHtml(pc, result.prev, result.next, { status, clearAlerts: result.error === undefined })}`);
   });
 
   app.post('/c/:cid/messages/cancel', async (c) => {
