@@ -1,12 +1,12 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createOfflinePlanner } from '../../src/app/index.ts';
 import type { Planner } from '../../src/planner/types.ts';
 import { failedLoad } from '../support/browser/index.ts';
 import type { HttpClient } from '../support/http-client.ts';
 import { cutStream } from './support/browser-pages.ts';
 import { browserSuite } from './support/browser-suite.ts';
-import { newConversation, startE2e, type Conversation } from './support/stack.ts';
+import { newConversation, startE2e } from './support/stack.ts';
 
 /*
  * Issue 21 items 6 and 7 in headless Chromium, at a desktop (1280×900) and a phone (390×844)
@@ -42,9 +42,8 @@ const VIEWPORTS = [
 ] as const;
 type Viewport = (typeof VIEWPORTS)[number];
 
+/** A context at the viewport's size (and touch, on the phone) carrying `client`'s session cookie. */
 async function contextAt(viewport: Viewport, client?: HttpClient): Promise<BrowserContext> {
-  const ctx = await suite.contextFor(client);
-  await ctx.close();
   const sized = await suite.browser.newContext({
     viewport: { width: viewport.width, height: viewport.height }, reducedMotion: 'reduce',
     ...(viewport.name === 'phone' ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
@@ -54,6 +53,9 @@ async function contextAt(viewport: Viewport, client?: HttpClient): Promise<Brows
   return sized;
 }
 const opened: BrowserContext[] = [];
+afterEach(async () => {
+  for (const ctx of opened.splice(0)) await ctx.close();
+});
 
 async function openPage(ctx: BrowserContext, path: string): Promise<Page> {
   const page = await newPage(ctx);
@@ -238,5 +240,59 @@ describe.each(VIEWPORTS)('the htmx page at $name width ($width×$height)', (view
   });
 });
 
-// Contexts made by contextAt are closed with the suite's (afterEach closes the last context only).
-export type { Conversation };
+describe.each(VIEWPORTS)('the A2UI pages at $name width ($width×$height)', (viewport) => {
+  for (const version of ['0.8', '0.9'] as const) {
+    it(`v${version}: the same message box sends a turn whose panel arrives; the stream authenticates with the cookie`, async () => {
+      const s = suite.server;
+      const client = s.client();
+      const c = await newConversation(s, client);
+      const ctx = await contextAt(viewport, client);
+      const page = await newPage(ctx);
+      const streams: string[] = [];
+      page.on('request', (r) => { if (r.url().includes('/stream')) streams.push(r.url()); });
+      await page.goto(`${s.url}${c.a2ui}${version === '0.9' ? '?v=0.9' : ''}`);
+      await page.locator('#a2ui-status[data-state="connected"]').waitFor();
+      // No token in the page or in the stream's URL: the session cookie carries it.
+      expect(streams.length).toBeGreaterThan(0);
+      for (const url of streams) expect(new URL(url).searchParams.has('token')).toBe(false);
+      expect(await page.content()).not.toContain(`data-token`);
+      const box = page.getByLabel('Message');
+      expect(await box.getAttribute('placeholder')).toBe('e.g. create a character card');
+      expect(await inView(box)).toBe(true);
+      await page.screenshot({ path: `${ARTIFACTS}/a2ui-v${version}-empty-${viewport.name}.png` });
+
+      await box.fill('first line');
+      await box.press('Shift+Enter');
+      await box.pressSequentially('second');
+      expect(await box.inputValue()).toBe('first line\nsecond');
+      await box.fill('create a character card named Aria');
+      await box.press('Enter');
+      await page.locator('#a2ui-busy').waitFor();
+      expect(await box.inputValue()).toBe('');
+      await box.pressSequentially('typed meanwhile');
+      await page.locator('a2ui-surface').first().waitFor();
+      await page.locator('#a2ui-busy').waitFor({ state: 'hidden' });
+      expect(await box.inputValue()).toBe('typed meanwhile');
+      const entries = page.locator('#a2ui-transcript .a2ui-entry');
+      await expect.poll(() => entries.count()).toBe(2);
+      expect(await entries.nth(0).locator('.a2ui-entry__text').textContent()).toBe('create a character card named Aria');
+      // The same turn on the htmx page's side: one conversation.
+      const conversation = await s.handle.conversations.get(c.cid);
+      expect(conversation!.ir.transcript.map((e) => e.role)).toEqual(['user', 'assistant']);
+
+      // Only spaces: the page says so; the next success clears it.
+      await box.fill('   ');
+      await box.press('Enter');
+      await page.locator('#a2ui-alerts .a2ui-alert', { hasText: 'Please type a message.' }).waitFor();
+      await box.fill('thanks');
+      await box.press('Enter');
+      await expect.poll(() => entries.count()).toBe(4);
+      expect(await page.locator('#a2ui-alerts').innerHTML()).toBe('');
+      expect(await inView(box)).toBe(true);
+      await page.getByText('Character card', { exact: true }).first().waitFor();
+      await settle(page);
+      await page.screenshot({ path: `${ARTIFACTS}/a2ui-v${version}-card-${viewport.name}.png` });
+      await page.screenshot({ path: `${ARTIFACTS}/a2ui-v${version}-card-${viewport.name}-full.png`, fullPage: true });
+    });
+  }
+});
