@@ -33,7 +33,7 @@ describe('the A2UI page on the real product', () => {
     await field(page, 'Personality').fill('Brave, curious and kind.');
     await field(page, 'Tags').fill('bard, brave');
     const exchanges = recordEvents(page, s, c);
-    await page.locator('a2ui-button', { hasText: 'Save character' }).locator('button').click();
+    await page.locator('a2ui-surfacer-button', { hasText: 'Save character' }).locator('button').click();
     await expect.poll(() => exchanges.length).toBe(1);
     const [exchange] = exchanges;
     expect(exchange!.status).toBe(200);
@@ -74,7 +74,7 @@ describe('the A2UI page on the real product', () => {
 
     // A2UI → htmx (through the htmx page's own SSE)
     await field(a2ui, 'Name').fill('Cora');
-    await a2ui.locator('a2ui-button', { hasText: 'Save character' }).locator('button').click();
+    await a2ui.locator('a2ui-surfacer-button', { hasText: 'Save character' }).locator('button').click();
     await htmx.locator('#surface-main .value[data-path="/committed/name"] .value__text', { hasText: 'Cora' }).waitFor();
     await savedRow(a2ui, 'Name', 'Cora').waitFor();
     await htmx.screenshot({ path: `${ARTIFACTS}/htmx-after-a2ui-submit.png`, fullPage: true });
@@ -95,7 +95,7 @@ describe('the A2UI page on the real product', () => {
 
     await field(page, 'Name').fill('Dara');
     await field(page, 'Personality').fill('Calm.');
-    await page.locator('a2ui-button', { hasText: 'Save character' }).locator('button').click();
+    await page.locator('a2ui-surfacer-button', { hasText: 'Save character' }).locator('button').click();
     await savedRow(page, 'Name', 'Dara').waitFor();
     expect(await committed(s, c.cid)).toMatchObject({ name: 'Dara' });
     await page.screenshot({ path: `${ARTIFACTS}/a2ui-after-epoch-reset.png`, fullPage: true });
@@ -113,7 +113,7 @@ describe('the A2UI page on the real product', () => {
     await choice.locator('.dropdown-header').click();
     await choice.locator('.option-item', { hasText: 'persona' }).click();
     const exchanges = recordEvents(page, s, c);
-    await page.locator('a2ui-button', { hasText: 'Continue' }).locator('button').click();
+    await page.locator('a2ui-surfacer-button', { hasText: 'Continue' }).locator('button').click();
     await expect.poll(() => exchanges.length).toBe(1);
     expect(exchanges[0]).toMatchObject({
       status: 200, request: { userAction: { name: 'ask.submit', context: { goal: ['persona'] } } },
@@ -152,7 +152,7 @@ describe('the A2UI page on the real product', () => {
     await mine.screenshot({ path: `${ARTIFACTS}/a2ui-token-connect-box.png`, fullPage: true });
     await field(mine, 'Name').fill('Eli');
     await field(mine, 'Personality').fill('Quiet.');
-    await mine.locator('a2ui-button', { hasText: 'Save character' }).locator('button').click();
+    await mine.locator('a2ui-surfacer-button', { hasText: 'Save character' }).locator('button').click();
     await savedRow(mine, 'Name', 'Eli').waitFor();
   });
 });

@@ -4,7 +4,7 @@ import { createOfflinePlanner } from '../../src/app/index.ts';
 import type { Planner } from '../../src/planner/types.ts';
 import { failedLoad } from '../support/browser/index.ts';
 import type { HttpClient } from '../support/http-client.ts';
-import { cutStream } from './support/browser-pages.ts';
+import { button, cutStream, savedRow, textField } from './support/browser-pages.ts';
 import { browserSuite } from './support/browser-suite.ts';
 import { newConversation, startE2e } from './support/stack.ts';
 
@@ -290,6 +290,56 @@ describe.each(VIEWPORTS)('the A2UI pages at $name width ($width×$height)', (vie
       expect(await page.locator('#a2ui-alerts').innerHTML()).toBe('');
       expect(await inView(box)).toBe(true);
       await page.getByText('Character card', { exact: true }).first().waitFor();
+      await expect.poll(() => textField(page, 'Personality', version).count()).toBe(1);
+
+      // A product page, not a renderer test page: a multi-line field is a textarea, typed into
+      // key by key (focus kept); no "Please enter a value" placeholders; primary and secondary
+      // buttons look different; the panel is one card (the surface element is none), without a shadow.
+      const personality = textField(page, 'Personality', version);
+      expect(await personality.evaluate((el) => el.tagName)).toBe('TEXTAREA');
+      await personality.pressSequentially('Brave and kind.');
+      expect(await personality.inputValue()).toBe('Brave and kind.');
+      expect(await personality.evaluate((el) => el.matches(':focus'))).toBe(true);
+      const placeholders = await page.evaluate(() => {
+        const found: string[] = [];
+        const walk = (root: Document | ShadowRoot): void => {
+          for (const el of Array.from(root.querySelectorAll('*'))) {
+            const ph = el.getAttribute('placeholder') ?? (el as HTMLInputElement).placeholder;
+            if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && ph) found.push(ph);
+            if (el.shadowRoot) walk(el.shadowRoot);
+          }
+        };
+        walk(document);
+        return found;
+      });
+      expect(placeholders.filter((p) => /please enter a value/i.test(p))).toEqual([]);
+      const background = (label: string) => button(page, label, version).evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(await background('Save character')).not.toBe(await background('Discard changes'));
+      const surface = page.locator('a2ui-surface').first();
+      expect(await surface.evaluate((el) => getComputedStyle(el).borderTopWidth)).toBe('0px');
+      // Every card the renderer draws, through its shadow roots: none with a shadow, none grey.
+      const cards = await page.evaluate(() => {
+        const found: Array<{ shadow: string; background: string }> = [];
+        const walk = (root: Document | ShadowRoot): void => {
+          for (const el of Array.from(root.querySelectorAll('*'))) {
+            if (el.classList.contains('a2ui-card') || el.tagName === 'A2UI-CARD') {
+              const style = getComputedStyle(el.shadowRoot?.querySelector('section, div') ?? el);
+              found.push({ shadow: style.boxShadow, background: style.backgroundColor });
+            }
+            if (el.shadowRoot) walk(el.shadowRoot);
+          }
+        };
+        walk(document);
+        return found;
+      });
+      expect(cards.length).toBeGreaterThan(0);
+      for (const card of cards) {
+        expect(card.shadow).toBe('none');
+        expect(['rgb(255, 255, 255)', 'rgba(0, 0, 0, 0)']).toContain(card.background);
+      }
+
+      await button(page, 'Save character', version).click();
+      await savedRow(page, 'Name', 'Aria', version).waitFor();
       await settle(page);
       await page.screenshot({ path: `${ARTIFACTS}/a2ui-v${version}-card-${viewport.name}.png` });
       await page.screenshot({ path: `${ARTIFACTS}/a2ui-v${version}-card-${viewport.name}-full.png`, fullPage: true });

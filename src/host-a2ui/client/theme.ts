@@ -31,6 +31,13 @@ const field = (): { container: ClassMap; element: ClassMap; label: ClassMap } =>
   label: cls(...labelText),
 });
 
+/** A Button that is not `primary` (overrides.ts): outlined, as the htmx page's secondary buttons. */
+export const SECONDARY_BUTTON: ClassMap = cls(
+  'layout-pt-2', 'layout-pb-2', 'layout-pl-5', 'layout-pr-5',
+  'border-br-2', 'border-bw-1', 'border-bs-s', 'color-bc-n70', 'color-bgc-n100', 'color-c-n10',
+  'typography-f-sf', 'typography-sz-ll', 'typography-w-500', 'behavior-ho-90',
+);
+
 export const surfacerTheme: Types.Theme = {
   components: {
     AudioPlayer: cls('layout-w-100', 'border-br-3'),
