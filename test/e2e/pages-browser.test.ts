@@ -125,15 +125,22 @@ describe.each(VIEWPORTS)('the htmx page at $name width ($width×$height)', (view
     expect(await page.locator('#transcript .entry--user .entry__text').first().textContent()).toBe('create a character card named Aria');
     expect(await box.inputValue()).toBe('');
     for (const text of ['show me sample characters', 'edit my persona']) await send(page, text);
-    // After three turns and three panels, the box is still at the bottom of the screen.
+    // After three turns and three panels, the box is still at the bottom of the screen, and on a
+    // wide screen the transcript shows its newest entry (it scrolls on its own, pinned to the end).
     expect(await inView(box)).toBe(true);
+    if (viewport.name === 'desktop') {
+      for (const text of ['thanks', 'thanks again', 'and thanks once more']) await send(page, text);
+      await settle(page);
+      expect(await page.locator('#transcript').evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+      expect(await inView(page.locator('#transcript li').last())).toBe(true);
+    }
     expect(await notCovered(box)).toBe(true);
     await page.mouse.wheel(0, -5000);
     await settle(page);
     expect(await inView(box)).toBe(true);
     // The planner's "offline" note: in its first reply only (the badge says it the whole time).
     const replies = await page.locator('#transcript .entry--assistant .entry__text').allTextContents();
-    expect(replies).toHaveLength(3);
+    expect(replies).toHaveLength(viewport.name === 'desktop' ? 6 : 3);
     expect(replies.filter((r) => r.includes('(Offline planner:'))).toHaveLength(1);
     expect(replies[0]).toContain('(Offline planner:');
     await shot(page, 'three-turns');
