@@ -197,12 +197,13 @@ export function createApp(deps: HostDeps): HostApp {
     c.set('session', session);
     c.set('conversation', conversation);
     c.set('pageId', page !== undefined && PAGE_ID.test(page) ? page : undefined);
+    let renderId: string | undefined;
     c.set('pc', {
       views, cid: conversation.id, base: `/c/${conversation.id}`, csrf: session.csrf,
       plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength, texts,
       // Fragments for a page are its rendering (its forms keep their keys); a request from no
-      // known page gets a rendering of its own.
-      renderId: c.get('pageId') ?? randomToken(12),
+      // known page gets a rendering of its own, drawn when first needed (JSON answers need none).
+      get renderId() { return renderId ??= c.get('pageId') ?? randomToken(12); },
     });
     await next();
   });
