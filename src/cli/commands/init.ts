@@ -96,7 +96,7 @@ export function readTemplates(dir: string): TemplateFile[] {
       const file = join(entry.parentPath, entry.name);
       return { path: relative(dir, file).split('\\').join('/'), contents: readFileSync(file, 'utf8') };
     })
-    .sort((a, b) => a.path.localeCompare(b.path));
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 function devToolsOf(root: string): Record<string, string> {
@@ -164,7 +164,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const near = relative(process.cwd(), dir);
   const shown = near === '' ? '.' : near.startsWith('..') ? dir : near;
   const lines = [
-    `Wrote ${name} to ${shown}: ${files.map((f) => f.path).join(', ')}`,
+    `Wrote ${name} to ${shown}: ${files.map((f) => f.path).sort().join(', ')}`,
     `It depends on surfacer as ${spec ?? `file:${root}`}${spec === undefined ? ' (this package; --surfacer to choose another)' : ''}.`,
   ];
   if (spec === undefined && !existsSync(join(root, 'dist', 'src', 'index.js'))) {
