@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { TARGETS } from '../../src/cli/commands/compile.ts';
 import {
-  A2UI_VERSION_CHOICES, COMMANDS, COMPILE_TARGET_CHOICES, HELP_OPTION, PLANNER_CHOICES, type CommandSpec, type OptionSpec,
+  A2UI_VERSION_CHOICES, COMMANDS, COMPILE_TARGET_CHOICES, HELP_OPTION, PLANNER_CHOICES, usageLine, type CommandSpec, type OptionSpec,
 } from '../../src/cli/commands-spec.ts';
 import { main } from '../../src/cli/main.ts';
 import { A2UI_VERSIONS } from '../../src/compiler/index.ts';
@@ -97,6 +97,11 @@ describe('surfacer --help', () => {
     expect([...A2UI_VERSION_CHOICES]).toEqual([...A2UI_VERSIONS]);
     expect([...COMPILE_TARGET_CHOICES]).toEqual([...TARGETS.keys()]);
   });
+
+  it('docs/cli-commands.md shows every command\'s usage line as help prints it', () => {
+    const doc = readFileSync(join(ROOT, 'docs/cli-commands.md'), 'utf8');
+    for (const command of COMMANDS) expect(doc, command.name).toContain(`\`${usageLine(command).replaceAll('|', '\\|')}\``);
+  });
 });
 
 describe('usage errors: exit 2, a clear line, nothing run', () => {
@@ -127,6 +132,7 @@ describe('usage errors: exit 2, a clear line, nothing run', () => {
 describe('running the CLI from a checkout', () => {
   // The documented ways (docs/cli-commands.md); npx with an empty npm cache and offline, as in a fresh clone.
   const cache = mkdtempSync(join(tmpdir(), 'surfacer-npx-cache-'));
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
   const env = { ...process.env, npm_config_cache: cache, npm_config_offline: 'true', npm_config_update_notifier: 'false' };
   const ways: Array<[string, string, string[]]> = [
     ['npx surfacer', 'npx', ['surfacer']],
@@ -135,16 +141,12 @@ describe('running the CLI from a checkout', () => {
   ];
 
   it.each(ways)('%s --help, <command> --help, and exit 2 on an unknown option', async (_way, command, prefix) => {
-    try {
-      const help = await exec(command, [...prefix, '--help'], { cwd: ROOT, env });
-      expect(help.stdout).toBe((await cli(['--help'])).out);
-      const sim = await exec(command, [...prefix, 'sim', '--help'], { cwd: ROOT, env });
-      expect(sim.stdout).toBe((await cli(['sim', '--help'])).out);
-      const bad = await exec(command, [...prefix, 'sim', '--bogus'], { cwd: ROOT, env }).then(() => undefined, (error: { code: number; stderr: string }) => error);
-      expect(bad?.code).toBe(2);
-      expect(bad?.stderr).toContain("surfacer sim: unknown option '--bogus'");
-    } finally {
-      if (command === 'npx') rmSync(cache, { recursive: true, force: true });
-    }
+    const help = await exec(command, [...prefix, '--help'], { cwd: ROOT, env });
+    expect(help.stdout).toBe((await cli(['--help'])).out);
+    const sim = await exec(command, [...prefix, 'sim', '--help'], { cwd: ROOT, env });
+    expect(sim.stdout).toBe((await cli(['sim', '--help'])).out);
+    const bad = await exec(command, [...prefix, 'sim', '--bogus'], { cwd: ROOT, env }).then(() => undefined, (error: { code: number; stderr: string }) => error);
+    expect(bad?.code).toBe(2);
+    expect(bad?.stderr).toContain("surfacer sim: unknown option '--bogus'");
   }, 60_000);
 });

@@ -132,6 +132,11 @@ describe('surfacer init DIR', () => {
     const rendered = renderApp(templates, { name: 'X', packageName: 'x', surfacerSpec: 'file:y', devTools: {} });
     expect(rendered.map((f) => f.path).sort()).toEqual(EXPECTED_FILES);
   });
+
+  it('docs/init.md names every file init writes', () => {
+    const doc = readFileSync(join(ROOT, 'docs/init.md'), 'utf8');
+    for (const file of EXPECTED_FILES) expect(doc, file).toContain(`\`${file}\``);
+  });
 });
 
 describe('the app init wrote', () => {
