@@ -133,6 +133,19 @@ describe('surfacer init DIR', () => {
     expect(rendered.map((f) => f.path).sort()).toEqual(EXPECTED_FILES);
   });
 
+  it('the template imports only `surfacer`, Node built-ins, vitest (its test) and its own files: the public API is enough', () => {
+    const offending: string[] = [];
+    for (const file of readTemplates(join(ROOT, 'templates/init')).filter((f) => f.path.endsWith('.ts'))) {
+      for (const match of file.contents.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)) {
+        const spec = (match[1] ?? match[2])!;
+        if (spec === 'surfacer' || spec.startsWith('node:') || spec.startsWith('./') || spec.startsWith('../src/')) continue;
+        if (spec === 'vitest' && file.path.startsWith('test/')) continue;
+        offending.push(`${file.path}: ${spec}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
   it('docs/init.md names every file init writes', () => {
     const doc = readFileSync(join(ROOT, 'docs/init.md'), 'utf8');
     for (const file of EXPECTED_FILES) expect(doc, file).toContain(`\`${file}\``);
