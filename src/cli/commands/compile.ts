@@ -6,9 +6,8 @@ import { a2uiBatchesToJsonl, a2uiWire, type A2uiVersion } from '../../compiler/i
 import { compileConversationToHtml } from '../../compiler/html/index.ts';
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import { createSeededSource, emptyConversation, type ConversationIr } from '../../ui-ir/index.ts';
-import { A2UI_VERSION_OPTION, a2uiVersionOf } from '../a2ui-version.ts';
+import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
 import { parseJsonArrayOrLines, readInput } from '../io.ts';
-import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
 /**
@@ -53,7 +52,7 @@ export const TARGETS: ReadonlyMap<string, CompileTarget> = new Map<string, Compi
   ['html', { summary: 'HTML fragments, one per surface', render: (ir) => ({ output: `${compileConversationToHtml(ir).html}\n` }) }],
 ]);
 
-const USAGE = usageOf('compile');
+const USAGE = `usage: surfacer compile --target ${[...TARGETS.keys()].join('|')} ${A2UI_VERSION_USAGE} [--seed S] [--strict] [FILE|-]\n`;
 
 function line(io: CliIo, batch: number | undefined, error: SurfacerError): void {
   io.stderr.write(`${JSON.stringify(batch === undefined ? error : { batch, ...error })}\n`);

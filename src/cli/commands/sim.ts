@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util';
 import { driversV09, orderedJson, replay } from '../../clientsim/index.ts';
 import type { A2uiVersion } from '../../compiler/index.ts';
-import { A2UI_VERSION_OPTION, a2uiVersionOf } from '../a2ui-version.ts';
+import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
 import { readInput, parseJsonArrayOrLines } from '../io.ts';
-import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
-const USAGE = usageOf('sim');
+const USAGE = `usage: surfacer sim ${A2UI_VERSION_USAGE} [FILE|-]\n`;
 
 /**
  * `surfacer sim [--a2ui-version V] [FILE|-]`: replays A2UI messages (JSON array or JSONL) through
