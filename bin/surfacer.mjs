@@ -22,5 +22,11 @@ if (existsSync(sources) && hasTsx()) {
   register();
   await import(sources.href);
 } else {
-  await import(new URL('../dist/src/cli/bin.js', import.meta.url).href);
+  const compiled = new URL('../dist/src/cli/bin.js', import.meta.url);
+  if (!existsSync(compiled)) {
+    // A checkout installed without dev dependencies (no tsx) and never built.
+    process.stderr.write('surfacer: no way to run: neither tsx for the sources (npm ci) nor a build (npm run build)\n');
+    process.exit(1);
+  }
+  await import(compiled.href);
 }
