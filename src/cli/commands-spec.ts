@@ -167,6 +167,6 @@ export function generalHelp(): string {
     if (command.args) lines.push(`    ${command.args}  ${command.argsDescription ?? ''}`.trimEnd());
     if (command.options.length > 0) lines.push(...optionLines(command.options, '    '));
   }
-  lines.push('', 'Every command also takes -h, --help. Exit status: 0 done, 1 a finding or a failure, 2 a usage error.');
+  lines.push('', 'Every command also takes -h, --help.', 'Exit status: 0 done; 1 the input is wrong (a finding, a failure); 2 a wrong call (an unknown command or option, a missing or bad value).');
   return `${lines.join('\n')}\n`;
 }
