@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -66,9 +67,10 @@ beforeAll(async () => {
   tarball = join(work, packed[0]!.filename);
 }, 600_000);
 
-afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
-});
+// Three installs, two of them with typescript and vitest: removing them takes a while on a busy disk.
+afterAll(async () => {
+  if (work !== undefined) await rm(work, { recursive: true, force: true });
+}, 300_000);
 
 describe('the packed tarball in an empty project', () => {
   beforeAll(async () => {
@@ -226,6 +228,13 @@ describe('surfacer init from the installed package', () => {
     expect(save.status).toBe(200);
     expect(JSON.stringify(await save.json())).toContain('Saved \\"Team meeting\\"');
     expect(surfaceFormFields(await (await client.get(base)).text(), 'note')).toEqual({});
+
+    // The A2UI pages of the same conversation carry the app's name too.
+    for (const query of ['', '?v=0.9']) {
+      const a2ui = await client.get(`/a2ui${base}${query}`);
+      expect(a2ui.status).toBe(200);
+      expect(/<title>([^<]*)<\/title>/.exec(await a2ui.text())?.[1]).toBe('App');
+    }
     expect(started.output()).not.toMatch(/error/i);
   }, 120_000);
 
