@@ -124,6 +124,8 @@ describe.each(VIEWPORTS)('the htmx page at $name width ($width×$height)', (view
     await send(page, 'create a character card named Aria');
     expect(await page.locator('#transcript .entry--user .entry__text').first().textContent()).toBe('create a character card named Aria');
     expect(await box.inputValue()).toBe('');
+    // The answer's form replaced the box: the focus is back in it (without scrolling the page).
+    expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
     for (const text of ['show me sample characters', 'edit my persona']) await send(page, text);
     // After three turns and three panels, the box is still at the bottom of the screen, and on a
     // wide screen the transcript shows its newest entry (it scrolls on its own, pinned to the end).

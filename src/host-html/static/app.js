@@ -50,6 +50,9 @@
     }
     carry = null;
     sent = null;
+    // The answer's form replaced the one the user was in: the focus goes back, without scrolling
+    // (htmx's autofocus would scroll, on a phone away from the panel the turn just opened).
+    if (input) input.focus({ preventScroll: true });
   });
   // A refused message (shown in the alerts, the form not replaced) goes back into the box.
   document.addEventListener('htmx:afterRequest', function (event) {
