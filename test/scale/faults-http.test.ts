@@ -55,6 +55,8 @@ interface Row {
   accepted: number;
   refused: number;
   other: number;
+  /** What the other answers were: `endpoint status code × count`. */
+  otherKinds: string;
   lost: number;
   doubled: number;
   firstActionMs: number;
@@ -77,6 +79,30 @@ let pageOpenedAt = 0;
 const rows: Row[] = [];
 let prober: HttpProber | undefined;
 const streamEnded: boolean[] = [];
+
+/**
+ * When this process (both instances run in it) could not run: each late tick of a 5 ms timer
+ * marks the interval the event loop was busy or the process was not scheduled. An answer's time
+ * minus what of it fell in such intervals is the time it spent waiting on anything else, Redis
+ * included (on a machine shared with other work the raw times carry the scheduler's delays).
+ */
+const blocked: Array<[number, number]> = [];
+const loopWatch = ((): NodeJS.Timeout => {
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const late = now - last - 5;
+    if (late > 1) blocked.push([now - late, now]);
+    last = now;
+  }, 5);
+  timer.unref();
+  return timer;
+})();
+function blockedDuring(from: number, to: number): number {
+  let sum = 0;
+  for (const [a, b] of blocked) sum += Math.max(0, Math.min(b, to) - Math.max(a, from));
+  return sum;
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -120,6 +146,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  clearInterval(loopWatch);
   await prober?.stop();
   for (const conn of streams()) conn.close();
   if (rows.length > 0) console.log(`\nFault injection (2 instances, command deadline ${COMMAND_TIMEOUT_MS} ms, /readyz deadline ${READY_TIMEOUT_MS} ms, fault held ${FAULT_MS} ms)\n${table(rows)}\n`);
@@ -228,6 +255,9 @@ async function runFault(fault: Fault, tag: string): Promise<Row> {
       accepted: served.filter((s) => s.status >= 200 && s.status < 400).length,
       refused: served.filter((s) => s.status === 503).length,
       other: served.filter((s) => s.status !== 503 && (s.status < 200 || s.status >= 400)).length,
+      otherKinds: [...served.filter((s) => s.status !== 503 && (s.status < 200 || s.status >= 400))
+        .reduce((m, s) => m.set(`${s.endpoint} ${s.status} ${s.code ?? ''}`.trim(), (m.get(`${s.endpoint} ${s.status} ${s.code ?? ''}`.trim()) ?? 0) + 1), new Map<string, number>())]
+        .map(([k, n]) => `${k} ×${n}`).join(', '),
       lost, doubled,
       firstActionMs: Math.min(...acceptedAfter),
       caughtUpMs,
@@ -238,12 +268,14 @@ async function runFault(fault: Fault, tag: string): Promise<Row> {
 
     // Probes and refusals, under the fault and after it.
     const during = samples.filter((s) => s.sentAt >= faultStart);
+    // The probes' answer times less the instances' event-loop delays meanwhile (see `blocked`).
+    const waited = (x: { sentAt: number; ms: number }): number => x.ms - blockedDuring(x.sentAt, x.sentAt + x.ms);
     for (const s of during.filter((x) => x.endpoint === 'healthz')) {
       expect.soft(s.status, 'healthz status').toBe(200);
-      expect.soft(s.ms, `healthz on ${s.instance}`).toBeLessThanOrEqual(HEALTHZ_LIMIT_MS);
+      expect.soft(waited(s), `healthz on ${s.instance}: ${Math.round(s.ms)} ms, of which the event loop was held ${Math.round(s.ms - waited(s))} ms`).toBeLessThanOrEqual(HEALTHZ_LIMIT_MS);
     }
     for (const s of during.filter((x) => x.endpoint === 'readyz')) {
-      expect.soft(s.ms, `readyz on ${s.instance} (${s.status})`).toBeLessThanOrEqual(READY_TIMEOUT_MS);
+      expect.soft(waited(s), `readyz on ${s.instance} (${s.status}): ${Math.round(s.ms)} ms, of which the event loop was held ${Math.round(s.ms - waited(s))} ms`).toBeLessThanOrEqual(READY_TIMEOUT_MS);
     }
     for (const s of samples) {
       expect.soft(s.status, `${s.endpoint} on ${s.instance}: an HTTP answer`).not.toBe(0);
@@ -295,10 +327,10 @@ async function runFault(fault: Fault, tag: string): Promise<Row> {
 
 function table(list: readonly Row[]): string {
   const ms = (n: number): string => (Number.isFinite(n) ? String(Math.round(n)) : '–');
-  const head = ['fault', ...ENDPOINTS.map((e) => `${e} max ms`), 'accepted / refused (other)', 'lost', 'doubled', 'end → 1st accepted action ms', 'end → streams caught up ms', 'longest stream silence ms', 'event-loop delay max ms'];
+  const head = ['fault', ...ENDPOINTS.map((e) => `${e} max ms`), 'accepted / refused (other)', 'lost', 'doubled', 'end → 1st accepted action ms', 'end → streams caught up ms', 'longest stream silence ms', 'event-loop delay max ms', 'other answers'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
   for (const r of list) {
-    lines.push(`| ${[r.fault, ...ENDPOINTS.map((e) => ms(r.longest[e])), `${r.accepted} / ${r.refused} (${r.other})`, r.lost, r.doubled, ms(r.firstActionMs), ms(r.caughtUpMs), ms(r.silenceMs), ms(r.lagMs)].join(' | ')} |`);
+    lines.push(`| ${[r.fault, ...ENDPOINTS.map((e) => ms(r.longest[e])), `${r.accepted} / ${r.refused} (${r.other})`, r.lost, r.doubled, ms(r.firstActionMs), ms(r.caughtUpMs), ms(r.silenceMs), ms(r.lagMs), r.otherKinds || '–'].join(' | ')} |`);
   }
   return lines.join('\n');
 }

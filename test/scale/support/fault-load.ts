@@ -169,10 +169,10 @@ function runWriter<P>(name: string, cid: string, instances: number, rec: Recorde
   };
 }
 
-/** Whether `follower` (on instance `s`) shows what `s` holds of `cid` now; false while `s` cannot tell. */
-async function current(s: E2eServer, cid: string, follower: A2uiFollower): Promise<boolean> {
+/** Whether `follower` (on instance `s`) shows what `s` holds of `cid` now; undefined while `s` cannot tell. */
+async function current(s: E2eServer, cid: string, follower: A2uiFollower): Promise<boolean | undefined> {
   const version = (await s.handle.conversations.get(cid).catch(() => undefined))?.version;
-  if (version === undefined) return false;
+  if (version === undefined) return undefined;
   const { hub } = s.handle.a2ui.wire(follower.version);
   return hub.checkpoint(cid).version >= version && holdsEverything(hub, cid, follower.lastEventId);
 }
@@ -182,7 +182,9 @@ export function a2uiWriter(name: string, c: Conversation, servers: E2eServer[], 
   return runWriter<UserActionMessage>(name, c.cid, servers.length, rec, {
     async prepare(i, n) {
       const follower = followers[i]!;
-      if (!(await current(servers[i]!, c.cid, follower))) return undefined;
+      // While the instance cannot tell (its Redis is away), the user submits what the renderer
+      // shows, as a real one would: the submit itself meets the fault.
+      if ((await current(servers[i]!, c.cid, follower)) === false) return undefined;
       follower.sync();
       return characterAction(follower.sim, { name: `${name} ${n}`, personality: `Take ${n}.` });
     },
