@@ -143,15 +143,19 @@ export function createApp(deps: HostDeps): HostApp {
   // the backend's last known state is only reported. Readiness: it can serve now (the backend
   // answers, not shutting down), decided within readyTimeoutMs.
   app.get('/healthz', (c) => c.json({ ok: true, store: status() }));
-  app.get('/readyz', async (c) => {
+  /** The backend's answer, or not ready once three quarters of the deadline passed (whatever `health` does). */
+  const backendReady = (): Promise<BackendStatus> => {
     const budget = Math.max(1, Math.floor(limits.readyTimeoutMs * 0.75));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<BackendStatus>((resolve) => {
       timer = setTimeout(() => resolve({ ...status(), ok: false, detail: `no answer within ${budget} ms` }), budget);
     });
-    const store = draining ? status() : await Promise.race([
+    return Promise.race([
       health(budget).catch((error: unknown) => ({ ...status(), ok: false, detail: String(error) })), late,
     ]).finally(() => clearTimeout(timer));
+  };
+  app.get('/readyz', async (c) => {
+    const store = draining ? status() : await backendReady();
     const ready = store.ok && !draining;
     return c.json({ ok: ready, draining, store }, ready ? 200 : 503);
   });

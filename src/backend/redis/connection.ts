@@ -1,4 +1,4 @@
-import { createClient, ErrorReply } from 'redis';
+import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from 'redis';
 import { silentLogger, StoreUnavailableError, type Logger } from '../../conversation/index.ts';
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -36,6 +36,14 @@ export interface RedisConnectionStatus {
   inFlight: number;
   /** Milliseconds since Redis last answered anything on the commands connection (absent: never). */
   sinceLastReplyMs?: number;
+}
+
+/**
+ * Unavailable, and the command never reached Redis (stalled, too many waiting, not connected):
+ * nothing it would have written can show up later.
+ */
+export class CommandNotSentError extends StoreUnavailableError {
+  override name = 'CommandNotSentError';
 }
 
 /** Error replies that say "not now" rather than "wrong command". */
@@ -144,9 +152,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   async function call<T>(command: (client: RedisClient) => Promise<T>, callOptions: { timeoutMs?: number; probe?: boolean } = {}): Promise<T> {
     if (!everReady) await Promise.race([firstReady, new Promise((resolve) => setTimeout(resolve, startupWaitMs).unref())]);
     if (stalledSince !== undefined && client.isReady) {
-      throw new StoreUnavailableError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
+      throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
     }
-    if (inFlight >= maxInFlight) throw new StoreUnavailableError(`redis: ${inFlight} commands waiting for an answer`);
+    if (inFlight >= maxInFlight) throw new CommandNotSentError(`redis: ${inFlight} commands waiting for an answer`);
     stats.commands += 1;
     if (inFlight === 0) stats.roundTrips += 1;
     inFlight += 1;
@@ -169,13 +177,16 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       // A Redis that stopped answering without closing the connection (paused, partitioned)
       // must not hold requests and the conversation's queue until TCP gives up.
       const deadline = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => {
+        // Decided after the event loop's next look at the sockets (setImmediate runs after the
+        // poll phase): when the loop itself was held past the deadline, an answer already
+        // waiting in the socket wins, instead of a spurious timeout and stall.
+        timer = setTimeout(() => setImmediate(() => {
           if (!callOptions.probe && (lastReplyAt === undefined || lastReplyAt < sentAt) && client.isReady && stalledSince === undefined) {
             stalledSince = sentAt;
             logger.warn('redis does not answer; failing commands at once until it does', { timeoutMs });
           }
           reject(new StoreUnavailableError(`redis: no answer within ${timeoutMs} ms`));
-        }, timeoutMs);
+        }), timeoutMs);
       });
       return await Promise.race([sent, deadline]);
     } catch (error) {
@@ -183,6 +194,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       // A server that is loading its data, busy with a script, or a replica that cannot take
       // writes now will answer later: the same as unreachable for the caller.
       if (error instanceof ErrorReply && !TRANSIENT_REPLY.test(error.message)) throw error;
+      if (error instanceof ClientOfflineError || error instanceof ClientClosedError) {
+        throw new CommandNotSentError(`redis: ${error.message}`, { cause: error });
+      }
       throw new StoreUnavailableError(`redis: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);

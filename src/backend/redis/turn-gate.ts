@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TURN_CANCELLED, type TurnGate } from '../../conversation/index.ts';
-import type { RedisConnection } from './connection.ts';
+import { CommandNotSentError, type RedisConnection } from './connection.ts';
 import type { RedisKeys } from './keys.ts';
 import { redisScript } from './script.ts';
 
@@ -60,7 +60,7 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
           .catch((error: unknown) => {
             // Unanswered is not undone: Redis may still set it, and a claim nobody holds would
             // block the conversation's turns for a whole lease.
-            releaseLater(cid, token);
+            if (!(error instanceof CommandNotSentError)) releaseLater(cid, token);
             throw error;
           });
         if (set === 'OK') break;
