@@ -7,10 +7,10 @@ import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import type { SseConnection } from '../support/sse-client.ts';
 import { SessionClient, Traffic } from './support/cluster.ts';
 import { a2uiWriter, ENDPOINTS, htmxWriter, longest, probe, Recorder, startHttpProber, type Endpoint, type HttpProber, type Writer } from './support/fault-load.ts';
-import { followA2ui, followA2uiV09, followHtmx, fromSnapshot, fromSnapshotV09, type A2uiFollower } from './support/followers.ts';
+import { caughtUp, followA2ui, followA2uiV09, followHtmx, fromSnapshot, fromSnapshotV09, type A2uiFollower } from './support/followers.ts';
 import { startRedisProxy, type RedisProxy } from './support/redis-proxy.ts';
 import { actionKeyCounts, changedVersions, readRedisLog } from './support/redis-log.ts';
-import { turn } from './support/user.ts';
+import { characterAction, turn } from './support/user.ts';
 
 /*
  * Issue 24, stalls and partitions. Two instances, each connected to one real redis-server
@@ -358,4 +358,45 @@ describe('stalls and partitions under load, two instances', () => {
       await runFault(fault, `f${n}`);
     }, 60_000);
   }
+
+  it('a renderer away while its instance was partitioned, past what that instance can replay, is brought up to date on reconnect', async () => {
+    // A third instance whose hub replays only 2 messages, partitioned on its own proxy.
+    const proxy = await startRedisProxy(redis);
+    const C = await startE2e({ heartbeatMs: HEARTBEAT_MS, hubOptions: { limits: { bufferMessages: 2 } } }, {
+      redis: { url: proxy.url, prefix: PREFIX },
+      env: { SURFACER_REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS), SURFACER_READY_TIMEOUT_MS: String(READY_TIMEOUT_MS) },
+    });
+    try {
+      const [, B] = servers as [E2eServer, E2eServer];
+      const away = await followA2ui(C.url, m);
+      await caughtUp(C, m.cid, away);
+      away.conn.close();
+      proxy.hold();
+      // The conversation moves on through B meanwhile: more than C's buffer holds.
+      for (let n = 0; n < 3; n += 1) {
+        await caughtUp(B, m.cid, renderers[1]!);
+        const action = characterAction(renderers[1]!.sim, { name: `Away ${n}`, personality: 'Moved on.' });
+        expect(await clients[1]!.a2uiEvent(m, action, `away-${n}`)).toMatchObject({ status: 200 });
+      }
+      // Reconnecting to C during the partition: told to come back (503, Retry-After), not served stale.
+      const refused = await fetch(`${C.url}${m.a2ui}/stream`, { headers: { Authorization: `Bearer ${m.token}`, Accept: 'text/event-stream', 'Last-Event-ID': away.lastEventId } });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      await refused.body?.cancel();
+      proxy.pass();
+      await until(async () => (await fetch(`${C.url}/readyz`)).status === 200, 10_000, 'C ready again');
+
+      const next = await away.reconnect(C.url);
+      await caughtUp(C, m.cid, away);
+      // Not resumed from a buffer that lost the gap: brought up to date from the IR (provisional ids).
+      expect(next.events[0]!.lastEventId).toMatch(/-i\d+$/);
+      expect(away.sim.stuckBuffering()).toEqual([]);
+      const fresh = await fromSnapshot(C.url, m);
+      expect(hashAll(away.sim.state(), SEMANTIC)).toEqual(hashAll(fresh.sim.state(), SEMANTIC));
+      expect(C.errors).toEqual([]);
+    } finally {
+      await C.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });
