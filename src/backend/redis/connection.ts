@@ -84,7 +84,7 @@ export interface RedisConnection {
   /** Called after every reconnect (of either connection): notifications sent meanwhile were missed. */
   onResubscribed(listener: () => void): void;
   /**
-   * Commands sent, and round trips: commands sent while none was in flight (commands issued
+   * Commands sent (readiness probes aside), and round trips: commands sent while none was in flight (commands issued
    * together, or while others are on the wire, share one). For one client working sequentially
    * this is its number of waits on Redis.
    */
@@ -155,8 +155,11 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
     }
     if (inFlight >= maxInFlight) throw new CommandNotSentError(`redis: ${inFlight} commands waiting for an answer`);
-    stats.commands += 1;
-    if (inFlight === 0) stats.roundTrips += 1;
+    // Probes (readiness pings) are not the service's work: left out of the counts.
+    if (!callOptions.probe) {
+      stats.commands += 1;
+      if (inFlight === 0) stats.roundTrips += 1;
+    }
     inFlight += 1;
     const sentAt = performance.now();
     const timeoutMs = callOptions.timeoutMs ?? commandTimeoutMs;
