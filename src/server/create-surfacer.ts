@@ -108,7 +108,8 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const rateLimiter = backend.rateLimiter.bind(backend);
   const a2ui = createA2uiHost({ rateLimiter, ...options.a2ui, service: conversations, logger });
   const host = createApp({
-    app, conversations, logger, extend: (hono) => a2ui.mount(hono), rateLimiter, health: () => backend.health(),
+    app, conversations, logger, extend: (hono) => a2ui.mount(hono), rateLimiter,
+    health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
