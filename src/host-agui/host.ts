@@ -228,13 +228,21 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     const body = new ReadableStream<Uint8Array>({
       start(sink) {
         let open = true;
-        const write = (text: string): void => {
-          if (!open) return;
+        // Events of one tick go out in one chunk (one socket write, not one per event).
+        let pending = '';
+        const flush = (): void => {
+          const text = pending;
+          pending = '';
+          if (!open || text === '') return;
           try {
             sink.enqueue(bytes.encode(text));
           } catch {
             open = false;
           }
+        };
+        const write = (text: string): void => {
+          if (pending === '') setImmediate(flush);
+          pending += text;
         };
         timer = setInterval(() => write(': ping\n\n'), heartbeatMs);
         timer.unref?.();
@@ -248,6 +256,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
           clearInterval(timer);
           running.delete(controller);
           c.req.raw.signal.removeEventListener('abort', abort);
+          flush();
           if (!open) return;
           open = false;
           try {
