@@ -62,6 +62,8 @@ export function parseRunInput(raw: string): ParsedRun {
   for (let i = input.messages.length - 1; i >= 0; i -= 1) {
     const message = input.messages[i]!;
     if (message.role !== 'user') continue;
+    // Its id keys the thread's "already answered" record: bounded like the thread's.
+    if (message.id === '' || message.id.length > 256) return bad('a user message id must be 1 to 256 characters');
     const text = textOf(message.content).trim();
     if (text === '') return bad('the last user message has no text');
     return { ok: true, input, intent: { kind: 'turn', messageId: message.id, text } };
