@@ -170,6 +170,35 @@ describe('POST /ag-ui through the official HttpAgent', () => {
     await expectConsistent(first);
   });
 
+  it('an action that continues the conversation: its turn is a step of the run, its UI comes with the run', async () => {
+    const client = new AguiClient(s.url, TOKEN_A);
+    client.say('ask me something');
+    await client.run();
+    const nodes = client.sim.surface(SURFACE)!.tree.nodes;
+    const goal = nodes.find((n) => n.type === 'ChoicePicker')!;
+    const details = nodes.find((n) => n.type === 'TextField' && n.id.includes('details'))!;
+    expect(client.sim.input(SURFACE, goal.id, ['persona'])).toEqual([]);
+    expect(client.sim.input(SURFACE, details.id, 'named Kim')).toEqual([]);
+    officialInput(client.oracle, SURFACE, goal.id, ['persona']);
+    officialInput(client.oracle, SURFACE, details.id, 'named Kim');
+    const clicked = officialClick(client.oracle, SURFACE, 'main.a0-ask_submit.Button');
+    expect(clicked.ok, JSON.stringify(clicked)).toBe(true);
+    const run = await client.run(withAction(JSON.parse(JSON.stringify((clicked as { action: unknown }).action)) as Record<string, unknown>, 'ask-1'));
+    expect(run.error).toBeUndefined();
+    const seen = types(run.events);
+    expect(seen[0]).toBe('RUN_STARTED');
+    expect(seen.at(-1)).toBe('RUN_FINISHED');
+    const step = run.events.filter((e) => e.type === 'STEP_STARTED' || e.type === 'STEP_FINISHED');
+    expect(step).toMatchObject([{ stepName: 'continue:ask.submit' }, { stepName: 'continue:ask.submit' }]);
+    // The continuation re-made the surface under its next epoch: the old one is deleted.
+    const activities = run.events.filter((e) => e.type === 'ACTIVITY_SNAPSHOT').map((e) => (e as BaseEvent & { messageId: string }).messageId);
+    expect(activities).toEqual(['a2ui-surface-main--e0', 'a2ui-surface-main--e1']);
+    expect(client.oracle.processor.model.getSurface(SURFACE)).toBeUndefined();
+    expect(JSON.stringify(client.sim.surface('main--e1')!.components)).toContain('Display name');
+    await expectConsistent(client);
+    expect((await s.surfacer.conversations.get(client.threadId))!.turnCount).toBe(2);
+  });
+
   it('a client that goes away cancels its turn (the planner sees the abort, the conversation is free again)', async () => {
     const client = new AguiClient(s.url, TOKEN_A);
     client.say('create a character card');
