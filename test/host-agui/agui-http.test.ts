@@ -29,7 +29,13 @@ function holdingPlanner(): Planner & { held: number; cancelled: number } {
           reject(signal.reason);
         }, { once: true }));
       }
-      return offline.plan(input, signal);
+      const output = await offline.plan(input, signal);
+      if (!input.text.includes('look it up')) return output;
+      // As a chat planner's tool loop reports it: one read-only tool ran before the answer.
+      return {
+        ...output, meta: { ...output.meta, tool_loop: { tools: ['lookup_card'], requests: 1, stopped: 'answered' } },
+        toolSteps: [{ index: 0, round: 0, callId: 'call-1', name: 'lookup_card', arguments: { name: 'Aria' }, ok: true, result: { found: false }, ms: 3 }],
+      };
     },
   };
   return planner;
@@ -197,6 +203,21 @@ describe('POST /ag-ui through the official HttpAgent', () => {
     expect(JSON.stringify(client.sim.surface('main--e1')!.components)).toContain('Display name');
     await expectConsistent(client);
     expect((await s.surfacer.conversations.get(client.threadId))!.turnCount).toBe(2);
+  });
+
+  it("the turn's tool loop as TOOL_CALL events (the tool ran on the server: its result included), before the reply", async () => {
+    const client = new AguiClient(s.url, TOKEN_A);
+    client.say('create a character card, look it up first');
+    const run = await client.run();
+    expect(run.error).toBeUndefined();
+    const seen = types(run.events);
+    expect(seen.slice(0, 6)).toEqual(['RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT', 'TEXT_MESSAGE_START']);
+    expect(run.events[1]).toMatchObject({ toolCallName: 'lookup_card' });
+    expect(run.events[2]).toMatchObject({ delta: '{"name":"Aria"}' });
+    expect(run.events[4]).toMatchObject({ content: '{"found":false}' });
+    expect(seen.at(-1)).toBe('RUN_FINISHED');
+    // The client records the call and its result in the thread, as for any agent's tool.
+    expect(client.agent.messages.some((m) => m.role === 'tool')).toBe(true);
   });
 
   it('a client that goes away cancels its turn (the planner sees the abort, the conversation is free again)', async () => {
