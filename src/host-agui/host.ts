@@ -8,7 +8,7 @@ import {
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
 import { clientAddress, createRateLimiter, ownerOfPrincipal, principalOf, readLimitedText, type RateLimiter } from '../hosting/index.ts';
-import type { IdempotencyStore } from '../ingress/index.ts';
+import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
 import { liveSurfaces, surfaceActivities } from './surfaces.ts';
@@ -102,7 +102,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     }
   }
 
-  async function run(cid: string, threadId: string, runId: string, intent: RunIntent, emit: (event: BaseEvent) => void, signal: AbortSignal): Promise<void> {
+  /** `request`: the action a run carries, as the ingress parsed it (checked before the stream). */
+  async function run(
+    cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined,
+    emit: (event: BaseEvent) => void, signal: AbortSignal,
+  ): Promise<void> {
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     const bridges = options.bridges();
     const before = await liveSurfaces(bridges, cid);
@@ -151,28 +155,23 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
           inFlight.delete(key);
         }
       }
-    } else if (intent.kind === 'action') {
-      const parsed = service.ingress.parseA2ui(intent.body, { idempotencyKey: runId });
-      if (!parsed.ok) {
-        error = parsed.error;
-      } else {
-        if (parsed.request.kind === 'action') shown.add(wireSurfaceId(intent.body));
-        const result = await service.applyAction(cid, parsed.request, { origin: AGUI_ORIGIN, signal });
-        if (!result.ok) {
-          error = result.error;
-        } else if (result.kind === 'applied' && result.continuation !== undefined) {
-          // The action continues the conversation: its turn is a step of this run.
-          const stepName = `continue:${result.action}`;
-          emit({ type: EventType.STEP_STARTED, stepName } as BaseEvent);
-          const onAbort = (): void => { void service.cancelTurn(cid).catch(() => false); };
-          signal.addEventListener('abort', onAbort, { once: true });
-          try {
-            turnDone(await result.continuation);
-          } finally {
-            signal.removeEventListener('abort', onAbort);
-          }
-          emit({ type: EventType.STEP_FINISHED, stepName } as BaseEvent);
+    } else if (intent.kind === 'action' && request !== undefined) {
+      shown.add(wireSurfaceId(intent.body));
+      const result = await service.applyAction(cid, request, { origin: AGUI_ORIGIN, signal });
+      if (!result.ok) {
+        error = result.error;
+      } else if (result.kind === 'applied' && result.continuation !== undefined) {
+        // The action continues the conversation: its turn is a step of this run.
+        const stepName = `continue:${result.action}`;
+        emit({ type: EventType.STEP_STARTED, stepName } as BaseEvent);
+        const onAbort = (): void => { void service.cancelTurn(cid).catch(() => false); };
+        signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          turnDone(await result.continuation);
+        } finally {
+          signal.removeEventListener('abort', onAbort);
         }
+        emit({ type: EventType.STEP_FINISHED, stepName } as BaseEvent);
       }
     }
     if (signal.aborted) return;
@@ -209,16 +208,18 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       if (conversation instanceof Response) return conversation;
       // Someone else's thread looks exactly like a missing one.
       if (conversation === undefined) return failure(c, makeError('HTTP_NOT_FOUND', 'no such thread for this caller'), 404);
+      let request: IngressRequest | undefined;
       if (intent.kind === 'action') {
         // The envelope is checked before the stream: a malformed action is a 4xx, like on /events.
-        const check = service.ingress.parseA2ui(intent.body, { idempotencyKey: input.runId });
-        if (!check.ok) return failure(c, check.error, check.status, check.issues);
+        const parsedAction = service.ingress.parseA2ui(intent.body, { idempotencyKey: input.runId });
+        if (!parsedAction.ok) return failure(c, parsedAction.error, parsedAction.status, parsedAction.issues);
+        request = parsedAction.request;
       }
-      return stream(c, cid, input.threadId, input.runId, intent);
+      return stream(c, cid, input.threadId, input.runId, intent, request);
     });
   }
 
-  function stream(c: Context, cid: string, threadId: string, runId: string, intent: RunIntent): Response {
+  function stream(c: Context, cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined): Response {
     const controller = new AbortController();
     running.add(controller);
     const abort = (): void => controller.abort();
@@ -247,7 +248,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         timer = setInterval(() => write(': ping\n\n'), heartbeatMs);
         timer.unref?.();
         const emit = (event: BaseEvent): void => write(encoder.encodeSSE(event));
-        void run(cid, threadId, runId, intent, emit, controller.signal).catch((error: unknown) => {
+        void run(cid, threadId, runId, intent, request, emit, controller.signal).catch((error: unknown) => {
           const stored = error instanceof StoreUnavailableError;
           if (!stored) logger.error('AG-UI run failed', { cid, error: error instanceof Error ? error.stack ?? error.message : String(error) });
           const e = stored ? makeError('STORE_UNAVAILABLE', (error as Error).message) : makeError('INTERNAL_ERROR', 'the run failed');
