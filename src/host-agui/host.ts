@@ -148,8 +148,9 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         inFlight.add(key);
         try {
           const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN });
-          // A cancelled turn answered nothing: the same message may be sent again.
-          if (result.ok && result.outcome !== 'cancelled') await options.answered.set(key, { runId });
+          // Only an answered message is done: after a cancel or a failed planner (RUN_ERROR) the
+          // client's retry sends the same history, and the message runs again.
+          if (result.ok && result.outcome === 'applied') await options.answered.set(key, { runId });
           turnDone(result);
         } finally {
           inFlight.delete(key);
