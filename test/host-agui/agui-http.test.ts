@@ -61,6 +61,7 @@ async function nativeState(cid: string): Promise<ReturnType<typeof createClientS
 }
 
 async function expectConsistent(client: AguiClient): Promise<void> {
+  expect(client.invalidEvents).toEqual([]);
   expect(client.refused).toEqual([]);
   expect(client.violations).toEqual([]);
   expectSameStateV09(client.sim, client.oracle);
@@ -216,6 +217,7 @@ describe('POST /ag-ui through the official HttpAgent', () => {
     expect(run.events[2]).toMatchObject({ delta: '{"name":"Aria"}' });
     expect(run.events[4]).toMatchObject({ content: '{"found":false}' });
     expect(seen.at(-1)).toBe('RUN_FINISHED');
+    expect(client.invalidEvents).toEqual([]);
     // The client records the call and its result in the thread, as for any agent's tool.
     expect(client.agent.messages.some((m) => m.role === 'tool')).toBe(true);
   });

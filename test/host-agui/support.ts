@@ -1,5 +1,6 @@
 import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent, Message } from '@ag-ui/core';
+import { EventSchemas } from '@ag-ui/core/schemas';
 import { createDemoApp } from '../../src/app/index.ts';
 import { createClientSimV09, type ClientSimV09, type ViolationV09 } from '../../src/clientsim/index.ts';
 import type { Logger } from '../../src/conversation/index.ts';
@@ -43,6 +44,8 @@ export class AguiClient {
   readonly violations: ViolationV09[] = [];
   /** Every event of every run, in order. */
   readonly events: BaseEvent[] = [];
+  /** Events the official @ag-ui/core schema refuses (must stay empty). */
+  readonly invalidEvents: string[] = [];
 
   constructor(url: string, token: string | undefined, threadId?: string) {
     this.agent = new HttpAgent({
@@ -66,6 +69,8 @@ export class AguiClient {
         onEvent: ({ event }) => {
           events.push(event);
           this.events.push(event);
+          const checked = EventSchemas.safeParse(event);
+          if (!checked.success) this.invalidEvents.push(`${event.type}: ${checked.error.message.slice(0, 300)}`);
           this.take(event);
         },
       });
