@@ -8,7 +8,7 @@ import type { A2uiHost, A2uiHostOptions } from '../../host-a2ui/index.ts';
 import type { HostLimits, RunningServer } from '../../host-html/index.ts';
 import { PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
-import { createSurfacer, MIN_SESSION_SECRET_LENGTH, type Surfacer } from '../../server/index.ts';
+import { createSurfacer, MIN_SESSION_SECRET_LENGTH, SurfacerConfigError, type Surfacer } from '../../server/index.ts';
 import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
@@ -97,7 +97,16 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
     await cards?.close();
     throw error;
   }
-  const server = await surfacer.listen({ port: options.port, hostname: options.hostname });
+  let server: RunningServer;
+  try {
+    server = await surfacer.listen({ port: options.port, hostname: options.hostname });
+  } catch (error) {
+    await surfacer.close();
+    await cards?.close();
+    // A bind the agent endpoints may not be open on (no SURFACER_API_TOKENS): a usage error.
+    if (error instanceof SurfacerConfigError) throw new ServeConfigError(error.message);
+    throw error;
+  }
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
     await server.close(...args);
     await cards?.close();
