@@ -9,6 +9,8 @@ import {
 import { directiveJsonSchema, renderSystemPrompt } from '../directives/index.ts';
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2ui/index.ts';
 import { createApp, createConversationStack, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
+import { createA2aHost } from '../host-a2a/index.ts';
+import { chooseAgentAuthenticate, parseApiTokens, type Authenticate } from '../hosting/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
@@ -54,6 +56,13 @@ export interface SurfacerOptions {
   hostLimits?: Partial<HostLimits>;
   /** A2UI host settings (hub limits, heartbeat, …). */
   a2ui?: Omit<A2uiHostOptions, 'service' | 'logger'>;
+  /** The agent endpoints, all mounted unless turned off here: AG-UI (`POST /ag-ui`), A2A. */
+  agents?: { agui?: boolean; a2a?: boolean };
+  /**
+   * Who may call the agent endpoints. Default: bearer tokens from `SURFACER_API_TOKENS` in `env`;
+   * with none, every caller is one local principal and `listen` refuses a non-loopback bind.
+   */
+  authenticate?: Authenticate;
 }
 
 export interface ListenOptions {
@@ -107,8 +116,18 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   });
   const rateLimiter = backend.rateLimiter.bind(backend);
   const a2ui = createA2uiHost({ rateLimiter, ...options.a2ui, service: conversations, logger });
+  // A2A (src/host-a2a): the same conversations, as an agent A2A clients call with bearer tokens.
+  const a2a = options.agents?.a2a === false ? undefined : createA2aHost({
+    service: conversations, a2ui, logger, rateLimiter,
+    ...chooseAgentAuthenticate({ ...(options.authenticate ? { authenticate: options.authenticate } : {}), tokens: parseApiTokens((options.env ?? process.env).SURFACER_API_TOKENS) }),
+    ...(options.hostLimits?.maxBodyBytes !== undefined ? { maxBodyBytes: options.hostLimits.maxBodyBytes } : {}),
+  });
   const host = createApp({
-    app, conversations, logger, extend: (hono) => a2ui.mount(hono), rateLimiter, health: () => backend.health(),
+    app, conversations, logger, rateLimiter, health: () => backend.health(),
+    extend: (hono) => {
+      a2ui.mount(hono);
+      a2a?.mount(hono);
+    },
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
