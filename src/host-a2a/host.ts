@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentCard, A2A_VERSION_HEADER, Extensions, formatSSEErrorEvent, formatSSEEvent, HTTP_EXTENSION_HEADER, SSE_HEADERS, type SendMessageRequest, type StreamResponse } from '@a2a-js/sdk';
 import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   defaultServerCallContextBuilder, DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, validateVersion, type ServerCallContext,
 } from '@a2a-js/sdk/server';
@@ -16,6 +16,7 @@ import {
 } from '../hosting/index.ts';
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
 import { PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
+import { readMessage } from './parts.ts';
 
 /*
  * The A2A host: the official @a2a-js/sdk request handler and its framework-agnostic JSON-RPC
@@ -97,7 +98,10 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
       }
       return;
     }
-    if (message.parts.length === 0) return;
+    // Only typed text starts a conversation (an action or an empty message has nothing to act on).
+    if (readMessage(message.parts).text === '') {
+      throw new RequestMalformedError({ message: 'a message without contextId starts a conversation: it needs text', metadata: { code: 'HTTP_BAD_REQUEST' } });
+    }
     if (!(await creations.take(principal.id)) || (await service.countOwnedBy(owner)) >= maxOwned) {
       const error = makeError('HTTP_TOO_MANY_CONVERSATIONS', `over ${perMinute} new conversations a minute or ${maxOwned} in all`);
       throw new UnsupportedOperationError({ message: error.message, metadata: { code: error.code } });
