@@ -84,6 +84,35 @@ describe('bearer tokens', () => {
   });
 });
 
+describe('createSurfacer options', () => {
+  it('`authenticate` replaces the tokens; `agents.a2a: false` leaves the agent out', async () => {
+    const custom = createSurfacer({
+      app: createDemoApp(), env: { SURFACER_API_TOKENS: ALICE },
+      authenticate: (request) => (request.headers.get('x-user') === 'carol' ? { id: 'carol' } : undefined),
+    });
+    const running = await custom.listen({ port: 0 });
+    try {
+      const send = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'c1', role: 'ROLE_USER', parts: [{ text: 'create a character card' }] } } };
+      const post = (headers: Record<string, string>) => fetch(`${running.url}/a2a`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', ...headers }, body: JSON.stringify(send) });
+      expect((await post({ Authorization: `Bearer ${ALICE}` })).status).toBe(401);
+      const ok = await post({ 'X-User': 'carol' });
+      expect(ok.status).toBe(200);
+      const body = await ok.json() as { result: { task: { contextId: string } } };
+      expect((await custom.conversations.get(body.result.task.contextId))!.ownerSessionId).toBe(ownerOfPrincipal({ id: 'carol' }));
+    } finally {
+      await running.close(1000);
+    }
+    const without = createSurfacer({ app: createDemoApp(), agents: { a2a: false } });
+    const off = await without.listen({ port: 0 });
+    try {
+      expect((await fetch(`${off.url}/.well-known/agent-card.json`)).status).toBe(404);
+      expect((await fetch(`${off.url}/a2a`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(404);
+    } finally {
+      await off.close(1000);
+    }
+  });
+});
+
 describe('fuzz: 2,000 junk JSON-RPC requests', () => {
   it('no 5xx, none accepted, the conversation unchanged', async () => {
     const { cid, action } = await alicesCard();
