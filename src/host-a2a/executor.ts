@@ -98,8 +98,9 @@ export class SurfacerAgentExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_CANCELED, [textPart(makeError('PLANNER_CANCELLED', 'cancelled').message)]);
       } else {
         const error = outcome.issues && outcome.issues.length > 0 ? { ...outcome.error, issues: outcome.issues } : outcome.error;
-        // A client holding an outdated surface gets the current one with the refusal.
-        const recover = error.code === 'A2UI_C2S_SURFACE_STALE' ? await ui() : [];
+        // A refusal whose way out is a fresh rendering (stale surface, unknown item or action)
+        // comes with the current UI, so the renderer recovers without another round trip.
+        const recover = error.recovery_path === 'regenerate' ? await ui() : [];
         status(TaskState.TASK_STATE_FAILED, [textPart(error.message), jsonPart(error), ...recover], { error });
       }
     } catch (thrown) {

@@ -165,6 +165,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
     const context = defaultServerCallContextBuilder({
       extensions: Extensions.parseServiceParameter(legacy ? c.req.header(LEGACY_HTTP_EXTENSION_HEADER) ?? c.req.header(HTTP_EXTENSION_HEADER) : c.req.header(HTTP_EXTENSION_HEADER)),
       user: new PrincipalUser(principal),
+      // Not the request's headers: the context's state may be logged or stored, the bearer token must not.
       headers: {},
       requestedVersion: c.req.header(A2A_VERSION_HEADER) || undefined,
     });
@@ -177,22 +178,19 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
     } catch (error) {
       return c.json({ jsonrpc: '2.0', id, error: mapError(error) }, 200);
     }
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-    if (context.activatedExtensions && context.activatedExtensions.length > 0) {
-      headers[legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER] = context.activatedExtensions.join(', ');
-    }
-    if (!isAsyncIterable(result)) return c.json(result as object, 200, headers);
+    // The A2UI extension the executor used for the answer, named back to the client.
+    const headers = (): Record<string, string> => {
+      const activated = context.activatedExtensions ?? [];
+      return { 'Cache-Control': 'no-store', ...(activated.length > 0 ? { [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: activated.join(', ') } : {}) };
+    };
+    if (!isAsyncIterable(result)) return c.json(result as object, 200, headers());
     // Peek the first event before committing to SSE, so an early failure is a plain JSON-RPC error.
     const iterator = result[Symbol.asyncIterator]();
     let first: IteratorResult<unknown>;
     try {
       first = await iterator.next();
     } catch (error) {
-      return c.json({ jsonrpc: '2.0', id, error: mapError(error) }, 200, headers);
-    }
-    // The extension header is known once the executor has looked at the message.
-    if (context.activatedExtensions && context.activatedExtensions.length > 0) {
-      headers[legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER] = context.activatedExtensions.join(', ');
+      return c.json({ jsonrpc: '2.0', id, error: mapError(error) }, 200, headers());
     }
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
@@ -215,7 +213,8 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
         await iterator.return?.(undefined);
       },
     });
-    return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+    // Headers after the first event: by then the executor has chosen the extension.
+    return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...headers() } });
   }
 
   return {
