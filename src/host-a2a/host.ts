@@ -4,7 +4,7 @@ import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
-  defaultServerCallContextBuilder, DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, validateVersion, type ServerCallContext,
+  defaultServerCallContextBuilder, DefaultRequestHandler, JsonRpcTransportHandler, validateVersion, type ServerCallContext,
 } from '@a2a-js/sdk/server';
 import type { Context, Hono } from 'hono';
 import { a2uiWire, type A2uiVersion } from '../compiler/index.ts';
@@ -17,6 +17,7 @@ import {
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
 import { PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
 import { readMessage } from './parts.ts';
+import { createBoundedTaskStore } from './task-store.ts';
 
 /*
  * The A2A host: the official @a2a-js/sdk request handler and its framework-agnostic JSON-RPC
@@ -52,6 +53,8 @@ export interface A2aHostOptions {
   clientResetsPerMinute?: number;
   /** Agent version on the card. Default "1.0.0". */
   version?: string;
+  /** A2A tasks this instance remembers (tasks/get, tasks/cancel), oldest forgotten first. Default 10 000. */
+  maxTasks?: number;
 }
 
 export interface A2aHost {
@@ -120,7 +123,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
       await admit(params, context);
       yield* super.sendMessageStream(params, context);
     }
-  })(handlerCard, new InMemoryTaskStore(), executor);
+  })(handlerCard, createBoundedTaskStore(options.maxTasks ?? 10_000), executor);
   const v1 = new JsonRpcTransportHandler(requestHandler);
   const v03 = new LegacyJsonRpcTransportHandler(requestHandler);
 
