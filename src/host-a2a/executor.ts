@@ -153,9 +153,10 @@ export class SurfacerAgentExecutor implements AgentExecutor {
    */
   private async actions(cid: string, messages: readonly unknown[], messageId: string, signal: AbortSignal): Promise<Outcome> {
     const { service } = this.deps;
-    const before = await service.get(cid);
-    if (before === undefined) return { kind: 'failed', error: makeError('HTTP_NOT_FOUND', `no conversation ${cid}`) };
     const notes: string[] = [];
+    // The IR before the first change and after the last, as the service answered them (no extra reads).
+    let prev: ConversationIr | undefined;
+    let next: ConversationIr | undefined;
     for (const [index, raw] of messages.entries()) {
       const idempotencyKey = `a2a-${createHash('sha256').update(`${messageId}\n${index}`).digest('base64url').slice(0, 32)}`;
       const parsed = service.ingress.parseA2ui(JSON.stringify(raw) ?? 'null', { idempotencyKey });
@@ -163,12 +164,15 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       const wire = a2uiWireOfMessageVersion(parsed.dialect === 'v0.8' ? undefined : parsed.dialect)!;
       const result = await service.applyAction(cid, asTheIrHeldIt(parsed.request, wire), { origin: A2A_ORIGIN, signal });
       if (!result.ok) return { kind: 'failed', error: result.error, ...(result.issues ? { issues: result.issues } : {}) };
+      prev ??= result.prev;
+      next = result.next;
       if (result.kind === 'recover') {
         // As the A2UI host does: a renderer that could not show a surface gets it rebuilt under
         // a new epoch, once per reported epoch, within the shared per-surface budget.
         const stillBroken = result.next.surfaces.find((s) => s.id === result.surfaceId)?.epoch === result.epoch;
         if (result.recovery === 'epoch_reset' && (!result.replayed || stillBroken) && await this.deps.resets.take(`${cid}\n${result.surfaceId}`)) {
-          await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2A_ORIGIN, ifEpoch: result.epoch });
+          const reset = await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2A_ORIGIN, ifEpoch: result.epoch });
+          if (reset.ok) next = reset.next;
         }
         continue;
       }
@@ -176,10 +180,10 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       if (result.continuation) {
         const turn = await result.continuation;
         if (turn !== undefined && !turn.ok) return { kind: 'failed', error: turn.error };
+        if (turn !== undefined) next = turn.next;
       }
     }
-    const after = await service.get(cid);
-    return { kind: 'completed', prev: before.ir, next: after?.ir ?? before.ir, notes };
+    return { kind: 'completed', prev: prev!, next: next!, notes };
   }
 }
 
