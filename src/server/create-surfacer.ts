@@ -120,7 +120,10 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const a2a = options.agents?.a2a === false ? undefined : createA2aHost({
     service: conversations, a2ui, logger, rateLimiter,
     ...chooseAgentAuthenticate({ ...(options.authenticate ? { authenticate: options.authenticate } : {}), tokens: parseApiTokens((options.env ?? process.env).SURFACER_API_TOKENS) }),
+    // The htmx host's limits, for the same reasons: body size, conversations started per minute and held.
     ...(options.hostLimits?.maxBodyBytes !== undefined ? { maxBodyBytes: options.hostLimits.maxBodyBytes } : {}),
+    ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
+    ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
   });
   const host = createApp({
     app, conversations, logger, rateLimiter, health: () => backend.health(),
