@@ -9,9 +9,10 @@ import type { RunningServer } from '../../host-html/index.ts';
 import { PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
 import { createSurfacer, MIN_SESSION_SECRET_LENGTH, type Surfacer } from '../../server/index.ts';
+import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
-const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama|openai|replay] [--data DIR] [--host ADDR] [--redis URL]\n';
+const USAGE = usageOf('serve');
 
 export interface ServeOptions {
   port: number;
