@@ -129,5 +129,7 @@ describe('A2A v0.3 through the SDK compat client', () => {
       expect(p.metadata.mimeType).toBe('application/json+a2ui');
       expect(p.data.version).toBe('v0.9');
     }
+    // Nothing of this file's requests made the server log an error.
+    expect(s.errors).toEqual([]);
   });
 });

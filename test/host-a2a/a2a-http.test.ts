@@ -192,5 +192,7 @@ describe('message/stream (A2A v1.0)', () => {
     expect(update.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const received = a2uiOf(update.status?.message).messages;
     await expectV09Agrees(received, update.contextId);
+    // Nothing of this file's requests made the server log an error.
+    expect(s.errors).toEqual([]);
   });
 });
