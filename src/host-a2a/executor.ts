@@ -26,6 +26,9 @@ import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
 /** `origin` recorded on changes made through this host. */
 export const A2A_ORIGIN = 'a2a';
 
+/** Where admission leaves the conversation's A2UI token for the executor (ServerCallContext.state). */
+export const A2UI_STREAM_TOKEN = 'surfacer.a2uiToken';
+
 /** The SDK's view of a principal (tasks are scoped by `userName`, so one principal never sees another's). */
 export class PrincipalUser implements User {
   constructor(readonly principal: Principal) {}
@@ -83,8 +86,12 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       }));
     };
     try {
+      // The conversation's own A2UI stream, for its owner: the same UI live, whoever changes it
+      // (other transports, other instances), as the htmx page offers its session.
+      const token = ctx.context.state.get(A2UI_STREAM_TOKEN);
+      const stream = typeof token === 'string' ? { a2uiStream: { url: `/a2ui/c/${cid}/stream`, token } } : {};
       bus.publish(AgentEvent.task({
-        id: taskId, contextId: cid, artifacts: [], history: [message], metadata: {},
+        id: taskId, contextId: cid, artifacts: [], history: [message], metadata: stream,
         status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() },
       }));
       const principal = (ctx.context.user as PrincipalUser | undefined)?.principal;

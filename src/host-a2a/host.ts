@@ -15,7 +15,7 @@ import {
   clientAddress, createRateLimiter, isLoopbackHost, ownerOfPrincipal, type Authenticate, type Principal, type RateLimiter,
 } from '../hosting/index.ts';
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
-import { PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
+import { A2UI_STREAM_TOKEN, PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
 import { readMessage } from './parts.ts';
 import { createBoundedTaskStore } from './task-store.ts';
 
@@ -99,6 +99,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
       if (conversation === undefined || conversation.ownerSessionId !== owner) {
         throw new TaskNotFoundError({ message: 'no such conversation (contextId) for this caller', metadata: { code: 'HTTP_NOT_FOUND' } });
       }
+      context.state.set(A2UI_STREAM_TOKEN, conversation.a2uiToken);
       return;
     }
     // Only typed text starts a conversation (an action or an empty message has nothing to act on).
@@ -109,7 +110,9 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
       const error = makeError('HTTP_TOO_MANY_CONVERSATIONS', `over ${perMinute} new conversations a minute or ${maxOwned} in all`);
       throw new UnsupportedOperationError({ message: error.message, metadata: { code: error.code } });
     }
-    message.contextId = (await service.create(owner)).id;
+    const created = await service.create(owner);
+    message.contextId = created.id;
+    context.state.set(A2UI_STREAM_TOKEN, created.a2uiToken);
   }
 
   // The card the handler holds only decides protocol versions and extensions (its URL is not served).

@@ -109,6 +109,12 @@ describe('message/send (A2A v1.0)', () => {
     expect(first.messages.every((m) => m.version === 'v0.9')).toBe(true);
     const received = [...first.messages];
     const run = await expectV09Agrees(received, cid);
+    // The task names the conversation's own A2UI stream, with its token: the native view of the same UI.
+    const stream = task.metadata?.a2uiStream as { url: string; token: string };
+    expect(stream.url).toBe(`/a2ui/c/${cid}/stream`);
+    const snapshot = await fetch(`${s.url}${stream.url.replace(/stream$/, 'snapshot.jsonl')}?v=0.9`, { headers: { Authorization: `Bearer ${stream.token}` } });
+    expect(snapshot.status).toBe(200);
+    expect((await snapshot.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(first.messages.filter((m) => !('deleteSurface' in m)));
 
     // The user fills the card in the renderer and presses submit: the action goes back as a data part.
     const action = fillAndSubmitV09(run.sim, 'main--e0', CHARACTER);
