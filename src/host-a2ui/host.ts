@@ -227,7 +227,7 @@ function bearerToken(c: Context): string | undefined {
  * user typed; v0.9 strings travel unguarded (A2uiWire.readClientValue). Nested keys were already
  * checked by the parser: no `__proto__`.
  */
-function asTheIrHeldIt(request: IngressRequest, wire: A2uiWire): IngressRequest {
+export function asTheIrHeldIt(request: IngressRequest, wire: A2uiWire): IngressRequest {
   if (request.kind !== 'action') return request;
   // fromEntries defines own properties, whatever the key.
   const context = Object.fromEntries(Object.entries(request.context).map(([key, value]) => [key, wire.readClientValue(value)]));

@@ -11,6 +11,7 @@ import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2u
 import { createAguiHost, type AguiHost } from '../host-agui/index.ts';
 import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
 import { agentGate, chooseAgentAuthenticate, isLoopbackHost, parseApiTokens, type Authenticate } from '../hosting/index.ts';
+import { createA2aHost } from '../host-a2a/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
@@ -131,13 +132,23 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     maxBodyBytes: hostLimits.maxBodyBytes, conversationCreatesPerMinute: hostLimits.conversationCreatesPerMinute,
     maxConversationsPerOwner: hostLimits.maxConversationsPerSession,
   });
-  const agentsMounted = agui !== undefined;
+  // A2A (src/host-a2a): the same conversations, as an agent A2A clients call with bearer tokens.
+  const a2a = options.agents?.a2a === false ? undefined : createA2aHost({
+    service: conversations, a2ui, logger, rateLimiter,
+    ...chooseAgentAuthenticate({ ...(options.authenticate ? { authenticate: options.authenticate } : {}), tokens: parseApiTokens(env.SURFACER_API_TOKENS) }),
+    // The htmx host's limits, for the same reasons: body size, conversations started per minute and held.
+    ...(options.hostLimits?.maxBodyBytes !== undefined ? { maxBodyBytes: options.hostLimits.maxBodyBytes } : {}),
+    ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
+    ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
+  });
+  const agentsMounted = agui !== undefined || a2a !== undefined;
   const host = createApp({
     app, conversations, logger, rateLimiter,
     health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
     extend: (hono) => {
       a2ui.mount(hono);
       agui?.mount(hono);
+      a2a?.mount(hono);
     },
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
