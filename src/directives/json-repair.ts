@@ -63,7 +63,8 @@ export function repairJsonText(text: string): { text: string; repairs: JsonRepai
       else if (c !== '"') repairs.add('smart_quotes');
       quote = c === '"' || c === "'" ? c : 'smart';
       out += '"';
-    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+    } else if (c === '/' && (text[i + 1] === '/' || (text[i + 1] === '*' && text.indexOf('*/', i + 2) !== -1))) {
+      // A `/*` never closed is no comment: dropping the rest would turn `0/* {…}` into `0`.
       const close = text[i + 1] === '/' ? text.indexOf('\n', i + 2) : text.indexOf('*/', i + 2);
       repairs.add('comments');
       i = close === -1 ? text.length : text[i + 1] === '/' ? close - 1 : close + 1;

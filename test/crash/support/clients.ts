@@ -74,8 +74,9 @@ export async function openHtmlClient(name: string, baseUrl: string): Promise<Cra
       const page = await http.get(c.base);
       if (page.status !== 200) throw new Error(`${name}: GET ${c.base} answered ${page.status}`);
       const $ = parse(await page.text());
-      // Nothing saved yet shows a placeholder (value__text--empty).
-      if ($('#surface-main .value[data-path="/committed/name"] .value__text--empty').length > 0) return undefined;
+      // Nothing saved yet: the "Saved" group is left out, or its value shows a placeholder (value__text--empty).
+      const value = $('#surface-main .value[data-path="/committed/name"]');
+      if (value.length === 0 || value.find('.value__text--empty').length > 0) return undefined;
       return savedValue($, 'main', 'name');
     },
     moveTo(url) {
