@@ -9,6 +9,7 @@ export function createFallbackPlanner(primary: Planner, offline: Planner): Plann
   return {
     name: primary.name,
     label: primary.label,
+    ...(primary.mapText ? { mapText: (text: string) => primary.mapText!(text) } : {}),
     async plan(input, signal): Promise<PlannerOutput> {
       try {
         return await primary.plan(input, signal);
