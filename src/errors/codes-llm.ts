@@ -48,10 +48,6 @@ export const LLM_CODES = {
     message: 'A tool the assistant used failed.' },
   TOOL_TIMEOUT: { category: 'llm', severity: 'warning', recovery: 'soft_fail', retryable: true,
     message: 'A tool the assistant used took too long.' },
-  // A streamed answer that ended before the provider said it was done (connection lost, error
-  // frame, stall past the timeout): what arrived complete is kept (docs/streaming.md).
-  LLM_STREAM_INTERRUPTED: { category: 'llm', severity: 'warning', recovery: 'soft_fail', retryable: true, httpStatus: 502,
-    message: 'The answer was cut off; what arrived complete was kept.' },
   LLM_CANCELLED: { category: 'llm', severity: 'info', recovery: 'none', retryable: true, httpStatus: 499,
     message: 'The request was cancelled.' },
 } as const satisfies Record<string, ErrorSpec>;

@@ -122,7 +122,7 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
             // instead of asking again; a cancel is still a cancel.
             if (streamed !== '' && failure.error.code !== 'LLM_CANCELLED') {
               return {
-                reply: { content: streamed, finishReason: 'interrupted', meta: { stream_cut: { code: 'LLM_STREAM_INTERRUPTED', cause: failure.error.code, detail: failure.error.technical_detail } } },
+                reply: { content: streamed, finishReason: 'interrupted', meta: { stream_cut: { code: failure.error.code, detail: failure.error.technical_detail } } },
                 sent: sanitized.spec,
               };
             }

@@ -49,7 +49,14 @@ export function createOllamaPlanner(options: OllamaPlannerOptions): Planner {
     const parts = await client.chat({ ...toOllamaStreamableRequest(spec), stream: true });
     let content = '';
     const toolCalls: Array<{ name: string; arguments: unknown }> = [];
-    for await (const part of parts) {
+    const cutOff = (error: unknown): never => {
+      // ollama-js says a stream without its `done` part in a plain Error: the same cut-off as ours.
+      if (!signal.aborted && error instanceof Error && /did not receive done/i.test(error.message)) {
+        throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'the stream was cut off: it ended without done'));
+      }
+      throw error;
+    };
+    for await (const part of withCut(parts, cutOff)) {
       const delta = part?.message?.content;
       if (typeof delta === 'string' && delta !== '') { content += delta; onText(delta); }
       for (const c of Array.isArray(part?.message?.tool_calls) ? part.message.tool_calls : []) {
@@ -66,7 +73,16 @@ export function createOllamaPlanner(options: OllamaPlannerOptions): Planner {
       }
     }
     signal.throwIfAborted();
-    throw new PlannerError(makeError('LLM_STREAM_INTERRUPTED', 'the stream ended without done'));
+    throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'the stream was cut off: it ended without done'));
   };
   return createChatPlanner(provider, { ...options, capabilities: options.capabilities ?? capabilitiesFor('ollama', options.model) });
+}
+
+/** The parts of a stream, its failure passed through `onError` (which rethrows what it means). */
+async function* withCut<T>(parts: AsyncIterable<T>, onError: (error: unknown) => never): AsyncGenerator<T> {
+  try {
+    for await (const part of parts) yield part;
+  } catch (error) {
+    onError(error);
+  }
 }

@@ -74,7 +74,7 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
       if (refusal !== '' && content === '') throw new PlannerError(makeError('LLM_RESPONSE_REFUSED', refusal.slice(0, 500)));
       // The client ends the iteration quietly when the request is aborted: a cancel or timeout is not a cut.
       signal.throwIfAborted();
-      if (finish === undefined) throw new PlannerError(makeError('LLM_STREAM_INTERRUPTED', 'the stream ended without a finish_reason'));
+      if (finish === undefined) throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'the stream was cut off: it ended without a finish_reason'));
       const reply: ProviderReply = { content, finishReason: finish, meta: { response_id: id } };
       if (usage) reply.usage = usage;
       const mapped = spec.format === undefined ? undefined : mapStrictNulls(content, options.envelopeSchema);
