@@ -80,6 +80,7 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
     name: provider.name,
     label: options.label ?? `${provider.name} · ${options.model}`,
     ...(provider.mapText ? { mapText: (text: string) => provider.mapText!(text) } : {}),
+    streams: provider.stream !== undefined && (options.stream ?? 'auto') !== 'off',
     async plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput> {
       const base = buildChatMessages(input, {
         systemPrompt: options.systemPrompt, repairPrompt,

@@ -17,6 +17,8 @@ export interface RepairIssue {
 export interface RepairAttempt {
   rawText: string;
   errors: RepairIssue[];
+  /** Directives of this answer (indexes) already applied while it streamed: the follow-up asks only for the rest. */
+  applied?: number[];
 }
 
 /** A read-only tool as the model is shown it (parameters: JSON Schema generated from its zod input). */
@@ -113,6 +115,8 @@ export interface Planner {
   /** Human-readable label shown in the UI (the offline planner says it is offline). */
   readonly label: string;
   plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput>;
+  /** The planner may hand its answer over as it arrives (PlannerInput.stream); absent: it never does. */
+  readonly streams?: boolean;
   /**
    * How a piece of streamed answer, closed into a complete envelope, becomes what the parser
    * reads, as `rawText` was made from the whole answer (OpenAI strict mode maps nulls back).
