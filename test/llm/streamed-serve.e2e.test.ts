@@ -76,3 +76,35 @@ describe('a streamed answer over HTTP', () => {
     expect(await response.text()).not.toContain('id="surface-main"');
   });
 });
+
+describe('the offline planner streams at a fixed pace when asked (SURFACER_OFFLINE_STREAM)', () => {
+  it('the htmx page gets the words and then the form before the turn ends', async () => {
+    const server: ServeHandle = await startServe({
+      port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: files.tempDir(), logger: silentLogger, fsync: false,
+      env: { SURFACER_SESSION_SECRET: 'a-long-enough-secret-for-tests', SURFACER_OFFLINE_STREAM: '8/10' },
+    });
+    cleanup.push(() => server.close());
+    const client = new HttpClient(server.url);
+    const c = await openConversation(client);
+    const page = await openSse(`${server.url}${c.base}/events?page=p2`, { headers: { cookie: client.cookieHeader() } });
+    cleanup.push(async () => { page.close(); });
+    const previews: number[] = [];
+    let form = 0;
+    const watching = (async () => {
+      for (;;) {
+        const event = await page.next(10_000);
+        if (event.data.includes('beforeend:#assistant-preview')) previews.push(performance.now());
+        if (event.data.includes('id="surface-main"')) { form = performance.now(); return; }
+      }
+    })();
+    const response = await client.post(`${c.base}/messages`, { _csrf: c.csrf, text: 'create a character card' }, { as: 'htmx', headers: { 'X-Surfacer-Page': 'p2' } });
+    const answered = performance.now();
+    expect(response.status).toBe(200);
+    await watching;
+    expect(previews.length).toBeGreaterThan(1);
+    expect(form).toBeGreaterThan(previews[0]!);
+    expect(form).toBeLessThan(answered);
+    const conversation = (await server.conversations.get(c.cid))!;
+    expect(conversation.ir.transcript.map((t) => t.role)).toEqual(['user', 'assistant']);
+  });
+});
