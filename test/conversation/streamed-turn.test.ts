@@ -4,7 +4,8 @@ import {
   createMemoryStore, foldLog, irHash, runDirectivesAdapter, TraceSchema, type ConversationEvent, type LogEntry, type TurnStreamEvent,
 } from '../../src/conversation/index.ts';
 import { directiveJsonSchema } from '../../src/directives/index.ts';
-import { createOllamaPlanner } from '../../src/llm/index.ts';
+import { createOllamaPlanner, createOpenAiPlanner, toStrictValue } from '../../src/llm/index.ts';
+import { startFakeOpenAi } from '../support/fake-openai.ts';
 import { startFakeOllama, type FakeOllama, type FakeOllamaBehaviour } from '../support/fake-ollama.ts';
 import { piecesOf } from '../support/fake-stream.ts';
 import { makeService } from './fixtures/service.ts';
@@ -159,5 +160,32 @@ describe('a streamed turn applies each directive the moment it is complete', () 
     expect(conversation.ir.surfaces.map((s) => s.id)).toEqual(['main']);
     expect(conversation.ir.toasts).toEqual([]);
     expect(stream.at(-1)).toMatchObject({ kind: 'end', outcome: 'cancelled' });
+  });
+
+  it('openai strict structured output streamed: each closed directive is read with its nulls mapped back, as the whole answer is', async () => {
+    const schema = directiveJsonSchema(app.directives);
+    const strictAnswer = JSON.stringify(toStrictValue(JSON.parse(ANSWER), schema));
+    const openai = await startFakeOpenAi({ script: [{ kind: 'stream', pieces: piecesOf(strictAnswer, 16), paceMs: 5 }] });
+    try {
+      const planner = createOpenAiPlanner({
+        baseURL: openai.baseURL, apiKey: 'k', model: 'gpt-4o-mini', provider: 'openai', systemPrompt: 'S', envelopeSchema: schema, toolLoop: { maxSteps: 0 },
+      });
+      const store = createMemoryStore();
+      const { service } = makeService(store, { planner, demo: true });
+      const c = await service.create('o');
+      const stream: TurnStreamEvent[] = [];
+      service.subscribeStream(c.id, (e) => stream.push(e));
+      const result = await service.runTurn(c.id, 'set up my persona');
+      expect(result.ok && result.outcome).toBe('applied');
+      expect(openai.requests[0]!.body.stream).toBe(true);
+      expect(stream.filter((e) => e.kind === 'applied').flatMap((e) => (e as { directives: Array<{ type: string }> }).directives.map((d) => d.type)))
+        .toEqual(['ui.show_form', 'ui.toast']);
+      expect(stream.some((e) => e.kind === 'rejected')).toBe(false);
+      const conversation = (await service.get(c.id))!;
+      expect(conversation.ir.surfaces.map((s) => s.id)).toEqual(['main']);
+      expect(conversation.ir.toasts.map((t) => t.text)).toEqual(['Fill it in when you like.']);
+    } finally {
+      await openai.close();
+    }
   });
 });
