@@ -250,6 +250,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         appendPart: (part) => appendPart(cid, state, part, { text, turnIndex, continuation: continuation !== undefined }, options),
         emit: (event) => emitStream({ ...event, cid, turnIndex } as TurnStreamEvent),
         onError: (error) => logger.error('a streamed part could not be applied', { cid, error: String(error) }),
+        signal: controller.signal,
       });
       const planned = await askPlanner({
         planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts,

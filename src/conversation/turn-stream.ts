@@ -74,6 +74,8 @@ export interface TurnStreamOptions {
   appendPart(part: StreamPart): Promise<AppendedPart | undefined>;
   emit(event: SessionEvent): void;
   onError(error: unknown): void;
+  /** The turn's signal: once it aborts (cancel, timeout), nothing more is applied. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -94,7 +96,7 @@ export function createTurnStreamSession(options: TurnStreamOptions): TurnStreamS
   let broken = false;
 
   function appendNext(): Promise<void> {
-    if (waiting.length === 0 || broken) return Promise.resolve();
+    if (waiting.length === 0 || broken || options.signal?.aborted === true) return Promise.resolve();
     const directives = waiting.splice(0);
     const through = decided;
     const text = soFar.textApplied ? undefined : reader.appliedText;
@@ -129,7 +131,7 @@ export function createTurnStreamSession(options: TurnStreamOptions): TurnStreamS
       }
       decided = event.directive.index + 1;
       offsets.set(event.directive.index, event.offset);
-      if (options.mode !== 'best-effort' || !open) continue;
+      if (options.mode !== 'best-effort' || !open || options.signal?.aborted === true) continue;
       waiting.push(event.directive);
       chain = chain.then(appendNext);
     }

@@ -152,8 +152,7 @@ describe('a streamed turn applies each directive the moment it is complete', () 
     const result = await service.runTurn(cid, 'set up my persona', controller.signal);
     off();
     expect(result.ok && result.outcome).toBe('cancelled');
-    await new Promise((r) => setTimeout(r, 30));
-    expect(fake!.aborted[0]).toBe(true);
+    await expect.poll(() => fake!.aborted[0], { timeout: 2_000 }).toBe(true);
     const entries = await logOf(store, cid);
     expect(entries.map((e) => e.type)).toEqual(['created', 'turn_part', 'turn']);
     const conversation = (await service.get(cid))!;

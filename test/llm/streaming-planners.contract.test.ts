@@ -139,8 +139,7 @@ describe.each(PROVIDERS)('$name streams the final directive request', (provider)
     const deltas: string[] = [];
     const planning = server.planner().plan({ ...input(deltas), stream: { text: (d) => { deltas.push(d); if (deltas.length === 3) controller.abort(); } } }, controller.signal);
     await expect(planning).rejects.toMatchObject({ error: { code: 'LLM_CANCELLED' } });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(server.requests()[0]!.aborted).toBe(true);
+    await expect.poll(() => server!.requests()[0]!.aborted, { timeout: 2_000 }).toBe(true);
     expect(deltas.length).toBeLessThan(piecesOf(ANSWER, 4).length);
   });
 });
