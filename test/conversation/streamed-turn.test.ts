@@ -47,7 +47,7 @@ async function logOf(store: ReturnType<typeof createMemoryStore>, cid: string): 
 describe('a streamed turn applies each directive the moment it is complete', () => {
   it('the first directive is applied, logged and announced before the last piece leaves the model; the text grows first', async () => {
     const sentAt: number[] = [];
-    const { service, store, cid, changes, stream } = await setup([{ kind: 'stream', pieces: piecesOf(ANSWER, 12), paceMs: 15, onPiece: (_i, at) => sentAt.push(at) }]);
+    const { service, store, cid, changes, stream } = await setup([{ kind: 'stream', pieces: piecesOf(ANSWER, 12), paceMs: 30, onPiece: (_i, at) => sentAt.push(at) }]);
     const result = await service.runTurn(cid, 'set up my persona');
     expect(result.ok && result.outcome).toBe('applied');
     const lastPiece = sentAt.at(-1)!;

@@ -86,7 +86,7 @@ describe('the capability table says where streaming with structured output is al
 describe.each(PROVIDERS)('$name streams the final directive request', (provider) => {
   it('hands each delta to the sink as it arrives, the whole answer as rawText', async () => {
     const sentAt: number[] = [];
-    server = await provider.start({ kind: 'stream', pieces: piecesOf(ANSWER, 7), paceMs: 5, onPiece: (_i, at) => sentAt.push(at) });
+    server = await provider.start({ kind: 'stream', pieces: piecesOf(ANSWER, 7), paceMs: 12, onPiece: (_i, at) => sentAt.push(at) });
     const deltas: string[] = [];
     const seenAt: number[] = [];
     const planner = server.planner();
