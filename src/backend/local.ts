@@ -12,6 +12,7 @@ export function createLocalBackend(store: ConversationStore): Backend {
     turns: createLocalTurnGate(),
     rateLimiter: (_name, options) => createRateLimiter(options),
     idempotency: (_name, options) => createMemoryIdempotencyStore({ ttlMs: options.ttlMs }),
+    status: () => ({ ok: true, engine: 'local' }),
     health: async () => ({ ok: true, engine: 'local' }),
     close: () => store.close(),
   };
