@@ -142,7 +142,7 @@ function cancelledError(continuation: boolean): SurfacerError {
  * directives past those the parts decided, as a canonical envelope (with the assistant text if
  * no part carried it); of a repair answer (the model was told what was applied), all of it.
  */
-function restOf(ctx: TurnRecordContext, output: AskedPlanner & { kind: 'ok' } extends { output: infer O } ? O : never, soFar: StreamedSoFar):
+function restOf(ctx: TurnRecordContext, output: Extract<AskedPlanner, { kind: 'ok' }>['output'], soFar: StreamedSoFar):
   { applies: string; warnings: TraceIssue[]; errors: TraceIssue[] } {
   if ((output.repair?.chosen ?? 0) !== 0) return { applies: output.rawText, warnings: [], errors: [] };
   const whole = validateModelOutput(ctx.turn.registry, output.rawText, { mode: 'best_effort' });
