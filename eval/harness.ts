@@ -1,6 +1,6 @@
 import { createDemoApp } from '../src/app/index.ts';
 import { applyTurn, irHash, planTurn, runDirectivesAdapter, type TurnContext } from '../src/conversation/index.ts';
-import { runDirectives, runModelOutput, validateBatch, type DirectiveRegistry } from '../src/directives/index.ts';
+import { createEnvelopeStreamReader, runDirectives, runModelOutput, validateBatch, type DirectiveRegistry } from '../src/directives/index.ts';
 import { buildChatMessages, readRepairPrompt } from '../src/llm/index.ts';
 import type { Planner, PlannerInput } from '../src/planner/types.ts';
 import { createSeededSource, emptyConversation, type ConversationIr } from '../src/ui-ir/index.ts';
@@ -21,7 +21,11 @@ import type { Directive, ModelOutputFixture } from './fixture.ts';
  * - half-applied: a turn whose IR is not exactly "the state before + the directives it reports
  *   applied" (checked by replaying those canonically in strict mode from the same state and
  *   draws), a strict-mode run that changed anything while reporting errors, or a loop that
- *   applied anything but the attempt that passed.
+ *   applied anything but the attempt that passed;
+ * - streamed: the answer fed in random chunks (STREAM_RUNS seeded chunkings) through the
+ *   incremental envelope reader, each directive applied as it is yielded and the rest at the
+ *   end, as a streamed turn does (docs/streaming.md): the IR must be the whole answer's (a
+ *   cut-off answer excepted: streaming keeps what closed before the cut, by design).
  */
 export interface CaseResult {
   id: string;
@@ -33,6 +37,12 @@ export interface CaseResult {
   crash?: string;
   halfApplied?: string;
   why?: string;
+  /** How reading the answer streamed differed from reading it whole (absent: the same). */
+  streamed?: string;
+  /** The answer was cut off: streaming kept this many directives the whole reading refuses. */
+  streamedKept?: number;
+  /** Directives applied before the answer ended when it streamed. */
+  streamedEarly?: number;
 }
 
 export interface CategoryRow {
@@ -46,6 +56,8 @@ export interface CategoryRow {
   repaired: number;
   crashes: number;
   halfApplied: number;
+  /** Answers whose streamed reading (random chunk boundaries) matched the whole reading. */
+  streamedSame: number;
 }
 
 export interface EvalReport {
@@ -53,6 +65,10 @@ export interface EvalReport {
   total: CategoryRow;
   families: string[];
   failures: CaseResult[];
+  /** Cut-off answers: how many directives streaming kept that the whole reading refuses. */
+  streamedKept: Array<{ id: string; kept: number }>;
+  /** Answers of which at least one directive was applied before the answer ended. */
+  streamedEarly: number;
 }
 
 const app = createDemoApp();
@@ -146,6 +162,54 @@ async function judgeLoop(fixture: ModelOutputFixture, before: ConversationIr): P
   return out;
 }
 
+const STREAM_RUNS = 5;
+
+/** A small seeded PRNG (mulberry32): the same chunk boundaries on every run of the eval. */
+function prng(seed: string): () => number {
+  let a = [...seed].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 2654435761) >>> 0, 1779033703);
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The answer read as a streamed turn reads it, at random chunk boundaries. */
+function judgeStreamed(fixture: ModelOutputFixture, before: ConversationIr): Pick<CaseResult, 'streamed' | 'streamedKept' | 'streamedEarly'> {
+  const seed = `eval:${fixture.id}`;
+  const whole = runModelOutput(registry, before, fixture.answer, { mode: 'best_effort', source: createSeededSource(seed) });
+  const random = prng(fixture.id);
+  let early = 0;
+  for (let run = 0; run < STREAM_RUNS; run++) {
+    const reader = createEnvelopeStreamReader(registry, { mode: 'best_effort' });
+    const source = createSeededSource(seed);
+    let ir = before;
+    let textApplied = false;
+    const apply = (envelope: Record<string, unknown>): void => { ir = runDirectives(registry, ir, envelope, { mode: 'best_effort', source }).ir; };
+    for (let at = 0; at < fixture.answer.length;) {
+      const size = 1 + Math.floor(random() * 24);
+      for (const event of reader.push(fixture.answer.slice(at, at + size))) {
+        if (event.kind !== 'directive') continue;
+        const text: string | undefined = textApplied ? undefined : reader.appliedText;
+        apply({ ...(text === undefined ? {} : { assistant_text: text }), directives: [{ type: event.directive.type, payload: event.directive.payload }] });
+        textApplied ||= text !== undefined;
+      }
+      at += size;
+    }
+    const end = reader.finish();
+    if (end.truncated) return { streamedKept: reader.yielded.length };
+    if (!end.agrees) return { streamed: 'the streamed reading disagrees with the whole answer' };
+    const rest = end.rest.map(({ type, payload }) => ({ type, payload }));
+    const restText: string | undefined = textApplied ? undefined : whole.assistantText;
+    if (rest.length > 0 || restText !== undefined) apply({ ...(restText === undefined ? {} : { assistant_text: restText }), directives: rest });
+    if (irHash(ir) !== irHash(whole.ir)) return { streamed: `streamed at random chunk boundaries (run ${run}), the IR differs from the whole answer's` };
+    early = reader.yielded.length;
+  }
+  return { streamedEarly: early };
+}
+
 export async function judge(fixture: ModelOutputFixture): Promise<CaseResult> {
   const result: CaseResult = { id: fixture.id, family: fixture.family, category: fixture.category, outcome: fixture.expect.outcome, asLabelled: false };
   try {
@@ -155,6 +219,7 @@ export async function judge(fixture: ModelOutputFixture): Promise<CaseResult> {
     if (loop.why !== undefined) { result.asLabelled = false; result.why = result.why === undefined ? loop.why : `${result.why}; ${loop.why}`; }
     if (loop.repaired !== undefined) result.repaired = loop.repaired;
     if (loop.halfApplied !== undefined) result.halfApplied = loop.halfApplied;
+    Object.assign(result, judgeStreamed(fixture, before));
   } catch (error) {
     result.crash = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     result.asLabelled = false;
@@ -163,7 +228,7 @@ export async function judge(fixture: ModelOutputFixture): Promise<CaseResult> {
 }
 
 function emptyRow(category: string): CategoryRow {
-  return { category, total: 0, recoverable: 0, recovered: 0, rejectable: 0, rejectedRight: 0, repairable: 0, repaired: 0, crashes: 0, halfApplied: 0 };
+  return { category, total: 0, recoverable: 0, recovered: 0, rejectable: 0, rejectedRight: 0, repairable: 0, repaired: 0, crashes: 0, halfApplied: 0, streamedSame: 0 };
 }
 
 function add(row: CategoryRow, r: CaseResult): void {
@@ -172,6 +237,7 @@ function add(row: CategoryRow, r: CaseResult): void {
   if (r.repaired !== undefined) { row.repairable++; if (r.repaired) row.repaired++; }
   if (r.crash !== undefined) row.crashes++;
   if (r.halfApplied !== undefined) row.halfApplied++;
+  if (r.streamed === undefined && r.crash === undefined) row.streamedSame++;
 }
 
 export async function runEval(fixtures: readonly ModelOutputFixture[]): Promise<EvalReport> {
@@ -189,6 +255,8 @@ export async function runEval(fixtures: readonly ModelOutputFixture[]): Promise<
     rows: [...byCategory.values()],
     total,
     families: [...new Set(results.map((r) => r.family))].sort(),
-    failures: results.filter((r) => !r.asLabelled || r.crash !== undefined || r.halfApplied !== undefined || r.repaired === false),
+    failures: results.filter((r) => !r.asLabelled || r.crash !== undefined || r.halfApplied !== undefined || r.repaired === false || r.streamed !== undefined),
+    streamedEarly: results.filter((r) => (r.streamedEarly ?? 0) > 0).length,
+    streamedKept: results.filter((r) => r.streamedKept !== undefined).map((r) => ({ id: r.id, kept: r.streamedKept! })),
   };
 }

@@ -18,6 +18,12 @@ import { templateView } from './views.ts';
 export interface OfflinePlannerOptions {
   /** Wrap replies in a ```json fence like many chat models do (not canonical: strict mode refuses it). */
   fenced?: boolean;
+  /**
+   * Stream the answer like a model would (docs/streaming.md): `chars` characters every `everyMs`
+   * milliseconds to whoever reads it (PlannerInput.stream). For browser tests and demos, so
+   * progress can be seen without a model; off by default (the answer comes whole, at once).
+   */
+  stream?: { chars: number; everyMs: number };
 }
 
 type Directive = { type: string; payload: Record<string, unknown> };
@@ -214,7 +220,29 @@ export function createOfflinePlanner(options: OfflinePlannerOptions = {}): Plann
         },
       };
       if (lookup) output.toolSteps = [lookup.step];
+      const pace = options.stream;
+      if (pace !== undefined && input.stream !== undefined) {
+        const started = performance.now();
+        const size = Math.max(1, Math.trunc(pace.chars));
+        for (let i = 0; i < output.rawText.length; i += size) {
+          if (i > 0) await pause(pace.everyMs, signal);
+          input.stream.text(output.rawText.slice(i, i + size));
+        }
+        output.llmMs = performance.now() - started;
+        output.meta = { ...output.meta, stream: true };
+      }
       return output;
     },
+    ...(options.stream === undefined ? {} : { streams: true }),
   };
+}
+
+/** Waits `ms`, or rejects as soon as `signal` aborts (a cancel ends the paced answer at once). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) { reject(signal.reason); return; }
+    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = (): void => { clearTimeout(timer); reject(signal.reason); };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -6,7 +6,7 @@ import { replayAction, type ActionRequest, type StoredOutcome } from './ingress-
 import { irHash, legacyIrHash, type CreatedEntry, type LogEntry } from './log.ts';
 import type { ActionEvent } from '../planner/action-event.ts';
 import type { Trace } from './trace.ts';
-import { applyFailedTurn, applyTurn, type TurnContext } from './turn.ts';
+import { applyFailedTurn, applyTurn, applyTurnPart, type TurnContext } from './turn.ts';
 
 export interface FoldContext {
   turn: TurnContext;
@@ -138,13 +138,21 @@ function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: F
       const source = createReplaySource(entry.draws);
       // A continuation adds no user entry: its action wrote what the user sent.
       const text = entry.continuation === undefined ? entry.text : undefined;
+      // After streamed parts: the user's entry is in the first part, and only the rest applies here.
+      const after = entry.streamed !== undefined && entry.streamed.parts > 0;
+      const own = after ? undefined : text;
       if (entry.outcome === 'applied') {
-        return { ir: applyTurn(ir, { text, rawText: entry.planner.rawText ?? '' }, { ...ctx.turn, mode: entry.mode }, source).ir };
+        const rawText = entry.streamed?.applies ?? entry.planner.rawText ?? '';
+        return { ir: applyTurn(ir, { text: own, rawText }, { ...ctx.turn, mode: entry.mode }, source).ir };
       }
       if (entry.outcome === 'planner_failed') {
-        return { ir: applyFailedTurn(ir, text, entry.planner.error?.message ?? '', source) };
+        return { ir: applyFailedTurn(ir, own, entry.planner.error?.message ?? '', source) };
       }
       return { ir };
+    }
+    case 'turn_part': {
+      const text = entry.first && !entry.continuation ? entry.text : undefined;
+      return { ir: applyTurnPart(ir, text, entry.applies, ctx.turn, createReplaySource(entry.draws)).ir };
     }
     case 'action': {
       const request = entry.request as unknown as ActionRequest;

@@ -239,6 +239,7 @@ function causeOf(entry: LogEntry): ChangeCause {
   switch (entry.type) {
     case 'action': return { kind: 'action', surfaceId: entry.request.surfaceId, ...from };
     case 'reset': return { kind: 'reset', surfaceId: entry.surfaceId, ...from };
+    case 'turn_part': return { kind: 'turn', streamed: true, ...from };
     default: return { kind: 'turn', ...from };
   }
 }

@@ -27,3 +27,5 @@ export { silentLogger } from './types.ts';
 export type {
   ActionResult, ChangeCause, Conversation, ConversationEvent, ConversationListener, Logger, ResetResult, TurnResult,
 } from './types.ts';
+export { createTurnStreamSession } from './turn-stream.ts';
+export type { StreamedSoFar, StreamPart, TurnStreamEvent, TurnStreamListener, TurnStreamSession } from './turn-stream.ts';

@@ -55,6 +55,40 @@ export const TurnEntry = z.object({
    * (the action wrote its own); `text` holds the event's one-line description.
    */
   continuation: z.object({ actionVersion: z.number().int().positive(), event: ActionEventSchema }).optional(),
+  /**
+   * Set when parts of this turn's answer were applied while it streamed (`turn_part` entries
+   * before this one): the fold applies `applies` — what remained of the answer, as a canonical
+   * envelope — instead of `planner.rawText` (kept whole for the record), with no user entry.
+   */
+  streamed: z.object({
+    parts: z.number().int().nonnegative(),
+    applies: z.string(),
+    /** Which directives of the answer were applied while it streamed, and where in the answer (UTF-16 offset) each one closed. */
+    applied: z.array(z.object({ index: z.number().int().nonnegative(), type: z.string(), offset: z.number().int().nonnegative() })),
+  }).optional(),
+});
+
+/**
+ * Directives of a streamed answer applied as soon as they were complete (docs/streaming.md),
+ * before the turn's own entry. Per-directive atomic: one entry holds whole, validated,
+ * canonical directives only (`applies`, an envelope applied best-effort like the turn). The
+ * first part of a turn adds the user's entry (unless the turn continues an action) and the
+ * assistant text when the answer had given it by then.
+ */
+export const TurnPartEntry = z.object({
+  type: z.literal('turn_part'),
+  v: z.literal(LOG_VERSION),
+  turnIndex: z.number().int().nonnegative(),
+  at: z.string(),
+  /** The user's text; the fold adds it to the transcript when `first` (and not a continuation). */
+  text: z.string(),
+  first: z.boolean(),
+  continuation: z.boolean(),
+  applies: z.string(),
+  applied: z.array(z.object({ index: z.number().int().nonnegative(), type: z.string(), offset: z.number().int().nonnegative() })),
+  draws: Draws,
+  irHash: Hash,
+  origin: Origin,
 });
 
 /** The normalised src/ingress ActionRequest, as accepted (context values stay as the client sent them). */
@@ -94,10 +128,11 @@ export const ResetEntry = z.object({
   origin: Origin,
 });
 
-export const LogEntrySchema = z.discriminatedUnion('type', [CreatedEntry, TurnEntry, ActionEntry, ResetEntry]);
+export const LogEntrySchema = z.discriminatedUnion('type', [CreatedEntry, TurnEntry, TurnPartEntry, ActionEntry, ResetEntry]);
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 export type CreatedEntry = z.infer<typeof CreatedEntry>;
 export type TurnEntry = z.infer<typeof TurnEntry>;
+export type TurnPartEntry = z.infer<typeof TurnPartEntry>;
 export type ActionEntry = z.infer<typeof ActionEntry>;
 export type ResetEntry = z.infer<typeof ResetEntry>;
 

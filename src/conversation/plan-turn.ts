@@ -57,6 +57,8 @@ export interface PlanTurnOptions {
   turn: TurnContext;
   /** Clamped to 0–MAX_REPAIR_ATTEMPTS. */
   maxRepairs: number;
+  /** Directives of the first answer already applied while it streamed (their indexes): a repair asks only for the rest. */
+  streamedIndexes?: () => Promise<number[]>;
 }
 
 type Scored = { record: AttemptRecord; output: PlannerOutput };
@@ -87,11 +89,14 @@ function better(a: Scored, b: Scored): Scored {
  * The first call gets the tools; a repair call never runs them again but is shown the steps the
  * first call made (the model's view stays whole, the outside world is asked once).
  */
-function callInput(input: PlannerInput, index: number, scored: readonly Scored[]): PlannerInput {
+function callInput(input: PlannerInput, index: number, scored: readonly Scored[], applied: readonly number[]): PlannerInput {
   const base: PlannerInput = { text: input.text, ir: input.ir, ...(input.event ? { event: input.event } : {}) };
-  if (index === 0) return input.tools ? { ...base, tools: input.tools } : base;
+  // Only the first call streams: a repair answer is applied whole, on top of what streamed.
+  if (index === 0) return { ...base, ...(input.tools ? { tools: input.tools } : {}), ...(input.stream ? { stream: input.stream } : {}) };
   const steps = scored[0]?.output.toolSteps;
-  return { ...base, ...(steps && steps.length > 0 ? { toolSteps: steps } : {}), repair: { attempts: scored.map(toRepairAttempt) } };
+  const attempts = scored.map(toRepairAttempt);
+  if (applied.length > 0 && attempts[0] !== undefined) attempts[0].applied = [...applied];
+  return { ...base, ...(steps && steps.length > 0 ? { toolSteps: steps } : {}), repair: { attempts } };
 }
 
 /** Runs the planner, then up to `maxRepairs` repair follow-ups. Throws only what the first call throws, or a cancellation. */
@@ -103,7 +108,9 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
     const started = performance.now();
     let output: PlannerOutput;
     try {
-      output = await options.planner.plan(callInput(input, index, scored), signal);
+      // A repair follows a streamed first answer: wait until its parts are applied, to say which.
+      const applied = index > 0 && options.streamedIndexes ? await options.streamedIndexes() : [];
+      output = await options.planner.plan(callInput(input, index, scored, applied), signal);
     } catch (error) {
       if (index === 0 || signal.aborted) throw error;
       const own = SurfacerErrorSchema.safeParse((error as { error?: unknown } | null)?.error);

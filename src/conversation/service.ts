@@ -13,12 +13,13 @@ import {
 import { describeActionEvent, type ActionEvent } from '../planner/action-event.ts';
 import { bindTools } from '../tools/index.ts';
 import type { IngressOutcome, IngressPort } from './ingress-port.ts';
-import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry } from './log.ts';
+import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry, type TurnPartEntry } from './log.ts';
+import { createTurnStreamSession, type AppendedPart, type StreamPart, type TurnStreamEvent, type TurnStreamListener } from './turn-stream.ts';
 import { AppendConflictError, StoreUnavailableError, type ConversationStore } from './store.ts';
 import { createLocalTurnGate, TURN_CANCELLED, type TurnGate } from './turn-gate.ts';
 import { askPlanner, recordTurn, TURN_TIMEOUT, type TurnRecordContext } from './turn-record.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
-import { runDirectivesAdapter, type DirectivesMode, type RunDirectives } from './turn.ts';
+import { applyTurnPart, runDirectivesAdapter, type DirectivesMode, type RunDirectives } from './turn.ts';
 import {
   silentLogger, type ActionResult, type Conversation, type ConversationListener,
   type Failure, type Logger, type ResetResult, type TurnResult,
@@ -110,6 +111,11 @@ export interface ConversationService {
   resetSurfaceEpoch(cid: string, surfaceId: string, options?: { origin?: string; reason?: string; ifEpoch?: number }): Promise<ResetResult>;
   /** Every change, this instance's and (with a shared store) other instances', one event per log entry. */
   subscribe(cid: string, listener: ConversationListener): () => void;
+  /**
+   * The turns of `cid` this instance runs, as they stream (docs/streaming.md): text deltas,
+   * directives applied (each also a ConversationEvent with `cause.streamed`), the end.
+   */
+  subscribeStream(cid: string, listener: TurnStreamListener): () => void;
   traces(cid: string): Promise<Trace[] | undefined>;
   verifyA2uiToken(cid: string, token: string): Promise<boolean>;
   /** Conversations created by `owner` (the per-session cap; kept by the store, so it survives restarts). */
@@ -242,18 +248,73 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       const plannerInput = {
         text, ir: state.folded.ir, ...(continuation ? { event: continuation.event } : {}), ...(tools ? { tools } : {}),
       };
-      const planned = await askPlanner({ planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts }, plannerInput, controller, limits.turnTimeoutMs);
-      return await decided(cid, state, async (state) => {
+      const turnIndex = state.folded.turnCount;
+      const session = createTurnStreamSession({
+        registry: deps.app.directives, mode, ...(planner.mapText ? { mapText: (t: string) => planner.mapText!(t) } : {}),
+        appendPart: (part) => appendPart(cid, state, part, { text, turnIndex, continuation: continuation !== undefined }, options),
+        emit: (event) => emitStream({ ...event, cid, turnIndex } as TurnStreamEvent),
+        onError: (error) => logger.error('a streamed part could not be applied', { cid, error: String(error) }),
+        signal: controller.signal,
+      });
+      const planned = await askPlanner({
+        planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts,
+        streamedIndexes: async () => (await session.settle()).applied.map((a) => a.index),
+      }, planner.streams === true ? { ...plannerInput, stream: session.sink } : plannerInput, controller, limits.turnTimeoutMs);
+      const streamed = await session.settle();
+      const result = await decided(cid, state, async (state) => {
         const basis = state.folded.version;
-        const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin, continuation });
+        const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin, continuation, streamed });
         await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
         return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
       });
+      emitStream({ kind: 'end', cid, turnIndex, outcome: result.ok ? result.outcome : 'planner_failed' });
+      return result;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       await claim.release().catch((error: unknown) => logger.warn('could not release the turn', { cid, error: String(error) }));
     }
+  }
+
+  const streamListeners = new Map<string, Set<TurnStreamListener>>();
+  function emitStream(event: TurnStreamEvent): void {
+    for (const listener of streamListeners.get(event.cid) ?? []) {
+      try {
+        listener(event);
+      } catch (error) {
+        logger.warn('a turn stream listener threw', { cid: event.cid, error: String(error) });
+      }
+    }
+  }
+
+  /**
+   * Whole, valid directives of a streamed answer, applied and logged at once (a turn_part
+   * entry; taken again on the state as it is now after a conflict). Undefined when the store
+   * refused it: the directives are then applied with the turn's own entry.
+   */
+  async function appendPart(
+    cid: string, first: State, part: StreamPart, t: { text: string; turnIndex: number; continuation: boolean }, options: { origin?: string },
+  ): Promise<AppendedPart | undefined> {
+    const applies = JSON.stringify({
+      ...(part.assistantText === undefined ? {} : { assistant_text: part.assistantText }),
+      directives: part.directives.map((d) => ({ type: d.type, payload: d.payload })),
+    });
+    const applied = part.directives.map((d) => ({ index: d.index, type: d.type, offset: part.offsets.get(d.index) ?? 0 }));
+    const result = await decided(cid, first, async (state) => {
+      const basis = state.folded.version;
+      const recording = createRecordingSource(deps.entropy);
+      const userText = part.first && !t.continuation ? t.text : undefined;
+      const run = applyTurnPart(state.folded.ir, userText, applies, foldContext.turn, recording);
+      const next = run.ir;
+      const entry: TurnPartEntry = {
+        type: 'turn_part', v: LOG_VERSION, turnIndex: t.turnIndex, at: iso(), text: t.text, first: part.first, continuation: t.continuation,
+        applies, applied, draws: recording.drawn, irHash: irHash(next), ...origin(options),
+      };
+      await commit(cid, state, entry, next, { kind: 'turn', streamed: true, ...origin(options) }, basis);
+      return { ok: true as const, version: basis + 1, warnings: run.warnings, errors: run.errors };
+    });
+    if (!result.ok) logger.warn('a streamed part was not logged; it is applied with the turn', { cid, code: result.error.code });
+    return result.ok ? { version: result.version, warnings: result.warnings, errors: result.errors } : undefined;
   }
 
   /**
@@ -402,6 +463,16 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     },
 
     subscribe: (cid, listener) => folded.subscribe(cid, listener),
+
+    subscribeStream(cid, listener) {
+      const set = streamListeners.get(cid) ?? new Set();
+      set.add(listener);
+      streamListeners.set(cid, set);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && streamListeners.get(cid) === set) streamListeners.delete(cid);
+      };
+    },
 
     async traces(cid) {
       const state = await load(cid);

@@ -2,17 +2,20 @@ import { makeError, SurfacerErrorSchema, type SurfacerError } from '../errors/in
 import type { ActionEvent, Planner, PlannerInput, PlannerOutput } from '../planner/types.ts';
 import { createRecordingSource, type ConversationIr, type EntropySource } from '../ui-ir/index.ts';
 import type { FoldResult } from './fold.ts';
-import { planTurn, type PlanTurnOptions } from './plan-turn.ts';
+import { planTurn, type PlannedTurn, type PlanTurnOptions } from './plan-turn.ts';
+import type { StreamedSoFar } from './turn-stream.ts';
+import { validateModelOutput } from '../directives/index.ts';
 import { irHash, LOG_VERSION, type TurnEntry } from './log.ts';
 import { buildTrace } from './trace-builder.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
-import { applyFailedTurn, applyTurn, type DirectiveRunResult, type DirectivesMode, type TurnContext } from './turn.ts';
+import { applyFailedTurn, applyTurn, toIssue, type DirectiveRunResult, type DirectivesMode, type TurnContext } from './turn.ts';
+import type { TraceIssue } from './trace.ts';
 
 /** The abort reason of a turn that ran out of time (a cancel aborts with TURN_CANCELLED). */
 export const TURN_TIMEOUT = 'timeout';
 
 export type AskedPlanner =
-  | { kind: 'ok'; output: PlannerOutput }
+  | { kind: 'ok'; output: PlannerOutput & Partial<Pick<PlannedTurn, 'repair'>> }
   | { kind: 'failed'; error: SurfacerError; llmMs: number }
   | { kind: 'cancelled'; llmMs: number };
 
@@ -67,10 +70,15 @@ export function recordTurn(
     text: string; planned: AskedPlanner; startedAt: string; t0: number; origin?: string | undefined;
     /** The action this turn continues (its log version and event); the transcript gets no user entry. */
     continuation?: { actionVersion: number; event: ActionEvent } | undefined;
+    /** What was applied while the answer streamed (turn_part entries before this one). */
+    streamed?: StreamedSoFar | undefined;
   },
 ): TurnRecord {
   const { planned, continuation } = turn;
-  const text = continuation === undefined ? turn.text : undefined;
+  const after = turn.streamed !== undefined && turn.streamed.parts > 0 ? turn.streamed : undefined;
+  // After streamed parts the user's entry is logged already (with the first part).
+  const text = continuation === undefined && after === undefined ? turn.text : undefined;
+  const rest = after !== undefined && planned.kind === 'ok' ? restOf(ctx, planned.output, after) : undefined;
   const prev = folded.ir;
   const recording = createRecordingSource(ctx.entropy);
   let next = prev;
@@ -78,10 +86,12 @@ export function recordTurn(
   let directivesMs = 0;
   if (planned.kind === 'ok') {
     const t1 = performance.now();
-    const applied = applyTurn(prev, { text, rawText: planned.output.rawText }, ctx.turn, recording);
+    const applied = applyTurn(prev, { text, rawText: rest?.applies ?? planned.output.rawText }, ctx.turn, recording);
     directivesMs = performance.now() - t1;
     next = applied.ir;
-    run = applied.run;
+    // The trace reports the answer's own problems (a directive refused mid-stream, a cut-off) too.
+    run = rest === undefined ? applied.run
+      : { ...applied.run, applied: applied.run.applied + after!.applied.length, warnings: [...rest.warnings, ...after!.warnings, ...applied.run.warnings], errors: [...rest.errors, ...after!.errors, ...applied.run.errors] };
   } else if (planned.kind === 'failed') {
     next = applyFailedTurn(prev, text, planned.error.message, recording);
   }
@@ -115,6 +125,7 @@ export function recordTurn(
     },
     draws: recording.drawn, irHash: irHash(next), trace, ...(turn.origin === undefined ? {} : { origin: turn.origin }),
     ...(continuation ? { continuation } : {}),
+    ...(after ? { streamed: { parts: after.parts, applies: rest?.applies ?? '', applied: after.applied } } : {}),
   };
   return { prev, next, entry, outcome, trace, ...(error ? { error } : {}) };
 }
@@ -124,4 +135,20 @@ function cancelledError(continuation: boolean): SurfacerError {
   return continuation
     ? makeError('PLANNER_CANCELLED', 'continuation cancelled by the user', { message: 'Stopped. Your answers were saved; the assistant did not continue.' })
     : makeError('PLANNER_CANCELLED', 'cancelled by the user');
+}
+
+/**
+ * What is left to apply of a streamed answer after its parts: of the first answer, its valid
+ * directives past those the parts decided, as a canonical envelope (with the assistant text if
+ * no part carried it); of a repair answer (the model was told what was applied), all of it.
+ */
+function restOf(ctx: TurnRecordContext, output: Extract<AskedPlanner, { kind: 'ok' }>['output'], soFar: StreamedSoFar):
+  { applies: string; warnings: TraceIssue[]; errors: TraceIssue[] } {
+  if ((output.repair?.chosen ?? 0) !== 0) return { applies: output.rawText, warnings: [], errors: [] };
+  const whole = validateModelOutput(ctx.turn.registry, output.rawText, { mode: 'best_effort' });
+  const envelope = {
+    ...(soFar.textApplied || whole.assistantText === undefined ? {} : { assistant_text: whole.assistantText }),
+    directives: whole.directives.filter((d) => d.index >= soFar.through).map((d) => ({ type: d.type, payload: d.payload })),
+  };
+  return { applies: JSON.stringify(envelope), warnings: whole.warnings.map(toIssue), errors: whole.errors.map(toIssue) };
 }

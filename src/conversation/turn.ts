@@ -86,6 +86,16 @@ export function applyTurn(
   return { ir: next, run };
 }
 
+/**
+ * Pure: whole directives of a streamed answer applied before it ended (a `turn_part` entry):
+ * always best-effort (strict mode applies nothing before the whole answer passed), the user's
+ * entry only with the first part.
+ */
+export function applyTurnPart(ir: ConversationIr, text: string | undefined, applies: string, ctx: TurnContext, source: EntropySource): DirectiveRunResult {
+  const withUser = withUserEntry(ir, text, source);
+  return ctx.runDirectives(withUser, applies, { registry: ctx.registry, mode: 'best-effort', source });
+}
+
 /** Pure: the planner failed; the user's message stays in the transcript with a system note. */
 export function applyFailedTurn(ir: ConversationIr, text: string | undefined, message: string, source: EntropySource): ConversationIr {
   return appendTranscript(withUserEntry(ir, text, source), { role: 'system', text: clip(message) }, { now: source.now() });

@@ -29,6 +29,12 @@ export interface Conversation {
 export interface ChangeCause {
   kind: 'turn' | 'action' | 'reset';
   origin?: string;
+  /**
+   * Part of a streamed answer applied before the answer ended (a `turn_part` entry). Even the
+   * page that sent the message gets it over its event stream: its own response comes only at
+   * the end, with what came after.
+   */
+  streamed?: boolean;
   surfaceId?: string;
 }
 

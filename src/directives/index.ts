@@ -20,3 +20,5 @@ export { directiveEnvelopeSchema, directiveJsonSchema, directiveSchema, payloadJ
 export { renderDirectiveCatalogue, renderDirectiveEntry } from './catalogue.ts';
 export { CATALOGUE_MARKER, renderPromptTemplate, renderSystemPrompt, SYSTEM_PROMPT_URL } from './prompt.ts';
 export { toCamelCase, toSnakeCase } from './key-case.ts';
+export { createEnvelopeStreamReader } from './stream-reader.ts';
+export type { EnvelopeStreamReader, StreamEvent, StreamFinish, StreamReaderOptions } from './stream-reader.ts';

@@ -16,6 +16,14 @@ export const ModelCapabilities = z.object({
   tools: z.boolean(),
   /** Ollama's `think` switch for reasoning models. */
   think: z.boolean(),
+  /**
+   * The provider streams an answer constrained by structured output (Ollama `format`, OpenAI
+   * strict `json_schema`). Not universal: an unknown OpenAI-compatible router may ignore the
+   * schema or refuse the pair, so it defaults to off there (docs/streaming.md).
+   */
+  streamStructured: z.boolean(),
+  /** The provider streams a request that carries tools (the tool loop never streams either way). */
+  streamTools: z.boolean(),
   /** Sampling and limit keys passed through (Ollama `options.*`, OpenAI top-level keys). */
   options: z.array(z.string().min(1)),
 }).strict();
@@ -37,14 +45,14 @@ const OPENAI_OPTIONS = ['temperature', 'top_p', 'seed', 'max_tokens', 'max_compl
 
 export const BUILTIN_CAPABILITIES: CapabilityTable = {
   ollama: {
-    structuredOutput: true, tools: true, think: false,
+    structuredOutput: true, tools: true, think: false, streamStructured: true, streamTools: true,
     options: ['temperature', 'top_p', 'top_k', 'seed', 'num_predict', 'num_ctx', 'stop', 'repeat_penalty'],
   },
-  openai: { structuredOutput: true, tools: true, think: false, options: OPENAI_OPTIONS },
+  openai: { structuredOutput: true, tools: true, think: false, streamStructured: true, streamTools: true, options: OPENAI_OPTIONS },
   // OpenAI's reasoning models refuse sampling keys ("Unsupported parameter: 'temperature'") and max_tokens.
   ...Object.fromEntries(['o1*', 'o3*', 'o4*', 'gpt-5*'].map((m) => [`openai/${m}`, { options: ['seed', 'max_completion_tokens', 'stop'] }])),
   'openai-compatible': {
-    structuredOutput: true, tools: true, think: false,
+    structuredOutput: true, tools: true, think: false, streamStructured: false, streamTools: false,
     options: ['temperature', 'top_p', 'seed', 'max_tokens', 'stop', 'presence_penalty', 'frequency_penalty'],
   },
 };
@@ -87,4 +95,18 @@ export function parseCapabilityTable(text: string, source: string): { ok: true; 
   const where = first === undefined ? '' : `/${first.path.map(String).join('/')}`;
   const message = first?.code === 'invalid_key' ? 'a key is "<provider>" or "<provider>/<model pattern>" (providers: ollama, openai, openai-compatible)' : first?.message ?? 'invalid';
   return { ok: false, error: makeError('LLM_CONFIG_INVALID', `${source}${where}: ${message}`, { pointer: where }) };
+}
+
+/** SURFACER_STREAM: `auto` streams where the capability table allows it, `on` always, `off` never. */
+export const StreamSetting = z.enum(['auto', 'on', 'off']);
+export type StreamSetting = z.infer<typeof StreamSetting>;
+
+/**
+ * Whether the final directive request streams (tool-loop rounds never do). `on` overrides the
+ * table on purpose: the operator knows their router streams with a schema.
+ */
+export function streamFinalRequest(setting: StreamSetting, caps: ModelCapabilities, withFormat: boolean): boolean {
+  if (setting === 'off') return false;
+  if (setting === 'on') return true;
+  return withFormat ? caps.streamStructured : true;
 }

@@ -101,7 +101,10 @@ export function buildChatMessages(input: PlannerInput, options: ChatMessageOptio
   ];
   for (const attempt of input.repair?.attempts ?? []) {
     const quoted = attempt.rawText.length > MAX_QUOTED_ANSWER ? `${attempt.rawText.slice(0, MAX_QUOTED_ANSWER)}…` : attempt.rawText;
-    messages.push({ role: 'assistant', content: quoted }, { role: 'user', content: renderRepairPrompt(options.repairPrompt, attempt.errors) });
+    const applied = attempt.applied !== undefined && attempt.applied.length > 0
+      ? `\n\nDirectives ${attempt.applied.map((i) => `/directives/${i}`).join(', ')} of that answer were already applied and are on screen: do not send them again. Send only what is still missing.`
+      : '';
+    messages.push({ role: 'assistant', content: quoted }, { role: 'user', content: renderRepairPrompt(options.repairPrompt, attempt.errors) + applied });
   }
   return messages;
 }

@@ -1,10 +1,10 @@
 import type { Planner, PlannerInput, PlannerName, PlannerOutput, PlannerTools, TokenUsage } from '../planner/types.ts';
 import { sumUsage } from '../planner/usage.ts';
-import type { LlmProvider, ModelCapabilities } from './capabilities.ts';
+import { streamFinalRequest, type LlmProvider, type ModelCapabilities, type StreamSetting } from './capabilities.ts';
 import { buildChatMessages, readRepairPrompt } from './chat-messages.ts';
 import { classifyFailure } from './failure.ts';
 import { PlannerError } from './planner-error.ts';
-import { preflightLlmRequest, sanitizeLlmRequest, type LlmRequestSpec, type LlmToolCall } from './request.ts';
+import { preflightLlmRequest, sanitizeLlmRequest, type LlmRequestSpec, type LlmToolCall, type StreamAllowance } from './request.ts';
 import { DEFAULT_TOOL_LOOP, runToolLoop, type ToolLoopLimits } from './tool-loop.ts';
 import { abortableSleep, DEFAULT_RETRY_POLICY, observedFetch, retryDelay, type RetryPolicy } from './retry.ts';
 
@@ -33,6 +33,14 @@ export interface ChatProvider {
   /** Host or base URL, for the trace. */
   readonly endpoint: string;
   send(spec: LlmRequestSpec, fetch: typeof globalThis.fetch, signal: AbortSignal): Promise<ProviderReply>;
+  /**
+   * The same request streamed (`spec.stream` is true): each piece of answer text goes to
+   * `onText` as it arrives; resolves with the whole reply once the provider says it is done.
+   * Throws the client's error when the stream breaks (the planner keeps what arrived).
+   */
+  stream?(spec: LlmRequestSpec, fetch: typeof globalThis.fetch, signal: AbortSignal, onText: (delta: string) => void): Promise<ProviderReply>;
+  /** How a complete answer text becomes what the parser reads (OpenAI strict mode maps nulls back). */
+  mapText?(text: string): string;
 }
 
 export interface ChatPlannerOptions {
@@ -57,6 +65,8 @@ export interface ChatPlannerOptions {
   label?: string;
   /** Caps of the tool loop (turns with the app's tools); default DEFAULT_TOOL_LOOP. */
   toolLoop?: Partial<ToolLoopLimits>;
+  /** SURFACER_STREAM (default `auto`: as the capability table says). */
+  stream?: StreamSetting;
 }
 
 /** The planner every chat provider shares: messages, preflight, sanitiser, retries, output. */
@@ -69,6 +79,8 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
   return {
     name: provider.name,
     label: options.label ?? `${provider.name} · ${options.model}`,
+    ...(provider.mapText ? { mapText: (text: string) => provider.mapText!(text) } : {}),
+    streams: provider.stream !== undefined && (options.stream ?? 'auto') !== 'off',
     async plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput> {
       const base = buildChatMessages(input, {
         systemPrompt: options.systemPrompt, repairPrompt,
@@ -81,9 +93,16 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
       const dropped = new Set<string>();
       const retries: Array<{ code: string; wait_ms: number }> = [];
 
+      const setting = options.stream ?? 'auto';
+      // SURFACER_STREAM=on streams whatever the table says; auto asks the table.
+      const allow: StreamAllowance = setting === 'on' ? { withFormat: true, withTools: true }
+        : { withFormat: options.capabilities.streamStructured, withTools: options.capabilities.streamTools };
+      /** What a streamed call delivered before it broke: never retried (the reader has seen it). */
+      let streamed = '';
+
       /** One request: preflight, sanitiser, then the provider with our retries. */
-      async function send(spec: LlmRequestSpec, callSignal: AbortSignal): Promise<{ reply: ProviderReply; sent: LlmRequestSpec }> {
-        const preflight = preflightLlmRequest(spec);
+      async function send(spec: LlmRequestSpec, callSignal: AbortSignal, onText?: (delta: string) => void): Promise<{ reply: ProviderReply; sent: LlmRequestSpec }> {
+        const preflight = preflightLlmRequest(spec, allow);
         if (preflight.length > 0) throw new PlannerError(preflight[0]!);
         const sanitized = sanitizeLlmRequest(spec, options.capabilities, options.strict ?? false);
         if (sanitized.errors.length > 0) throw new PlannerError(sanitized.errors[0]!);
@@ -91,10 +110,23 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
         for (let retry = 0; ; retry++) {
           const transport = observedFetch(options.fetch ?? fetch, callSignal, clock);
           try {
-            return { reply: await provider.send(sanitized.spec, transport.fetch, callSignal), sent: sanitized.spec };
+            if (sanitized.spec.stream && onText !== undefined && provider.stream !== undefined) {
+              const reply = await provider.stream(sanitized.spec, transport.fetch, callSignal, (delta) => { streamed += delta; onText(delta); });
+              return { reply, sent: sanitized.spec };
+            }
+            return { reply: await provider.send({ ...sanitized.spec, stream: false }, transport.fetch, callSignal), sent: { ...sanitized.spec, stream: false } };
           } catch (error) {
-            if (error instanceof PlannerError) throw error;
-            const failure = classifyFailure(error, { caller: signal, timeout, response: transport.last() });
+            if (error instanceof PlannerError && streamed === '') throw error;
+            const failure = error instanceof PlannerError ? { error: error.error, transient: false }
+              : classifyFailure(error, { caller: signal, timeout, response: transport.last() });
+            // Part of the answer was read already: keep it (the reader applied what was whole)
+            // instead of asking again; a cancel is still a cancel.
+            if (streamed !== '' && failure.error.code !== 'LLM_CANCELLED') {
+              return {
+                reply: { content: streamed, finishReason: 'interrupted', meta: { stream_cut: { code: failure.error.code, detail: failure.error.technical_detail } } },
+                sent: sanitized.spec,
+              };
+            }
             const wait = retryDelay(failure, retry, policy, random);
             if (wait === undefined) {
               const tried = retries.length > 0 ? ` (after ${retries.length} ${retries.length === 1 ? 'retry' : 'retries'})` : '';
@@ -119,17 +151,21 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
         // A cancel or the call's timeout during a tool call: the same canonical error as during a request.
         throw error instanceof PlannerError ? error : new PlannerError(classifyFailure(error, { caller: signal, timeout }).error);
       });
+      // Tool-loop rounds above are never streamed; the final directive request is, where allowed
+      // and someone reads it.
+      const withFormat = options.format !== undefined && options.capabilities.structuredOutput;
+      const stream = input.stream !== undefined && streamFinalRequest(setting, options.capabilities, withFormat);
       const { reply, sent } = await send({
-        model: options.model, stream: false, ...(options.format ? { format: options.format } : {}), ...sampling,
+        model: options.model, stream, ...(options.format ? { format: options.format } : {}), ...sampling,
         messages: [...base, ...loop?.messages ?? []],
-      }, combined);
+      }, combined, stream ? (delta) => input.stream!.text(delta) : undefined);
       const output: PlannerOutput = {
         rawText: reply.content,
         provider: provider.name,
         model: options.model,
         llmMs: clock() - started,
         meta: {
-          endpoint: provider.endpoint, stream: false, format_mode: sent.format ? 'json_schema' : 'none',
+          endpoint: provider.endpoint, stream: sent.stream, format_mode: sent.format ? 'json_schema' : 'none',
           sampling: sent.options ?? {}, dropped_keys: [...dropped], http_retries: retries,
           ...(reply.finishReason === undefined ? {} : { finish_reason: reply.finishReason }),
           ...(reply.modelText === undefined ? {} : { model_text: reply.modelText }),

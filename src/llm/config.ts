@@ -3,6 +3,7 @@ import { makeError } from '../errors/index.ts';
 import { OPENAI_BASE_URL } from './openai-planner.ts';
 import { PlannerError } from './planner-error.ts';
 import { DEFAULT_TOOL_LOOP } from './tool-loop.ts';
+import { StreamSetting } from './capabilities.ts';
 
 export const PlannerKind = z.enum(['offline', 'ollama', 'openai', 'replay']);
 export type PlannerKind = z.infer<typeof PlannerKind>;
@@ -36,6 +37,8 @@ export const PlannerConfig = z.object({
   /** The tool loop of turns with the app's tools: requests with tools per turn, and its time. */
   toolMaxSteps: z.number().int().min(0).max(16),
   toolTimeoutMs: z.number().int().positive(),
+  /** SURFACER_STREAM: stream the final directive request as the capability table says (auto), always (on), never (off). */
+  stream: StreamSetting,
 });
 export type PlannerConfig = z.infer<typeof PlannerConfig>;
 
@@ -80,6 +83,7 @@ export function plannerConfigFromEnv(env: NodeJS.ProcessEnv, flag?: string): Pla
     repairAttempts: numberOr(env.SURFACER_REPAIR_ATTEMPTS, 1),
     toolMaxSteps: numberOr(env.SURFACER_TOOL_MAX_STEPS, DEFAULT_TOOL_LOOP.maxSteps),
     toolTimeoutMs: numberOr(env.SURFACER_TOOL_TIMEOUT_MS, DEFAULT_TOOL_LOOP.timeoutMs),
+    stream: env.SURFACER_STREAM === undefined || env.SURFACER_STREAM.trim() === '' ? 'auto' : env.SURFACER_STREAM.trim(),
   });
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   if (parsed.success && parsed.data.planner === 'replay' && parsed.data.replayFile === undefined) problems.push('SURFACER_REPLAY_FILE is required');

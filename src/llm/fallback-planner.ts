@@ -9,6 +9,8 @@ export function createFallbackPlanner(primary: Planner, offline: Planner): Plann
   return {
     name: primary.name,
     label: primary.label,
+    ...(primary.mapText ? { mapText: (text: string) => primary.mapText!(text) } : {}),
+    ...(primary.streams === undefined ? {} : { streams: primary.streams }),
     async plan(input, signal): Promise<PlannerOutput> {
       try {
         return await primary.plan(input, signal);

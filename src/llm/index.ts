@@ -1,5 +1,6 @@
 export {
   BUILTIN_CAPABILITIES, CapabilityTable, capabilitiesFor, DEFAULT_OLLAMA_CAPABILITIES, LlmProvider, ModelCapabilities, parseCapabilityTable,
+  StreamSetting, streamFinalRequest,
 } from './capabilities.ts';
 export { buildChatMessages, describeStateForModel, readRepairPrompt, renderRepairPrompt, REPAIR_PROMPT_URL, toolExchangeMessages } from './chat-messages.ts';
 export { createChatPlanner } from './chat-planner.ts';
@@ -19,6 +20,7 @@ export { createReplayPlanner, parseReplayFile, ReplayRecord } from './replay-pla
 export type { ReplayEntry, ReplayMatch } from './replay-planner.ts';
 export { RESPONSE_SCHEMA_NAME, toOllamaChatRequest, toOpenAiChatRequest } from './provider-request.ts';
 export { LlmMessage, LlmRequestSpec, LlmToolCall, preflightLlmRequest, sanitizeLlmRequest } from './request.ts';
+export type { StreamAllowance } from './request.ts';
 export { DEFAULT_TOOL_LOOP, runToolLoop } from './tool-loop.ts';
 export type { ToolLoopLimits, ToolLoopResult, ToolLoopSummary } from './tool-loop.ts';
 export { abortableSleep, DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry.ts';

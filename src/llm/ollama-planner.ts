@@ -4,7 +4,7 @@ import type { Planner } from '../planner/types.ts';
 import { capabilitiesFor, type ModelCapabilities } from './capabilities.ts';
 import { createChatPlanner, type ChatPlannerOptions, type ChatProvider } from './chat-planner.ts';
 import { PlannerError } from './planner-error.ts';
-import { toOllamaChatRequest } from './provider-request.ts';
+import { toOllamaChatRequest, toOllamaStreamableRequest } from './provider-request.ts';
 
 export interface OllamaPlannerOptions extends Omit<ChatPlannerOptions, 'capabilities' | 'format'> {
   host: string;
@@ -13,7 +13,10 @@ export interface OllamaPlannerOptions extends Omit<ChatPlannerOptions, 'capabili
   capabilities?: ModelCapabilities;
 }
 
-/** Ollama through the official `ollama` client (`POST /api/chat`, non-streamed, `format` = the envelope schema). */
+/**
+ * Ollama through the official `ollama` client (`POST /api/chat`, `format` = the envelope schema);
+ * the final request streams NDJSON parts when the planner is asked to (Ollama streams with `format`).
+ */
 export function createOllamaPlanner(options: OllamaPlannerOptions): Planner {
   const provider: ChatProvider = {
     name: 'ollama',
@@ -40,5 +43,46 @@ export function createOllamaPlanner(options: OllamaPlannerOptions): Planner {
       };
     },
   };
+  provider.stream = async (spec, fetch, signal, onText) => {
+    const client = new Ollama({ host: options.host, fetch });
+    // ollama-js throws on an `{"error"}` frame and on a stream that ends without `done`.
+    const parts = await client.chat({ ...toOllamaStreamableRequest(spec), stream: true });
+    let content = '';
+    const toolCalls: Array<{ name: string; arguments: unknown }> = [];
+    const cutOff = (error: unknown): never => {
+      // ollama-js says a stream without its `done` part in a plain Error: the same cut-off as ours.
+      if (!signal.aborted && error instanceof Error && /did not receive done/i.test(error.message)) {
+        throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'the stream was cut off: it ended without done'));
+      }
+      throw error;
+    };
+    for await (const part of withCut(parts, cutOff)) {
+      const delta = part?.message?.content;
+      if (typeof delta === 'string' && delta !== '') { content += delta; onText(delta); }
+      for (const c of Array.isArray(part?.message?.tool_calls) ? part.message.tool_calls : []) {
+        if (typeof c?.function?.name === 'string') toolCalls.push({ name: c.function.name, arguments: c.function.arguments as unknown });
+      }
+      if (part.done) {
+        const prompt = Number.isFinite(part.prompt_eval_count) ? part.prompt_eval_count : 0;
+        const completion = Number.isFinite(part.eval_count) ? part.eval_count : 0;
+        return {
+          content, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+          ...(typeof part.done_reason === 'string' ? { finishReason: part.done_reason } : {}),
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
+        };
+      }
+    }
+    signal.throwIfAborted();
+    throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'the stream was cut off: it ended without done'));
+  };
   return createChatPlanner(provider, { ...options, capabilities: options.capabilities ?? capabilitiesFor('ollama', options.model) });
+}
+
+/** The parts of a stream, its failure passed through `onError` (which rethrows what it means). */
+async function* withCut<T>(parts: AsyncIterable<T>, onError: (error: unknown) => never): AsyncGenerator<T> {
+  try {
+    for await (const part of parts) yield part;
+  } catch (error) {
+    onError(error);
+  }
 }

@@ -4,7 +4,7 @@ import type { Planner } from '../planner/types.ts';
 import { capabilitiesFor, type LlmProvider, type ModelCapabilities } from './capabilities.ts';
 import { createChatPlanner, type ChatPlannerOptions, type ChatProvider, type ProviderReply } from './chat-planner.ts';
 import { PlannerError } from './planner-error.ts';
-import { toOpenAiChatRequest } from './provider-request.ts';
+import { toOpenAiChatRequest, toOpenAiStreamingRequest } from './provider-request.ts';
 import type { LlmToolCall } from './request.ts';
 import { fromStrictValue, toStrictJsonSchema } from './strict-schema.ts';
 
@@ -48,6 +48,43 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
       const completion = await client.chat.completions.create(toOpenAiChatRequest(spec), { signal });
       return readCompletion(completion, spec.format === undefined ? undefined : options.envelopeSchema);
     },
+    async stream(spec, fetch, signal, onText) {
+      const client = new OpenAI({
+        apiKey: options.apiKey, baseURL: options.baseURL, fetch, maxRetries: 0, timeout: (options.timeoutMs ?? 60_000) + 5_000,
+      });
+      // The client throws an APIError on an SSE `error` frame; a stream that stops without a
+      // finish_reason is cut off.
+      const chunks = await client.chat.completions.create(toOpenAiStreamingRequest(spec), { signal });
+      let content = '';
+      let refusal = '';
+      let finish: string | undefined;
+      let id: string | undefined;
+      let usage: ProviderReply['usage'];
+      for await (const chunk of chunks) {
+        id ??= chunk.id;
+        const choice = chunk.choices?.[0];
+        const delta = choice?.delta;
+        if (typeof delta?.content === 'string' && delta.content !== '') { content += delta.content; onText(delta.content); }
+        if (typeof delta?.refusal === 'string') refusal += delta.refusal;
+        if (choice?.finish_reason) finish = choice.finish_reason;
+        if (chunk.usage) {
+          usage = { prompt_tokens: chunk.usage.prompt_tokens ?? 0, completion_tokens: chunk.usage.completion_tokens ?? 0, total_tokens: chunk.usage.total_tokens ?? 0 };
+        }
+      }
+      if (refusal !== '' && content === '') throw new PlannerError(makeError('LLM_RESPONSE_REFUSED', refusal.slice(0, 500)));
+      // The client ends the iteration quietly when the request is aborted: a cancel or timeout is not a cut.
+      signal.throwIfAborted();
+      if (finish === undefined) throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'the stream was cut off: it ended without a finish_reason'));
+      const reply: ProviderReply = { content, finishReason: finish, meta: { response_id: id } };
+      if (usage) reply.usage = usage;
+      const mapped = spec.format === undefined ? undefined : mapStrictNulls(content, options.envelopeSchema);
+      if (mapped !== undefined) {
+        reply.modelText = content;
+        reply.content = mapped;
+      }
+      return reply;
+    },
+    mapText: (text) => mapStrictNulls(text, options.envelopeSchema) ?? text,
   };
   return createChatPlanner(provider, {
     ...options,

@@ -33,7 +33,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
   const common = {
     systemPrompt: deps.systemPrompt, timeoutMs: config.timeoutMs, strict: config.strict,
     retry: { maxRetries: config.maxRetries }, ...(Object.keys(config.sampling).length > 0 ? { sampling: config.sampling } : {}),
-    toolLoop: { maxSteps: config.toolMaxSteps, timeoutMs: config.toolTimeoutMs },
+    toolLoop: { maxSteps: config.toolMaxSteps, timeoutMs: config.toolTimeoutMs }, stream: config.stream,
   };
   switch (config.planner) {
     case 'offline':

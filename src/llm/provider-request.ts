@@ -1,5 +1,5 @@
 import type { ChatRequest, Message, Tool } from 'ollama';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { LlmMessage, LlmRequestSpec } from './request.ts';
 
 /**
@@ -42,10 +42,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export const RESPONSE_SCHEMA_NAME = 'directive_envelope';
 
 export function toOllamaChatRequest(spec: LlmRequestSpec): ChatRequest & { stream: false } {
+  return { ...toOllamaStreamableRequest(spec), stream: false };
+}
+
+/** The same request with `stream` as the spec says (NDJSON parts when true). */
+export function toOllamaStreamableRequest(spec: LlmRequestSpec): ChatRequest {
   return {
     model: spec.model,
     messages: spec.messages.map(toOllamaMessage),
-    stream: false,
+    stream: spec.stream,
     ...(spec.format ? { format: spec.format } : {}),
     ...(spec.options ? { options: spec.options } : {}),
     ...(spec.tools ? { tools: spec.tools as unknown as Tool[] } : {}),
@@ -68,4 +73,9 @@ export function toOpenAiChatRequest(spec: LlmRequestSpec): ChatCompletionCreateP
     request.parallel_tool_calls = spec.parallelToolCalls;
   }
   return request as unknown as ChatCompletionCreateParamsNonStreaming;
+}
+
+/** Streamed (SSE chunks), asking for the usage chunk at the end as the API documents it. */
+export function toOpenAiStreamingRequest(spec: LlmRequestSpec): ChatCompletionCreateParamsStreaming {
+  return { ...toOpenAiChatRequest(spec), stream: true, stream_options: { include_usage: true } } as unknown as ChatCompletionCreateParamsStreaming;
 }

@@ -37,14 +37,24 @@ export const LlmRequestSpec = z.object({
 });
 export type LlmRequestSpec = z.infer<typeof LlmRequestSpec>;
 
-/** Combinations no provider call may carry, whatever the model can do (design.md §9). */
-export function preflightLlmRequest(spec: LlmRequestSpec): SurfacerError[] {
+/** Which streamed combinations the provider allows (capability table, or SURFACER_STREAM=on). */
+export interface StreamAllowance {
+  withFormat: boolean;
+  withTools: boolean;
+}
+
+/**
+ * Combinations no provider call may carry (design.md §9). Streaming together with a response
+ * format or with tools is refused unless `allow` says the provider takes it: a per-provider
+ * capability, not a universal default (docs/streaming.md).
+ */
+export function preflightLlmRequest(spec: LlmRequestSpec, allow: StreamAllowance = { withFormat: false, withTools: false }): SurfacerError[] {
   const errors: SurfacerError[] = [];
   const hasTools = (spec.tools?.length ?? 0) > 0;
-  if (spec.stream && hasTools) {
+  if (spec.stream && hasTools && !allow.withTools) {
     errors.push(makeError('LLM_STREAMING_WITH_TOOL_CALLING_FORBIDDEN', 'stream=true with tools', { pointer: '/stream' }));
   }
-  if (spec.stream && spec.format) {
+  if (spec.stream && spec.format && !allow.withFormat) {
     errors.push(makeError('LLM_STREAMING_WITH_RESPONSE_FORMAT_FORBIDDEN', 'stream=true with format', { pointer: '/stream' }));
   }
   if (spec.format && hasTools && spec.parallelToolCalls) {

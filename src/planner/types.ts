@@ -17,6 +17,8 @@ export interface RepairIssue {
 export interface RepairAttempt {
   rawText: string;
   errors: RepairIssue[];
+  /** Directives of this answer (indexes) already applied while it streamed: the follow-up asks only for the rest. */
+  applied?: number[];
 }
 
 /** A read-only tool as the model is shown it (parameters: JSON Schema generated from its zod input). */
@@ -52,6 +54,15 @@ export interface PlannerTools {
   call(name: string, args: unknown, signal: AbortSignal): Promise<{ ok: boolean; result: unknown }>;
 }
 
+/**
+ * Where a streamed answer goes as it arrives. Transport-neutral: a planner only hands over raw
+ * answer text in order (the concatenation of every delta is the answer's raw text); reading it
+ * (src/directives/stream-reader.ts) and applying it is the conversation layer's business.
+ */
+export interface PlannerStream {
+  text(delta: string): void;
+}
+
 /** What a planner is told: the user's text and the state the model should see. */
 export interface PlannerInput {
   /** The user's text; for a turn that continues an action, a one-line description of it (describeActionEvent). */
@@ -72,6 +83,12 @@ export interface PlannerInput {
    * Chat planners replay each as an assistant message followed by a user message quoting its errors.
    */
   repair?: { attempts: RepairAttempt[] };
+  /**
+   * Someone reads the answer as it arrives: a planner that can stream (capability table,
+   * SURFACER_STREAM) sends the final request streamed and hands each piece here. Absent: no
+   * one is watching, and the request is not streamed.
+   */
+  stream?: PlannerStream;
 }
 
 /** Token counts as the provider reported them. */
@@ -98,4 +115,12 @@ export interface Planner {
   /** Human-readable label shown in the UI (the offline planner says it is offline). */
   readonly label: string;
   plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput>;
+  /** The planner may hand its answer over as it arrives (PlannerInput.stream); absent: it never does. */
+  readonly streams?: boolean;
+  /**
+   * How a piece of streamed answer, closed into a complete envelope, becomes what the parser
+   * reads, as `rawText` was made from the whole answer (OpenAI strict mode maps nulls back).
+   * Absent: the text as it is.
+   */
+  mapText?(text: string): string;
 }

@@ -21,7 +21,7 @@ describe('capability table', () => {
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(capabilitiesFor('openai-compatible', 'llama-3.1-8b', parsed.table)).toEqual({
-      structuredOutput: false, tools: false, think: false, options: ['temperature'],
+      structuredOutput: false, tools: false, think: false, streamStructured: false, streamTools: false, options: ['temperature'],
     });
     expect(capabilitiesFor('openai-compatible', 'mistral', parsed.table).options).toEqual(BUILTIN_CAPABILITIES['openai-compatible']!.options);
   });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { writeStream, type FakeStream } from './fake-stream.ts';
 
 /**
  * A fake Ollama that speaks `POST /api/chat` as the Ollama API documents it: for `stream: false`
@@ -7,7 +8,9 @@ import type { AddressInfo, Socket } from 'node:net';
  * done_reason, total_duration, prompt_eval_count, eval_count, …}`; a tool call is
  * `{function: {name, arguments: {…}}}` (arguments an object, no id); errors as `{"error": "..."}`
  * with the HTTP status. It records every request body, and whether the client went away before
- * the answer.
+ * the answer. With `stream: true` an answer is NDJSON as Ollama sends it: one
+ * `{model, created_at, message: {role, content}, done: false}` line per piece, then a
+ * `done: true` line with done_reason and the counts; an error mid-stream is an `{"error"}` line.
  */
 export interface FakeOllamaToolCall { function: { name: string; arguments: Record<string, unknown> } }
 
@@ -17,7 +20,8 @@ export type FakeOllamaBehaviour =
   | { kind: 'status'; status: number; error: string; headers?: Record<string, string> }
   | { kind: 'slow'; delayMs: number; content: string }
   | { kind: 'hang' }
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  | FakeStream;
 
 export interface FakeOllama {
   host: string;
@@ -44,7 +48,23 @@ export async function startFakeOllama(behave: ((body: Record<string, unknown>) =
     const index = aborted.push(false) - 1;
     res.on('close', () => { if (!res.writableFinished) aborted[index] = true; });
     const b = next(body);
+    const line = (content: string): string => `${JSON.stringify({ model: body.model, created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content }, done: false })}\n`;
+    const doneLine = (content: string, doneReason = 'stop'): string => `${JSON.stringify({
+      model: body.model, created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: '' },
+      done: true, done_reason: doneReason, total_duration: 1, load_duration: 1,
+      prompt_eval_count: Math.ceil(JSON.stringify(body.messages ?? []).length / 4), prompt_eval_duration: 1,
+      eval_count: Math.max(1, Math.ceil(content.length / 4)), eval_duration: 1,
+    })}\n`;
+    const stream = (s: FakeStream): Promise<void> => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      return writeStream(res, req, s, { frame: line, done: () => doneLine(s.pieces.join('')), error: () => `${JSON.stringify({ error: 'model runner stopped' })}\n` }, timers);
+    };
     const reply = (content: string, doneReason = 'stop', toolCalls?: FakeOllamaToolCall[]) => {
+      if (body.stream === true && toolCalls === undefined) {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.end(`${content === '' ? '' : line(content)}${doneLine(content, doneReason)}`);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({
         model: body.model, created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
@@ -55,6 +75,7 @@ export async function startFakeOllama(behave: ((body: Record<string, unknown>) =
     };
     switch (b.kind) {
       case 'reply': reply(b.content, b.doneReason, b.toolCalls); break;
+      case 'stream': if (body.stream === true) await stream(b); else reply(b.pieces.join('')); break;
       case 'malformed': res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"message": {"content": '); break;
       case 'status': res.writeHead(b.status, { 'content-type': 'application/json', ...b.headers }); res.end(JSON.stringify({ error: b.error })); break;
       case 'reset': req.socket.destroy(); break;

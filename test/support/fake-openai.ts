@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { checkOpenAiStrictSchema } from './openai-strict-subset.ts';
+import { writeStream, type FakeStream } from './fake-stream.ts';
 
 /**
  * A fake OpenAI-compatible server: `POST /v1/chat/completions`, non-streamed, faithful to the
@@ -11,7 +12,11 @@ import { checkOpenAiStrictSchema } from './openai-strict-subset.ts';
  * and checks tool messages as the API does: a `tool` message must answer a `tool_calls` id of the
  * assistant message before it, every call of such a message must be answered, and
  * `parallel_tool_calls` is only allowed with `tools` (each a 400 invalid_request_error). Every
- * request is recorded, with whether the client went away before the answer.
+ * request is recorded, with whether the client went away before the answer. With `stream: true`
+ * an answer is SSE as the API sends it: `data: {chat.completion.chunk}` frames (the first with
+ * the role, then content deltas, then one with finish_reason, then, with
+ * `stream_options.include_usage`, a usage chunk with empty choices), then `data: [DONE]`; an
+ * error mid-stream is a `data: {"error": {...}}` frame.
  */
 export type FakeOpenAiBehaviour =
   | { kind: 'reply'; content: string | null; finishReason?: string; refusal?: string; toolCalls?: unknown[] }
@@ -19,7 +24,8 @@ export type FakeOpenAiBehaviour =
   | { kind: 'slow'; delayMs: number; then: FakeOpenAiBehaviour }
   | { kind: 'hang' }
   | { kind: 'reset' }
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  | FakeStream;
 
 export interface FakeOpenAiOptions {
   /** Answers in order; the last one repeats. A function sees the request body. */
@@ -97,10 +103,37 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions) {
       }
     }
     const prompt = tokens(JSON.stringify(body.messages ?? []));
+    const id = `chatcmpl-fake${requests.length}`;
+    const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}): string =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: CREATED, model: body.model, system_fingerprint: 'fp_fake',
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
+    const streamEnd = (content: string, finish: string): string => {
+      const completion = tokens(content);
+      const usage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true
+        ? `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: CREATED, model: body.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })}\n\n`
+        : '';
+      return `${chunk({}, finish)}${usage}data: [DONE]\n\n`;
+    };
+    const stream = (s: FakeStream): Promise<void> => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': `req_${requests.length}` });
+      res.write(chunk({ role: 'assistant', content: '' }, null));
+      return writeStream(res, req, s, {
+        frame: (piece) => chunk({ content: piece }, null), done: () => streamEnd(s.pieces.join(''), 'stop'),
+        error: () => `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } })}\n\n`,
+      }, timers);
+    };
     const answer = (b: FakeOpenAiBehaviour): void => {
       if (res.destroyed) return;
       switch (b.kind) {
+        case 'stream': if (body.stream === true) void stream(b); else answer({ kind: 'reply', content: b.pieces.join('') }); return;
         case 'reply': {
+          if (body.stream === true && b.toolCalls === undefined && b.refusal === undefined) {
+            res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': `req_${requests.length}` });
+            res.write(chunk({ role: 'assistant', content: '' }, null));
+            if (b.content) res.write(chunk({ content: b.content }, null));
+            res.end(streamEnd(b.content ?? '', b.finishReason ?? 'stop'));
+            return;
+          }
           const message: Record<string, unknown> = { role: 'assistant', content: b.content, refusal: b.refusal ?? null };
           if (b.toolCalls) message.tool_calls = b.toolCalls;
           const completion = tokens(b.content ?? JSON.stringify(b.toolCalls ?? []));

@@ -71,7 +71,8 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(options.fsync === false ? { fsync: false } : {}),
     })
     : undefined;
-  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}) });
+  const offlineStream = offlineStreamPace(options.env.SURFACER_OFFLINE_STREAM);
+  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}), ...(offlineStream ? { offlinePlanner: { stream: offlineStream } } : {}) });
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
   const backend = options.redisUrl !== undefined
     ? createRedisBackend({
@@ -194,4 +195,14 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   io.stdout.write('Shutting down…\n');
   await server.close();
   return 0;
+}
+
+/**
+ * SURFACER_OFFLINE_STREAM=<chars>/<ms>: the offline planner streams its answer, `chars`
+ * characters every `ms` (docs/streaming.md) — progress without a model, for demos and browser
+ * tests. Anything else: off.
+ */
+function offlineStreamPace(value: string | undefined): { chars: number; everyMs: number } | undefined {
+  const match = /^(\d{1,4})\/(\d{1,5})$/.exec(value?.trim() ?? '');
+  return match === null ? undefined : { chars: Math.max(1, Number(match[1])), everyMs: Number(match[2]) };
 }

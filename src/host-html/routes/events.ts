@@ -3,6 +3,7 @@ import type { ConversationEvent } from '../../conversation/index.ts';
 import { openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, webSink, type PushConnection } from '../../hosting/index.ts';
 import { changesHtml, refreshHtml } from '../fragments.ts';
 import { PAGE_ID, type Host, type HostHono } from '../host.ts';
+import { createPreview } from '../stream-preview.ts';
 
 /**
  * Updates queued for one page beyond this mean it stopped reading: its stream ends, and the
@@ -35,9 +36,19 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
     };
     // Subscribed before the current version is read: nothing falls between the two.
     const unsubscribe = host.service.subscribe(conversation.id, (event: ConversationEvent) => {
-      const own = pageId !== undefined && event.cause.origin === pageId;
+      // A streamed part reaches the page that asked too: its own response comes only at the end.
+      const own = pageId !== undefined && event.cause.origin === pageId && event.cause.streamed !== true;
       const id = String(event.version);
       pending.push({ version: event.version, frame: own ? sseFrame({ id }) : sseFrame({ event: 'update', id, data: changesHtml(pc, event.prev, event.next) }) });
+      if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
+      else end();
+    });
+    // The assistant's words while its answer streams: previews, without an event id (not replayed on reconnect).
+    const previewHtml = createPreview();
+    const unsubscribeStream = host.service.subscribeStream(conversation.id, (event) => {
+      const html = previewHtml(event);
+      if (html === undefined) return;
+      pending.push({ version: Number.MAX_SAFE_INTEGER, frame: sseFrame({ event: 'update', data: html }) });
       if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
       else end();
     });
@@ -54,6 +65,7 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       }
     } catch (error) {
       unsubscribe();
+      unsubscribeStream();
       unregister();
       throw error;
     }
@@ -62,7 +74,7 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       connection = openPushConnection(webSink(stream), host.heartbeat, {
         head,
         pull: () => pending.splice(0).map((p) => p.frame),
-        onEnd: () => { unsubscribe(); unregister(); },
+        onEnd: () => { unsubscribe(); unsubscribeStream(); unregister(); },
       });
       if (endWhenOpen) connection.end();
       await connection.finished;
