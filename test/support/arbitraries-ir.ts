@@ -180,7 +180,12 @@ export function arbBlock(depth = 2): fc.Arbitrary<Block> {
     layout: fc.constantFrom('row' as const, 'column' as const),
     blocks: fc.array(arbBlock(depth - 1), { maxLength: 4 }),
   }, { requiredKeys: ['kind', 'layout', 'blocks'] });
-  const tabs: fc.Arbitrary<Block> = fc.record({
+  return fc.oneof(...leaves, group, arbTabsBlock(depth), arbModalBlock(depth));
+}
+
+/** Tabs (1–3 titled groups) whose members are blocks of depth - 1. */
+export function arbTabsBlock(depth: number): fc.Arbitrary<Block> {
+  return fc.record({
     kind: fc.constant('tabs' as const),
     blocks: fc.array(fc.record({
       kind: fc.constant('group' as const),
@@ -189,13 +194,15 @@ export function arbBlock(depth = 2): fc.Arbitrary<Block> {
       blocks: fc.array(arbBlock(depth - 1), { maxLength: 3 }),
     }), { minLength: 1, maxLength: 3 }),
   });
-  const modal: fc.Arbitrary<Block> = fc.record({
+}
+
+export function arbModalBlock(depth: number): fc.Arbitrary<Block> {
+  return fc.record({
     kind: fc.constant('modal' as const),
     label: arbShortText,
     title: fc.option(text(200), { nil: undefined }),
     blocks: fc.array(arbBlock(depth - 1), { maxLength: 3 }),
   }, { requiredKeys: ['kind', 'label', 'blocks'] });
-  return fc.oneof(...leaves, group, tabs, modal);
 }
 
 /** Icons, video and audio (basic catalogue); URLs http(s) like the IR admits, with tails that need escaping in HTML. */
