@@ -41,6 +41,13 @@ export interface FieldVm {
   value: string;
   checked: boolean;
   required: boolean;
+  /**
+   * Inside tabs or a modal (a `<details>` that may be closed): a required control there gets
+   * `aria-required`, not `required`, because a browser refuses to submit a form whose invalid
+   * control is hidden, silently (Chromium opens no `<details>` for it). The server's submit check
+   * still reports the missing value.
+   */
+  folded: boolean;
   placeholder?: string;
   help?: string;
   helpId?: string;
@@ -311,11 +318,15 @@ interface ValueStatics { label: string; path: string; namespace: string; keys: s
 type Submitted = RejectedSubmit['fields'];
 
 /** `indexPath`: where the block is (names the elements of tabs and modals, deterministically). */
-function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[]): BlockVm {
-  const children = (blocks: readonly Block[], at: readonly number[]): BlockVm[] =>
-    blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i]));
+function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[], folded = false): BlockVm {
+  const children = (blocks: readonly Block[], at: readonly number[], fold = folded): BlockVm[] =>
+    blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], fold));
   switch (block.kind) {
-    case 'field': return fieldViewModel(surface, block, submitted);
+    case 'field': {
+      const vm = fieldViewModel(surface, block, submitted);
+      if (folded) vm.folded = true;
+      return vm;
+    }
     case 'list': return listViewModel(surface, block, live);
     case 'value': {
       const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
@@ -336,13 +347,13 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return {
         kind: 'tabs', id,
         tabs: block.blocks.map((tab, i) => ({
-          id: `${id}-${i}`, title: tab.title, layout: tab.layout, open: i === 0, blocks: children(tab.blocks, [...indexPath, i]),
+          id: `${id}-${i}`, title: tab.title, layout: tab.layout, open: i === 0, blocks: children(tab.blocks, [...indexPath, i], true),
         })),
       };
     }
     case 'modal': {
       const id = blockElementId(surface, indexPath);
-      const vm: ModalVm = { kind: 'modal', id, titleId: `${id}-title`, label: block.label, blocks: children(block.blocks, indexPath) };
+      const vm: ModalVm = { kind: 'modal', id, titleId: `${id}-title`, label: block.label, blocks: children(block.blocks, indexPath, true) };
       if (block.title !== undefined && block.title !== '') vm.title = block.title;
       return vm;
     }
@@ -433,7 +444,7 @@ function staticFieldViewModel(surface: Surface, field: FieldBlock): FieldVm {
   const described = [helpId, hintId].filter((x) => x !== undefined).join(' ');
   return {
     kind: 'field', id, name: field.name, label: field.label, shape, type,
-    value: '', checked: false, required: field.required,
+    value: '', checked: false, required: field.required, folded: false,
     placeholder: field.placeholder,
     help: helpId === undefined ? undefined : field.help, helpId, hint, hintId,
     describedBy: described === '' ? undefined : described,

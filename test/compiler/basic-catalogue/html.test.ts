@@ -50,6 +50,23 @@ describe('HTML compiler: basic catalogue blocks, without JavaScript', () => {
     expect(form.find('details.modal textarea[name="note"]').text()).toBe('hello');
   });
 
+  it('marks a required field inside tabs or a modal aria-required, not required (a hidden invalid control would block the submit silently)', () => {
+    const required = { kind: 'field' as const, name: 'nick', label: 'Nick', control: 'text' as const, required: true };
+    const ir = irWith(surfaceOf(catalogueView({
+      blocks: [
+        { kind: 'field', name: 'top', label: 'Top', control: 'text', required: true },
+        { kind: 'tabs', blocks: [{ kind: 'group', title: 'A', layout: 'column', blocks: [{ kind: 'group', layout: 'row', blocks: [required] }] }] },
+        { kind: 'modal', label: 'Open', blocks: [{ ...required, name: 'note', control: 'textarea' }] },
+      ],
+    })));
+    const $ = cheerio.load(compileConversationToHtml(ir).html);
+    expect($('input[name="top"]').attr('required')).toBeDefined();
+    for (const sel of ['input[name="nick"]', 'textarea[name="note"]']) {
+      expect($(sel).attr('required'), sel).toBeUndefined();
+      expect($(sel).attr('aria-required'), sel).toBe('true');
+    }
+  });
+
   it('renders native video and audio players with the http(s) URL and a link fallback, captions escaped', () => {
     const { $, html } = render();
     const video = $('figure.block-video video');
