@@ -1,9 +1,11 @@
 import * as cheerio from 'cheerio';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileConversationToHtml } from '../../../src/compiler/html/index.ts';
 import { ICON_GLYPHS } from '../../../src/compiler/html/icons.ts';
 import { ConversationIr, ICON_NAMES } from '../../../src/ui-ir/index.ts';
 import { irWith, surfaceOf } from '../html/fixtures.ts';
+import { arbConversationIr } from '../../support/arbitraries-ir.ts';
 import { catalogueView, HOSTILE } from './fixtures.ts';
 
 function render() {
@@ -114,5 +116,26 @@ describe('HTML compiler: basic catalogue blocks, without JavaScript', () => {
     expect($('details.modal').attr('id')).toBe('surface-main-b0-0');
     // No title: the dialog is named by the button's label.
     expect($('details.modal .modal__dialog').attr('aria-label')).toBe('Open');
+  });
+
+  it('for any generated IR: unique ids of tabs and modals, no script, media only from http(s), every tabs group has one open tab (500 runs)', () => {
+    let containers = 0;
+    fc.assert(fc.property(arbConversationIr, (ir) => {
+      const $ = cheerio.load(compileConversationToHtml(ir).html);
+      // The ids of tabs and modals are unique among all ids of the page (other blocks' ids are their own tests' concern).
+      const all = $('[id]').map((_, el) => $(el).attr('id')).get();
+      const ours = $('.tabs, .tabs__tab, details.modal, .modal__title').map((_, el) => $(el).attr('id')).get();
+      for (const id of ours) expect(all.filter((x) => x === id), id).toHaveLength(1);
+      expect($('script').length).toBe(0);
+      $('video, audio').each((_, el) => { expect($(el).attr('src')).toMatch(/^https?:\/\//); });
+      $('.tabs').each((_, el) => {
+        containers += 1;
+        const tabs = $(el).children('details');
+        expect(tabs.filter('[open]').length).toBe(1);
+        expect(new Set(tabs.map((__, d) => $(d).attr('name')).get())).toEqual(new Set([$(el).attr('id')]));
+      });
+      containers += $('details.modal').length;
+    }), { numRuns: 500 });
+    expect(containers).toBeGreaterThan(50);
   });
 });
