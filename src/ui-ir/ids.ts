@@ -1,4 +1,4 @@
-import type { Block } from './schema.ts';
+import { childBlocks, type Block } from './schema.ts';
 
 /**
  * Stable ids derived from IR structure. Parts are joined with `.`; anything outside
@@ -30,6 +30,7 @@ export function walkBlocks(
   blocks.forEach((block, i) => {
     const indexPath = [...prefix, i];
     visit(block, indexPath);
-    if (block.kind === 'group') walkBlocks(block.blocks, visit, indexPath);
+    const children = childBlocks(block);
+    if (children !== undefined) walkBlocks(children, visit, indexPath);
   });
 }

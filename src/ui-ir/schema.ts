@@ -176,12 +176,53 @@ export const ListBlock = z.object({
 });
 export type ListBlock = z.infer<typeof ListBlock>;
 
+/**
+ * The basic catalogue's media and icons. URLs are http(s) like images (other schemes never reach
+ * the IR); every compiler checks them again before it writes one.
+ */
+const HttpUrl = z.string().max(2048).regex(/^https?:\/\/[^\s"'<>]+$/);
+
+/**
+ * Icon names both A2UI versions know (v0.8's 48; v0.9 has these and more), so one IR compiles to
+ * either. The HTML compiler shows each as a Unicode glyph (no icon font needed).
+ */
+export const ICON_NAMES = [
+  'accountCircle', 'add', 'arrowBack', 'arrowForward', 'attachFile', 'calendarToday', 'call', 'camera',
+  'check', 'close', 'delete', 'download', 'edit', 'event', 'error', 'favorite', 'favoriteOff', 'folder',
+  'help', 'home', 'info', 'locationOn', 'lock', 'lockOpen', 'mail', 'menu', 'moreVert', 'moreHoriz',
+  'notificationsOff', 'notifications', 'payment', 'person', 'phone', 'photo', 'print', 'refresh',
+  'search', 'send', 'settings', 'share', 'shoppingCart', 'star', 'starHalf', 'starOff', 'upload',
+  'visibility', 'visibilityOff', 'warning',
+] as const;
+export const IconName = z.enum(ICON_NAMES);
+export type IconName = z.infer<typeof IconName>;
+
+/** An icon; `label` is shown beside it (and is its accessible name), or the icon stands alone. */
+export const IconBlock = z.object({ kind: z.literal('icon'), name: IconName, label: z.string().max(200).default('') });
+/** A video player; `caption` is shown under it. */
+export const VideoBlock = z.object({ kind: z.literal('video'), url: HttpUrl, caption: z.string().max(300).default('') });
+/** An audio player; `description` says what it plays. */
+export const AudioBlock = z.object({ kind: z.literal('audio'), url: HttpUrl, description: z.string().max(300).default('') });
+
 type GroupShape = {
   kind: 'group';
   title?: string | undefined;
   layout: 'row' | 'column';
   blocks: Block[];
 };
+/** A tab is a group whose title is the tab's title. */
+export type TabShape = GroupShape & { title: string };
+/**
+ * Tabs: one tab shown at a time. Each tab is a titled group, so a block inside a tab has the
+ * index path of any group member (`/view/blocks/<tabs>/blocks/<tab>/blocks/<n>`).
+ */
+type TabsShape = { kind: 'tabs'; blocks: TabShape[] };
+/**
+ * A modal: a button labelled `label` opens a dialog holding `blocks` (under `title`). Its
+ * fields belong to the surface's form like any other: the dialog only hides them.
+ */
+type ModalShape = { kind: 'modal'; label: string; title?: string | undefined; blocks: Block[] };
+
 export type Block =
   | z.infer<typeof FieldBlock>
   | z.infer<typeof HeadingBlock>
@@ -191,7 +232,12 @@ export type Block =
   | z.infer<typeof ValueBlock>
   | z.infer<typeof UploadBlock>
   | ListBlock
-  | GroupShape;
+  | z.infer<typeof IconBlock>
+  | z.infer<typeof VideoBlock>
+  | z.infer<typeof AudioBlock>
+  | GroupShape
+  | TabsShape
+  | ModalShape;
 
 export const GroupBlock: z.ZodType<GroupShape> = z.lazy(() =>
   z.object({
@@ -202,9 +248,39 @@ export const GroupBlock: z.ZodType<GroupShape> = z.lazy(() =>
   }),
 ) as unknown as z.ZodType<GroupShape>;
 
+const TabBlock: z.ZodType<TabShape> = z.lazy(() =>
+  z.object({
+    kind: z.literal('group'),
+    title: ShortText,
+    layout: z.enum(['row', 'column']).default('column'),
+    blocks: z.array(BlockSchema).max(100),
+  }),
+) as unknown as z.ZodType<TabShape>;
+
+export const TabsBlock: z.ZodType<TabsShape> = z.lazy(() =>
+  z.object({ kind: z.literal('tabs'), blocks: z.array(TabBlock).min(1).max(10) }),
+) as unknown as z.ZodType<TabsShape>;
+
+export const ModalBlock: z.ZodType<ModalShape> = z.lazy(() =>
+  z.object({
+    kind: z.literal('modal'),
+    label: ShortText,
+    title: z.string().max(200).optional(),
+    blocks: z.array(BlockSchema).max(100),
+  }),
+) as unknown as z.ZodType<ModalShape>;
+
 export const BlockSchema: z.ZodType<Block> = z.lazy(() =>
-  z.union([FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, ListBlock, GroupBlock]),
+  z.union([
+    FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, ListBlock,
+    IconBlock, VideoBlock, AudioBlock, GroupBlock, TabsBlock, ModalBlock,
+  ]),
 ) as unknown as z.ZodType<Block>;
+
+/** The blocks a container holds (group, tabs — whose members are its tabs —, modal), else none. */
+export function childBlocks(block: Block): readonly Block[] | undefined {
+  return block.kind === 'group' || block.kind === 'tabs' || block.kind === 'modal' ? block.blocks : undefined;
+}
 
 /** A button. `name` must be registered in the app's action registry (the allowlist). */
 export const ActionSpec = z.object({
@@ -226,7 +302,8 @@ function listsConsistent(view: { blocks: readonly Block[]; actions: readonly { n
   const stack = [...view.blocks];
   while (stack.length > 0) {
     const block = stack.pop()!;
-    if (block.kind === 'group') stack.push(...block.blocks);
+    const children = childBlocks(block);
+    if (children !== undefined) stack.push(...children);
     if (block.kind !== 'list') continue;
     if (names.has(block.name)) return false;
     names.add(block.name);

@@ -27,7 +27,8 @@ function clicksOf(ir: ConversationIr): Click[] {
     const vm = surfaceViewModel(ir, surface);
     const lists: ListVm[] = [];
     const visit = (blocks: typeof vm.blocks): void => {
-      for (const b of blocks) { if (b.kind === 'list') lists.push(b); else if (b.kind === 'group') visit(b.blocks); }
+      for (const b of blocks) { if (b.kind === 'list') lists.push(b); else if (b.kind === 'group' || b.kind === 'modal') visit(b.blocks);
+        else if (b.kind === 'tabs') for (const tab of b.tabs) visit(tab.blocks); }
     };
     visit(vm.blocks);
     for (const list of lists) {

@@ -19,7 +19,8 @@ import { arbConversationIr } from '../support/arbitraries-ir.ts';
  * v0.9 (both "nothing selected" to the field schema), and a list item's Button is named by its
  * template instance in v0.8 (`<id>:<n>`, as the official processor names it) and by the
  * template's id in v0.9 (`sourceComponentId`, which no action reads and no idempotency
- * fingerprint includes). A name two fields of different controls
+ * fingerprint includes). A modal's trigger sends nothing in either version (a v0.9 Button with
+ * no action, a v0.8 Card). A name two fields of different controls
  * share (the compiler warns: COMPILER_A2UI_DUPLICATE_FIELD) is left out of the schema reading:
  * the value is the first field's, the schema the last's, and only v0.8's `""` happens to read as
  * text.
@@ -95,6 +96,12 @@ describe('a v0.9 action and its v0.8 equivalent reach ingress as the same reques
         }
         for (const node of tree) {
           if (node.type !== 'Button' || node.state !== 'resolved') continue;
+          if (node.id.endsWith('.open.Button')) {
+            // A modal's trigger: a v0.9 Button without an action (v0.8 uses a Card); neither sends anything.
+            const b = v09.click(wire, node.id, undefined, node.dataPath);
+            expect(b.ok ? 'sent' : b.violation.code).toBe('CLIENTSIM_NOT_INTERACTIVE');
+            continue;
+          }
           // A list item's Button: v0.8 names each template instance `<id>:<key in the item map>`,
           // v0.9 keeps the id and scopes it by the item's data path (…/items/<index>).
           const instance = /\/items\/(\d+)$/.exec(node.dataPath)?.[1];
@@ -109,7 +116,8 @@ describe('a v0.9 action and its v0.8 equivalent reach ingress as the same reques
       }
     }), { numRuns: 1000 });
     // The property is about clicks: make sure the generated IRs gave plenty.
-    expect(clicks).toBeGreaterThan(500);
-    expect(typedInto).toBeGreaterThan(500);
+    // (~500 since the IR arbitraries also generate icons, media, tabs and modals.)
+    expect(clicks).toBeGreaterThan(400);
+    expect(typedInto).toBeGreaterThan(400);
   }, 600_000);
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {
   addToast, closeSurface, commitSurface, createSeededSource, draw, emptyConversation, expireSurface,
-  IR_VERSION, listBlocks, openSurface, patchSurfaceData, resetSurfaceEpoch, writeListItems,
+  ICON_NAMES, IR_VERSION, listBlocks, openSurface, patchSurfaceData, resetSurfaceEpoch, writeListItems,
   type ActionSpec, type Block, type ConversationIr, type DataMap, type DataOp, type DataValue, type FieldBlock,
   type ListBlock, type ListItemDisplay, type Surface, type SurfaceView, type Toast,
 } from '../../src/ui-ir/index.ts';
@@ -133,7 +133,8 @@ export const arbListData: fc.Arbitrary<DataValue[]> = fc.array(arbListEntry, { m
 function uniqueListNames(blocks: Block[]): Block[] {
   const seen = new Set<string>();
   const visit = (list: Block[]): Block[] => list.map((b) => {
-    if (b.kind === 'group') return { ...b, blocks: visit(b.blocks) };
+    if (b.kind === 'group' || b.kind === 'modal') return { ...b, blocks: visit(b.blocks) };
+    if (b.kind === 'tabs') return { ...b, blocks: b.blocks.map((tab) => ({ ...tab, blocks: visit(tab.blocks) })) };
     if (b.kind !== 'list') return b;
     let name = b.name;
     for (let n = 2; seen.has(name); n += 1) name = `${b.name}-${n}`;
@@ -170,6 +171,7 @@ export function arbBlock(depth = 2): fc.Arbitrary<Block> {
     arbFieldBlock,
     arbFieldBlock,
     arbListBlock,
+    ...arbMediaBlocks,
   ];
   if (depth <= 0) return fc.oneof(...leaves);
   const group: fc.Arbitrary<Block> = fc.record({
@@ -178,8 +180,39 @@ export function arbBlock(depth = 2): fc.Arbitrary<Block> {
     layout: fc.constantFrom('row' as const, 'column' as const),
     blocks: fc.array(arbBlock(depth - 1), { maxLength: 4 }),
   }, { requiredKeys: ['kind', 'layout', 'blocks'] });
-  return fc.oneof(...leaves, group);
+  return fc.oneof(...leaves, group, arbTabsBlock(depth), arbModalBlock(depth));
 }
+
+/** Tabs (1–3 titled groups) whose members are blocks of depth - 1. */
+export function arbTabsBlock(depth: number): fc.Arbitrary<Block> {
+  return fc.record({
+    kind: fc.constant('tabs' as const),
+    blocks: fc.array(fc.record({
+      kind: fc.constant('group' as const),
+      title: arbShortText,
+      layout: fc.constantFrom('row' as const, 'column' as const),
+      blocks: fc.array(arbBlock(depth - 1), { maxLength: 3 }),
+    }), { minLength: 1, maxLength: 3 }),
+  });
+}
+
+export function arbModalBlock(depth: number): fc.Arbitrary<Block> {
+  return fc.record({
+    kind: fc.constant('modal' as const),
+    label: arbShortText,
+    title: fc.option(text(200), { nil: undefined }),
+    blocks: fc.array(arbBlock(depth - 1), { maxLength: 3 }),
+  }, { requiredKeys: ['kind', 'label', 'blocks'] });
+}
+
+/** Icons, video and audio (basic catalogue); URLs http(s) like the IR admits, with tails that need escaping in HTML. */
+const arbMediaUrl = fc.tuple(fc.constantFrom('https://', 'http://'), arbUrlTail, fc.constantFrom('', '?a=1&b=2', '#t=1'))
+  .map(([s, t, q]) => `${s}example.com/${t}${q}`);
+export const arbMediaBlocks: fc.Arbitrary<Block>[] = [
+  fc.record({ kind: fc.constant('icon' as const), name: fc.constantFrom(...ICON_NAMES), label: text(200) }),
+  fc.record({ kind: fc.constant('video' as const), url: arbMediaUrl, caption: text(300) }),
+  fc.record({ kind: fc.constant('audio' as const), url: arbMediaUrl, description: text(300) }),
+];
 
 export const arbAction: fc.Arbitrary<ActionSpec> = fc.record({
   name: fc.constantFrom('form.submit', 'form.cancel', 'ask.answer', 'x-y_z'),

@@ -1,5 +1,5 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { blockKey, stableId, type Block } from '../../ui-ir/index.ts';
+import { blockKey, childBlocks, stableId, type Block } from '../../ui-ir/index.ts';
 import { viewKey } from './field-values.ts';
 
 /**
@@ -80,6 +80,9 @@ export function contextFieldNames(blocks: readonly Block[], reserved: ReadonlyMa
 function collectFields(blocks: readonly Block[], names: Set<string>): void {
   for (const b of blocks) {
     if (b.kind === 'field') names.add(b.name);
-    else if (b.kind === 'group') collectFields(b.blocks, names);
+    else {
+      const children = childBlocks(b);
+      if (children !== undefined) collectFields(children, names);
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import {
-  surfaceToast, type ActionSpec, type Block, type FieldBlock, type ListBlock, type ListItemAction, type Surface,
+  surfaceToast, type ActionSpec, type Block, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
+  type TabShape,
 } from '../../ui-ir/index.ts';
 import { listView } from '../list-view.ts';
 import { viewKey } from './field-values.ts';
@@ -22,6 +23,11 @@ import { ComponentIds, contextFieldNames, idPart as idPartOf } from './ids.ts';
  * item is Card → Column [one component per display entry, bound to the item-relative `d<i>`
  * (text → Text h5|body|caption, value → Row [label caption, Text], image → Image, badge → Text
  * caption), Row of item Buttons?] (listDataKeys: what the data projection writes for it).
+ * icon → Icon, or Row [Icon, Text body] with a label; video → Video, or Column [Video, caption]
+ * with a caption; audio → AudioPlayer (description as its own property); media with a
+ * non-http(s) URL → its caption/description as Text, or nothing. tabs → Tabs, each tab's child
+ * the tab group's Row/Column (its title is the tab's title); modal → Modal [trigger (the
+ * version's, labelled), content Column [title h3?, …blocks]].
  *
  * Every component id is `<base>.<Type>` (a2ui-shared/ids.ts), except the root's, which the sink
  * names (v0.9 needs `root`). Creation order is output order: it is part of the compiled bytes.
@@ -53,6 +59,19 @@ export interface ComponentSink {
    * read at the item-relative `keyPath`), and the surface's nonce and rev.
    */
   itemButton(base: string, label: string, action: ListItemAction, listName: string, keyPath: string): string;
+  icon(base: string, name: IconName): string;
+  /** Media players; `url` is http(s) (the layout checked it). */
+  video(base: string, url: string): string;
+  audio(base: string, url: string, description: string): string;
+  /** One tab per entry, its title shown on the tab and `child` its content. */
+  tabs(base: string, tabs: ReadonlyArray<{ title: string; child: string }>): string;
+  /** `trigger` is shown in place; activating it opens `content` in a dialog (no server action). */
+  modal(base: string, trigger: string, content: string): string;
+  /**
+   * The visible thing that opens a modal, labelled `label` (a Text): a version whose Button can
+   * carry no action uses a Button; one whose Button needs an action uses something else.
+   */
+  modalTrigger(base: string, label: string): string;
 }
 
 /** The /view key of a list (name-based: stable when blocks move) and the keys of each item. */
@@ -163,7 +182,51 @@ class Layout {
       }
       case 'field': return this.field(block, key);
       case 'list': return this.list(block, key, indexPath);
+      case 'icon': {
+        if (block.label === '') return sink.icon(key, block.name);
+        const icon = sink.icon(key, block.name);
+        return sink.row(key, [icon, sink.text(`${key}.label`, block.label, 'body')], { align: 'center' });
+      }
+      case 'video': {
+        if (!this.mediaUrlOk(block.url, key, 'video')) return block.caption === '' ? undefined : sink.text(key, block.caption, 'caption');
+        if (block.caption === '') return sink.video(key, block.url);
+        const video = sink.video(key, block.url);
+        return sink.column(key, [video, sink.text(`${key}.caption`, block.caption, 'caption')]);
+      }
+      case 'audio': {
+        if (!this.mediaUrlOk(block.url, key, 'audio')) return block.description === '' ? undefined : sink.text(key, block.description, 'caption');
+        return sink.audio(key, block.url, block.description);
+      }
+      case 'tabs': {
+        const tabs = block.blocks.map((tab, i) => {
+          const tabPath = [...indexPath, i];
+          return { title: tab.title, child: this.tabBody(tab, tabPath) };
+        });
+        return sink.tabs(key, tabs);
+      }
+      case 'modal': {
+        const trigger = sink.modalTrigger(`${key}.open`, sink.text(`${key}.open.label`, block.label, 'body'));
+        const parts: string[] = [];
+        const content = sink.column(`${key}.content`, parts);
+        if (block.title !== undefined && block.title !== '') parts.push(sink.text(`${key}.title`, block.title, 'h3'));
+        this.blocks(block.blocks, indexPath, parts);
+        return sink.modal(key, trigger, content);
+      }
     }
+  }
+
+  /** A tab's content: its group's Row or Column (the title is on the tab). */
+  private tabBody(tab: TabShape, indexPath: number[]): string {
+    const key = this.ids.unique(tab, indexPath, this.warnings);
+    const items = this.blocks(tab.blocks, indexPath, []);
+    return tab.layout === 'row' ? this.sink.row(key, items) : this.sink.column(key, items);
+  }
+
+  /** The IR admits http(s) only; anything else is dropped here too (never written to a client). */
+  private mediaUrlOk(url: string, key: string, what: string): boolean {
+    if (/^https?:\/\//i.test(url)) return true;
+    this.dropped.push(makeError('A2UI_S2C_URL_NOT_ALLOWED', `${what} ${key} has a non-http(s) URL`));
+    return false;
   }
 
   private list(block: ListBlock, key: string, indexPath: number[]): string {

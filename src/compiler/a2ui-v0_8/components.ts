@@ -1,5 +1,5 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import type { ActionSpec, FieldBlock, ListItemAction, Surface } from '../../ui-ir/index.ts';
+import type { ActionSpec, FieldBlock, IconName, ListItemAction, Surface } from '../../ui-ir/index.ts';
 import {
   INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
 } from '../a2ui-shared/index.ts';
@@ -196,6 +196,38 @@ class V08Components implements ComponentSink {
       { key: 'rev', value: { literalString: String(this.surface.rev) } },
     ];
     return this.add(base, 'Button', { child: label, primary: action.primary, action: { name: action.name, context } });
+  }
+
+  icon(base: string, name: IconName): string {
+    return this.add(base, 'Icon', { name: { literalString: name } });
+  }
+
+  video(base: string, url: string): string {
+    return this.add(base, 'Video', { url: { literalString: url } });
+  }
+
+  audio(base: string, url: string, description: string): string {
+    const props: Record<string, unknown> = { url: { literalString: url } };
+    if (description !== '') props.description = { literalString: guardA2uiString(description) };
+    return this.add(base, 'AudioPlayer', props);
+  }
+
+  /** Tab titles are resolved like a Text's string, but not rendered as Markdown: guarded only. */
+  tabs(base: string, tabs: ReadonlyArray<{ title: string; child: string }>): string {
+    return this.add(base, 'Tabs', { tabItems: tabs.map((t) => ({ title: { literalString: guardA2uiString(t.title) }, child: t.child })) });
+  }
+
+  modal(base: string, trigger: string, content: string): string {
+    return this.add(base, 'Modal', { entryPointChild: trigger, contentChild: content });
+  }
+
+  /**
+   * A v0.8 Button must carry an action, and LIT sends it when the modal opens (a userAction the
+   * server would have to reject), so the trigger is a Card around the label: LIT opens the
+   * modal on a click anywhere on its entry point.
+   */
+  modalTrigger(base: string, label: string): string {
+    return this.add(base, 'Card', { child: label });
   }
 }
 

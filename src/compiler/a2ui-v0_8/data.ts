@@ -1,5 +1,5 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import { getAt, surfaceToast, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import { childBlocks, getAt, surfaceToast, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
 import {
   asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
   STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
@@ -107,7 +107,10 @@ function scanBlocks(blocks: readonly Block[], path: number[], depth: number, sur
       const tokens = block.path.slice(1).split('/');
       view[viewKey(path)] = guardA2uiString(escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined)));
     } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
-    else if (block.kind === 'group') scanBlocks(block.blocks, path, depth + 1, surface, fields, view);
+    else {
+      const children = childBlocks(block);
+      if (children !== undefined) scanBlocks(children, path, depth + 1, surface, fields, view);
+    }
   }
 }
 

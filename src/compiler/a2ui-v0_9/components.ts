@@ -1,6 +1,6 @@
 import type { BasicComponentType } from '../../a2ui-v0_9-protocol/index.ts';
 import type { SurfacerError } from '../../errors/index.ts';
-import type { ActionSpec, FieldBlock, ListItemAction, Surface } from '../../ui-ir/index.ts';
+import type { ActionSpec, FieldBlock, IconName, ListItemAction, Surface } from '../../ui-ir/index.ts';
 import {
   escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
 } from '../a2ui-shared/index.ts';
@@ -145,6 +145,31 @@ class V09Components implements ComponentSink {
   itemButton(base: string, label: string, action: ListItemAction, listName: string, keyPath: string): string {
     const context = { list: listName, item: { path: keyPath }, nonce: this.surface.nonce, rev: this.surface.rev };
     return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
+  }
+
+  icon(base: string, name: IconName): string {
+    return this.add(base, 'Icon', { name });
+  }
+
+  video(base: string, url: string): string {
+    return this.add(base, 'Video', { url });
+  }
+
+  audio(base: string, url: string, description: string): string {
+    return this.add(base, 'AudioPlayer', { url, ...(description === '' ? {} : { description }) });
+  }
+
+  tabs(base: string, tabs: ReadonlyArray<{ title: string; child: string }>): string {
+    return this.add(base, 'Tabs', { tabs: tabs.map((t) => ({ title: t.title, child: t.child })) });
+  }
+
+  modal(base: string, trigger: string, content: string): string {
+    return this.add(base, 'Modal', { trigger, content });
+  }
+
+  /** A v0.9 Button's action is optional: without one, opening the modal sends nothing to the server. */
+  modalTrigger(base: string, label: string): string {
+    return this.add(base, 'Button', { child: label, variant: 'default' });
   }
 }
 

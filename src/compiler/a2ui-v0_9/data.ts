@@ -1,5 +1,5 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import { getAt, type Block, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import { childBlocks, getAt, type Block, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
 import {
   asString, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
   STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey, type Coerced,
@@ -44,7 +44,10 @@ function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface
       const tokens = block.path.slice(1).split('/');
       view[viewKey([...prefix, i])] = escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined));
     } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
-    else if (block.kind === 'group') scanBlocks(block.blocks, [...prefix, i], surface, fields, view);
+    else {
+      const children = childBlocks(block);
+      if (children !== undefined) scanBlocks(children, [...prefix, i], surface, fields, view);
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import {
   type ListBlock, type Surface,
 } from '../../ui-ir/index.ts';
 import { listView } from '../list-view.ts';
+import { ICON_GLYPHS, iconWords } from './icons.ts';
 import { controlOf, formatDisplayValue, formatFieldValue, isChecked, safeUrl, selectedValues, type ControlShape } from './controls.ts';
 
 /** What the HTML compiler needs beyond the IR. Everything is an explicit input: no clock, no randomness. */
@@ -49,6 +50,13 @@ export interface FieldVm {
   value: string;
   checked: boolean;
   required: boolean;
+  /**
+   * Inside tabs or a modal (a `<details>` that may be closed): a required control there gets
+   * `aria-required`, not `required`, because a browser refuses to submit a form whose invalid
+   * control is hidden, silently (Chromium opens no `<details>` for it). The server's submit check
+   * still reports the missing value.
+   */
+  folded: boolean;
   placeholder?: string;
   help?: string;
   helpId?: string;
@@ -73,7 +81,25 @@ export type BlockVm =
   | { kind: 'upload'; id: string; name: string; label: string; accept: string; purpose: string; fallback: string; describedBy: string; purposeId: string; fallbackId: string }
   /** `empty`: it shows only values, none of them set yet (e.g. "Saved" before a save): not rendered. */
   | { kind: 'group'; title?: string; layout: string; blocks: BlockVm[]; empty: boolean }
+  | { kind: 'icon'; name: string; glyph: string; label: string; spoken: string }
+  | { kind: 'video'; url?: string; caption: string }
+  | { kind: 'audio'; url?: string; description: string }
+  | TabsVm
+  | ModalVm
   | ListVm;
+
+/**
+ * Tabs without JavaScript: one `<details>` per tab, all with the same `name` (an exclusive
+ * accordion: opening one closes the others), the first open.
+ */
+export interface TabsVm {
+  kind: 'tabs';
+  id: string;
+  tabs: Array<{ id: string; title: string; layout: string; open: boolean; blocks: BlockVm[] }>;
+}
+
+/** A modal without JavaScript: a `<details>` whose summary is the button and whose body is the dialog. */
+export interface ModalVm { kind: 'modal'; id: string; titleId: string; label: string; title?: string; blocks: BlockVm[] }
 
 /** One shown value of a list item (list-view strings; Eta escapes them). */
 export type ItemValueVm =
@@ -205,7 +231,7 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
     title: surface.view.title, template: surface.view.template, lifecycle: surface.lifecycle,
     epoch: surface.epoch, rev: surface.rev, closed, expired,
     regenerate: { action: `${base}/surfaces/${surface.id}/regenerate`, hidden: csrf },
-    blocks: closed ? [] : surface.view.blocks.map((b) => blockViewModel(surface, b, rejected?.fields, !expired)),
+    blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, rejected?.fields, !expired, [i])),
     actions: closed || expired ? [] : [...actions],
     itemForms: [],
   };
@@ -309,9 +335,16 @@ interface ValueStatics { label: string; path: string; namespace: string; keys: s
 /** `submitted`: the fields of a rejected post, shown instead of the draft (see HtmlCompileOptions.rejected). */
 type Submitted = RejectedSubmit['fields'];
 
-function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean): BlockVm {
+/** `indexPath`: where the block is (names the elements of tabs and modals, deterministically). */
+function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[], folded = false): BlockVm {
+  const children = (blocks: readonly Block[], at: readonly number[], fold = folded): BlockVm[] =>
+    blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], fold));
   switch (block.kind) {
-    case 'field': return fieldViewModel(surface, block, submitted);
+    case 'field': {
+      const vm = fieldViewModel(surface, block, submitted);
+      if (folded) vm.folded = true;
+      return vm;
+    }
     case 'list': return listViewModel(surface, block, live);
     case 'value': {
       const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
@@ -323,10 +356,25 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return { kind: 'value', label, value, empty: value === '', path };
     }
     case 'group': {
-      const blocks = block.blocks.map((b) => blockViewModel(surface, b, submitted, live));
+      const blocks = children(block.blocks, indexPath);
       const empty = blocks.length > 0 && blocks.every((b) => (b.kind === 'value' || b.kind === 'group') && b.empty);
       const vm: BlockVm = { kind: 'group', layout: block.layout, blocks, empty };
       if (block.title !== undefined) vm.title = block.title;
+      return vm;
+    }
+    case 'tabs': {
+      const id = blockElementId(surface, indexPath);
+      return {
+        kind: 'tabs', id,
+        tabs: block.blocks.map((tab, i) => ({
+          id: `${id}-${i}`, title: tab.title, layout: tab.layout, open: i === 0, blocks: children(tab.blocks, [...indexPath, i], true),
+        })),
+      };
+    }
+    case 'modal': {
+      const id = blockElementId(surface, indexPath);
+      const vm: ModalVm = { kind: 'modal', id, titleId: `${id}-title`, label: block.label, blocks: children(block.blocks, indexPath, true) };
+      if (block.title !== undefined && block.title !== '') vm.title = block.title;
       return vm;
     }
     default:
@@ -335,7 +383,12 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
   }
 }
 
-function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' | 'list' }>): BlockVm {
+/** The element id of a block placed by index path (`surface-main-b0-2`): digits and dashes only. */
+function blockElementId(surface: Surface, indexPath: readonly number[]): string {
+  return `surface-${surface.id}-b${indexPath.join('-')}`;
+}
+
+function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' | 'list' | 'tabs' | 'modal' }>): BlockVm {
   switch (block.kind) {
     case 'heading': return { kind: 'heading', tag: `h${Math.min(6, block.level + 2)}`, text: block.text };
     case 'text': return { kind: 'text', text: block.text, tone: block.tone };
@@ -343,6 +396,15 @@ function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'f
     case 'image': {
       const url = safeUrl(block.url);
       return url === undefined ? { kind: 'image', alt: block.alt } : { kind: 'image', url, alt: block.alt };
+    }
+    case 'icon': return { kind: 'icon', name: block.name, glyph: ICON_GLYPHS[block.name], label: block.label, spoken: block.label !== '' ? block.label : iconWords(block.name) };
+    case 'video': {
+      const url = safeUrl(block.url);
+      return url === undefined ? { kind: 'video', caption: block.caption } : { kind: 'video', url, caption: block.caption };
+    }
+    case 'audio': {
+      const url = safeUrl(block.url);
+      return url === undefined ? { kind: 'audio', description: block.description } : { kind: 'audio', url, description: block.description };
     }
     case 'upload': {
       const id = `${fieldIdPrefix(surface)}-${block.name}`;
@@ -402,7 +464,7 @@ function staticFieldViewModel(surface: Surface, field: FieldBlock): FieldVm {
   const described = [helpId, hintId].filter((x) => x !== undefined).join(' ');
   return {
     kind: 'field', id, name: field.name, label: field.label, shape, type,
-    value: '', checked: false, required: field.required,
+    value: '', checked: false, required: field.required, folded: false,
     placeholder: field.placeholder,
     help: helpId === undefined ? undefined : field.help, helpId, hint, hintId,
     describedBy: described === '' ? undefined : described,

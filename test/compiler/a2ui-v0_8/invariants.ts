@@ -28,7 +28,7 @@ export function stringsEqualToIds(messages: readonly A2uiMessage[], priorIds: Re
     if (v === null || typeof v !== 'object') return;
     for (const [k, x] of Object.entries(v)) {
       // References are ids by design.
-      if (skipRefs && (k === 'child' || k === 'explicitList' || k === 'componentId' || k === 'id' || k === 'surfaceId' || k === 'root')) continue;
+      if (skipRefs && (k === 'child' || k === 'entryPointChild' || k === 'contentChild' || k === 'explicitList' || k === 'componentId' || k === 'id' || k === 'surfaceId' || k === 'root')) continue;
       walk(x, skipRefs);
     }
   };
