@@ -7,7 +7,7 @@ import {
 } from '../conversation/index.ts';
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
-import { clientAddress, createRateLimiter, ownerOfPrincipal, principalOf, readLimitedText, type RateLimiter } from '../hosting/index.ts';
+import { bodyTextOf, clientAddress, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
@@ -28,13 +28,11 @@ export interface AguiHostOptions {
   service: ConversationService;
   /** The v0.9 bridges of the A2UI host (its compiled, cached snapshots): `a2ui.wire('0.9').bridges`. */
   bridges: () => A2uiBridges;
-  /** Gate (authentication, body limit; agent-gate.ts) run before the route. */
+  /** The agent door (agent-gate.ts) run before the route: caller, content type, body within the limit. */
   gate: MiddlewareHandler;
   /** User messages a thread has answered (clients resend their history), shared by every instance. */
   answered: IdempotencyStore<{ runId: string }>;
   logger?: Logger;
-  /** Largest body; the gate checks a declared length, this a counted one. */
-  maxBodyBytes: number;
   /** New conversations per client address a minute (the htmx host's bucket), and per owner in all. */
   conversationCreatesPerMinute: number;
   maxConversationsPerOwner: number;
@@ -188,14 +186,9 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
 
   function mount(app: Hono<any>): void {
     app.post(options.path ?? AGUI_PATH, options.gate, async (c) => {
+      // The gate let the caller in and read the JSON body within the limit.
       const principal = principalOf(c)!;
-      // JSON only: a cross-site page cannot send it without a CORS preflight (never granted).
-      if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
-        return failure(c, makeError('HTTP_BAD_REQUEST', 'Content-Type must be application/json'), 415);
-      }
-      const raw = await readLimitedText(c.req.raw, options.maxBodyBytes);
-      if (raw === undefined) return failure(c, makeError('HTTP_PAYLOAD_TOO_LARGE', `body over ${options.maxBodyBytes} bytes or not UTF-8`), 413);
-      const parsed = parseRunInput(raw);
+      const parsed = parseRunInput(bodyTextOf(c)!);
       if (!parsed.ok) return failure(c, parsed.error, parsed.status, parsed.issues);
       const { input, intent } = parsed;
       const cid = conversationIdOfThread(input.threadId);

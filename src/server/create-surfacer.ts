@@ -129,15 +129,13 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const agui = options.agents?.agui === false ? undefined : createAguiHost({
     service: conversations, bridges: () => a2ui.wire('0.9').bridges, gate, logger, rateLimiter,
     answered: backend.idempotency('ag-ui-answered', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
-    maxBodyBytes: hostLimits.maxBodyBytes, conversationCreatesPerMinute: hostLimits.conversationCreatesPerMinute,
+    conversationCreatesPerMinute: hostLimits.conversationCreatesPerMinute,
     maxConversationsPerOwner: hostLimits.maxConversationsPerSession,
   });
   // A2A (src/host-a2a): the same conversations, as an agent A2A clients call with bearer tokens.
   const a2a = options.agents?.a2a === false ? undefined : createA2aHost({
-    service: conversations, a2ui, logger, rateLimiter,
-    ...chooseAgentAuthenticate({ ...(options.authenticate ? { authenticate: options.authenticate } : {}), tokens: parseApiTokens(env.SURFACER_API_TOKENS) }),
-    // The htmx host's limits, for the same reasons: body size, conversations started per minute and held.
-    ...(options.hostLimits?.maxBodyBytes !== undefined ? { maxBodyBytes: options.hostLimits.maxBodyBytes } : {}),
+    service: conversations, a2ui, logger, rateLimiter, gate,
+    // The htmx host's limits, for the same reasons: conversations started per minute and held.
     ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
     ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
   });
