@@ -8,10 +8,10 @@ import {
 } from '../conversation/index.ts';
 import { directiveJsonSchema, renderSystemPrompt } from '../directives/index.ts';
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2ui/index.ts';
-import { createAguiHost, type AguiHost } from '../host-agui/index.ts';
+import { AGUI_PATH, createAguiHost, type AguiHost } from '../host-agui/index.ts';
 import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
 import { agentGate, chooseAgentAuthenticate, isLoopbackHost, parseApiTokens, type Authenticate } from '../hosting/index.ts';
-import { createA2aHost } from '../host-a2a/index.ts';
+import { A2A_PATH, createA2aHost } from '../host-a2a/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
@@ -148,6 +148,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
       agui?.mount(hono);
       a2a?.mount(hono);
     },
+    agentPaths: [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH] : [])],
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),

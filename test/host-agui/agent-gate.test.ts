@@ -110,6 +110,36 @@ describe('the agent endpoints at start-up', () => {
     }
   });
 
+  it('no CSRF page for the agent endpoints: form content types, cross-site or not, get the gate\'s JSON 415 (or 401)', async () => {
+    const surfacer = createSurfacer({ app: createDemoApp(), sessionSecret: SECRET, env: { SURFACER_API_TOKENS: 'tok-123456' } });
+    const server = await surfacer.listen({ port: 0, hostname: '127.0.0.1' });
+    try {
+      const auth = { Authorization: 'Bearer tok-123456' };
+      const types = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'];
+      for (const path of ['/ag-ui', '/a2a']) {
+        for (const type of types) {
+          for (const origin of [undefined, 'https://evil.example']) {
+            const headers: Record<string, string> = { 'Content-Type': type, ...auth, ...(origin ? { Origin: origin, 'Sec-Fetch-Site': 'cross-site' } : {}) };
+            const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: '{}' });
+            expect(res.status, `${path} ${type} ${origin}`).toBe(415);
+            expect(res.headers.get('content-type'), `${path} ${type}`).toMatch(/^application\/json/);
+            expect(await res.json()).toMatchObject({ code: 'HTTP_BAD_REQUEST' });
+          }
+        }
+        // Without a token the door says so first, still as JSON.
+        const anonymous = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' }, body: '{}' });
+        expect(anonymous.status, path).toBe(401);
+        expect(await anonymous.json()).toMatchObject({ code: 'HTTP_UNAUTHORIZED' });
+      }
+      // The htmx host's own form posts keep the Origin check.
+      const form = await fetch(`${server.url}/c`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example' }, body: 'a=b', redirect: 'manual' });
+      expect(form.status).toBe(403);
+      await form.arrayBuffer();
+    } finally {
+      await server.close(1000);
+    }
+  });
+
   it('loopback peers', () => {
     for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.8.9.10']) expect(isLoopbackAddress(a), a).toBe(true);
     for (const a of ['10.0.0.1', '::ffff:10.0.0.1', 'unknown', '', '0.0.0.0']) expect(isLoopbackAddress(a), a).toBe(false);
