@@ -11,7 +11,7 @@ import { bodyTextOf, clientAddress, createRateLimiter, ownerOfPrincipal, princip
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
-import { liveSurfaces, surfaceActivities } from './surfaces.ts';
+import { liveSurfaceIds, liveSurfaces, surfaceActivities, surfaceDelta } from './surfaces.ts';
 
 /*
  * The AG-UI host: `POST /ag-ui` takes a RunAgentInput and answers with the run's AG-UI events
@@ -107,9 +107,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
   ): Promise<void> {
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     const bridges = options.bridges();
-    const before = await liveSurfaces(bridges, cid);
-    const shown = new Set(before.keys());
+    // Ids only: the surfaces are compiled at the end, if the run sends them whole.
+    const shown = new Set(await liveSurfaceIds(bridges, cid));
     let error: SurfacerError | undefined;
+    /** An accepted action's step, as operations to append to the activity its client holds. */
+    let step: { a2uiSurfaceId: string; messages: readonly unknown[] } | undefined;
     const say = (prev: ConversationIr, next: ConversationIr): void => {
       for (const { id, text } of newAssistantText(prev, next)) {
         emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' } as BaseEvent);
@@ -159,6 +161,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       const result = await service.applyAction(cid, request, { origin: AGUI_ORIGIN, signal });
       if (!result.ok) {
         error = result.error;
+      } else if (result.kind === 'applied' && result.continuation === undefined && !result.replayed && request.kind === 'action') {
+        // Accepted: the client held the surface at the action's epoch and rev (its nonce and rev
+        // passed the ingress), so the change since then is what it needs, as the native stream
+        // sends it. Only when that change is the one the bridge published last; else snapshots.
+        if (await bridges.prepare(cid)) step = bridges.lastStepOf(cid, request.surfaceId, request.epoch, request.rev);
       } else if (result.kind === 'applied' && result.continuation !== undefined) {
         // The action continues the conversation: its turn is a step of this run.
         const stepName = `continue:${result.action}`;
@@ -174,6 +181,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       }
     }
     if (signal.aborted) return;
+    if (step !== undefined && error === undefined) {
+      if (step.messages.length > 0) emit(surfaceDelta(step.a2uiSurfaceId, step.messages as never));
+      emit({ type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent);
+      return;
+    }
     // The UI as it is now (re-initialising a client that acted on a stale one), then the end.
     const after = await liveSurfaces(bridges, cid);
     for (const event of surfaceActivities(after, shown, V09.deleteSurface)) emit(event);
