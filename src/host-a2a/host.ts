@@ -75,8 +75,14 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
     return initMessages(bridges.snapshot(cid), bridges.surfaceIds(cid), a2uiWire(wireVersion).deleteSurface);
   }
 
+  async function step(cid: string, wireVersion: A2uiVersion, surfaceId: string, epoch: number, rev: number) {
+    const { bridges } = options.a2ui.wire(wireVersion);
+    if (!(await bridges.prepare(cid))) return undefined;
+    return bridges.lastStepOf(cid, surfaceId, epoch, rev)?.messages;
+  }
+
   const executor = new SurfacerAgentExecutor({
-    service, ui, logger, randomId: randomUUID,
+    service, ui, step, logger, randomId: randomUUID,
     resets: limiter('a2ui-client-resets', { perMinute: resetsPerMinute, burst: resetsPerMinute }),
   });
 
