@@ -76,6 +76,7 @@ export async function run(): Promise<void> {
     const opened = await sendTask(a2a, message([{ content: { $case: 'text', value: 'hello' }, mediaType: 'text/plain', filename: '', metadata: undefined }]));
     const a2aCid = opened.contextId;
     let a2aBytes = 0;
+    let a2aReinits = 0;
 
     // Native: an htmx session owns the conversation; the A2UI client follows its v0.9 stream.
     const browser = new HttpClient(server.url);
@@ -117,6 +118,7 @@ export async function run(): Promise<void> {
       if (keep) {
         times.a2aAction.push(t1 - t0);
         a2aBytes += JSON.stringify(a2uiOf(applied)).length;
+        if (JSON.stringify(a2uiOf(applied)).includes('"createSurface"')) a2aReinits += 1;
       }
 
       // Native turn (htmx), then the submit from the A2UI client.
@@ -149,7 +151,7 @@ export async function run(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     console.log(row('turn (create a character card)', times.a2aTurn, times.nativeTurn));
     console.log(row('action (form submit)', times.a2aAction, times.nativeAction));
-    console.log(`A2A answer to the submit carries ${Math.round(a2aBytes / ROUNDS)} bytes of A2UI on average (a full re-initialisation).`);
+    console.log(`A2A answer to the submit carries ${Math.round(a2aBytes / ROUNDS)} bytes of A2UI on average; ${a2aReinits} of ${ROUNDS} re-initialised the surface (the rest: the update since the rev the action was sent from).`);
   } finally {
     await server.close(1000);
   }

@@ -21,6 +21,10 @@ import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
  * turn's wire version (`deleteSurface`s, then the snapshot), taken from the A2UI host's bridges:
  * compiled once per IR and version, whoever asks, and right whatever the client missed between
  * turns (other transports, other instances). A stale action fails, and its answer re-initialises.
+ * The one exception: an accepted action proves its client held the surface at the action's
+ * epoch and rev (the A2UI renderer keeps a surface until told to delete it), so its answer
+ * carries just the update from there, in the action's own wire version, when that update is
+ * the one the bridge published last.
  */
 
 /** `origin` recorded on changes made through this host. */
@@ -44,6 +48,11 @@ export interface ExecutorDeps {
   service: ConversationService;
   /** A2UI messages bringing a client of `version` from anything to the conversation's current state. */
   ui(cid: string, version: A2uiVersion): Promise<readonly A2uiServerMessage[]>;
+  /**
+   * The update a client of `version` holding IR surface `surfaceId` at (`epoch`, `rev`) needs,
+   * when the conversation's last change was exactly that surface's step from there; else undefined.
+   */
+  step(cid: string, version: A2uiVersion, surfaceId: string, epoch: number, rev: number): Promise<readonly A2uiServerMessage[] | undefined>;
   /** Epoch resets after client `error` reports (shared with the A2UI host's bucket). */
   resets: RateLimiter;
   logger: Logger;
@@ -51,7 +60,7 @@ export interface ExecutorDeps {
 }
 
 type Outcome =
-  | { kind: 'completed'; prev: ConversationIr; next: ConversationIr; notes: string[] }
+  | { kind: 'completed'; prev: ConversationIr; next: ConversationIr; notes: string[]; step?: readonly A2uiServerMessage[] }
   | { kind: 'failed'; error: SurfacerError; issues?: ReadonlyArray<{ pointer: string; message: string }> }
   | { kind: 'canceled' };
 
@@ -97,10 +106,11 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       const principal = (ctx.context.user as PrincipalUser | undefined)?.principal;
       const outcome = principal === undefined
         ? { kind: 'failed' as const, error: makeError('HTTP_NOT_FOUND', 'no principal') }
-        : await this.run(cid, message, running.controller.signal);
+        : await this.run(cid, message, version, running.controller.signal);
       const ui = async (): Promise<Part[]> => (version === undefined ? [] : a2uiParts(await this.deps.ui(cid, version), version, onePerPart));
       if (outcome.kind === 'completed') {
-        status(TaskState.TASK_STATE_COMPLETED, [textPart(replyText(outcome)), ...(await ui())]);
+        const step = version !== undefined && outcome.step !== undefined ? a2uiParts(outcome.step, version, onePerPart) : undefined;
+        status(TaskState.TASK_STATE_COMPLETED, [textPart(replyText(outcome)), ...(step ?? await ui())]);
       } else if (outcome.kind === 'canceled') {
         status(TaskState.TASK_STATE_CANCELED, [textPart(makeError('PLANNER_CANCELLED', 'cancelled').message)]);
       } else {
@@ -142,9 +152,9 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     };
   }
 
-  private async run(cid: string, message: Message, signal: AbortSignal): Promise<Outcome> {
+  private async run(cid: string, message: Message, version: A2uiVersion | undefined, signal: AbortSignal): Promise<Outcome> {
     const read = readMessage(message.parts);
-    if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, signal);
+    if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, version, signal);
     if (read.text === '') return { kind: 'failed', error: makeError('HTTP_BAD_REQUEST', 'the message holds neither text nor an A2UI action') };
     const turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN });
     if (!turn.ok) return { kind: 'failed', error: turn.error };
@@ -158,7 +168,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
    * service call as `POST /a2ui/c/{cid}/events`. The idempotency key comes from the A2A
    * messageId (a client resending a message applies it once).
    */
-  private async actions(cid: string, messages: readonly unknown[], messageId: string, signal: AbortSignal): Promise<Outcome> {
+  private async actions(cid: string, messages: readonly unknown[], messageId: string, version: A2uiVersion | undefined, signal: AbortSignal): Promise<Outcome> {
     const { service } = this.deps;
     const notes: string[] = [];
     // The IR before the first change and after the last, as the service answered them (no extra reads).
@@ -169,8 +179,16 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       const parsed = service.ingress.parseA2ui(JSON.stringify(raw) ?? 'null', { idempotencyKey });
       if (!parsed.ok) return { kind: 'failed', error: parsed.error, ...(parsed.issues ? { issues: parsed.issues } : {}) };
       const wire = a2uiWireOfMessageVersion(parsed.dialect === 'v0.8' ? undefined : parsed.dialect)!;
-      const result = await service.applyAction(cid, asTheIrHeldIt(parsed.request, wire), { origin: A2A_ORIGIN, signal });
+      const request = asTheIrHeldIt(parsed.request, wire);
+      const result = await service.applyAction(cid, request, { origin: A2A_ORIGIN, signal });
       if (!result.ok) return { kind: 'failed', error: result.error, ...(result.issues ? { issues: result.issues } : {}) };
+      // One accepted action, answered in the version it was sent in: the step from what its client held.
+      if (messages.length === 1 && result.kind === 'applied' && !result.replayed && result.continuation === undefined
+        && request.kind === 'action' && wire.version === version) {
+        const step = await this.deps.step(cid, version, request.surfaceId, request.epoch, request.rev);
+        const notes = result.toast ? [result.toast.text] : [];
+        return { kind: 'completed', prev: result.prev, next: result.next, notes, ...(step !== undefined ? { step } : {}) };
+      }
       prev ??= result.prev;
       next = result.next;
       if (result.kind === 'recover') {

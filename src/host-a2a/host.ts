@@ -6,14 +6,12 @@ import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } f
 import {
   defaultServerCallContextBuilder, DefaultRequestHandler, JsonRpcTransportHandler, validateVersion, type ServerCallContext,
 } from '@a2a-js/sdk/server';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { a2uiWire, type A2uiVersion } from '../compiler/index.ts';
 import { CONVERSATION_ID, silentLogger, type ConversationService, type Logger } from '../conversation/index.ts';
 import { makeError } from '../errors/index.ts';
 import { initMessages, type A2uiHost } from '../host-a2ui/index.ts';
-import {
-  clientAddress, createRateLimiter, isLoopbackHost, ownerOfPrincipal, type Authenticate, type Principal, type RateLimiter,
-} from '../hosting/index.ts';
+import { bodyTextOf, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
 import { A2UI_STREAM_TOKEN, PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
 import { readMessage } from './parts.ts';
@@ -26,9 +24,10 @@ import { createBoundedTaskStore } from './task-store.ts';
  * conversation: a message without one starts a conversation owned by the caller's principal;
  * another principal's conversation is not found, exactly like a missing one.
  *
- * The route does what the SDK's Express adapter does (content-type guard, version routing by
- * the A2A-Version header, SSE framing), plus the agent door: bearer authentication (401), the
- * body limit (413) and, with no tokens configured, loopback callers only.
+ * The route does what the SDK's Express adapter does (version routing by the A2A-Version
+ * header, JSON-RPC error envelopes, SSE framing) behind the door every agent endpoint shares
+ * (agent-gate.ts): bearer authentication (401), JSON only (415), the body limit (413) and, with
+ * no tokens configured, loopback callers only — the same canonical errors as AG-UI's.
  */
 
 export const A2A_PATH = '/a2a';
@@ -38,13 +37,10 @@ export interface A2aHostOptions {
   service: ConversationService;
   /** The A2UI host whose bridges compile the UI an answer carries (one compile per IR and version). */
   a2ui: Pick<A2uiHost, 'wire'>;
-  authenticate: Authenticate;
-  /** No tokens and no custom `authenticate`: only loopback peers are let in. */
-  open: boolean;
+  /** The agent door (agent-gate.ts) run before the route: caller, content type, body within the limit. */
+  gate: MiddlewareHandler;
   logger?: Logger;
   rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;
-  /** Largest JSON-RPC request body. Default 1 MiB (the htmx host's). */
-  maxBodyBytes?: number;
   /** Conversations one principal may start per minute. Default 120. */
   conversationCreatesPerMinute?: number;
   /** Conversations one principal may own. Default 200. */
@@ -66,7 +62,6 @@ const legacyVersion = (c: Context): boolean => (c.req.header(A2A_VERSION_HEADER)
 export function createA2aHost(options: A2aHostOptions): A2aHost {
   const { service } = options;
   const logger = options.logger ?? silentLogger;
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const perMinute = options.conversationCreatesPerMinute ?? 120;
   const maxOwned = options.maxConversationsPerOwner ?? 200;
   const resetsPerMinute = options.clientResetsPerMinute ?? 5;
@@ -80,8 +75,14 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
     return initMessages(bridges.snapshot(cid), bridges.surfaceIds(cid), a2uiWire(wireVersion).deleteSurface);
   }
 
+  async function step(cid: string, wireVersion: A2uiVersion, surfaceId: string, epoch: number, rev: number) {
+    const { bridges } = options.a2ui.wire(wireVersion);
+    if (!(await bridges.prepare(cid))) return undefined;
+    return bridges.lastStepOf(cid, surfaceId, epoch, rev)?.messages;
+  }
+
   const executor = new SurfacerAgentExecutor({
-    service, ui, logger, randomId: randomUUID,
+    service, ui, step, logger, randomId: randomUUID,
     resets: limiter('a2ui-client-resets', { perMinute: resetsPerMinute, burst: resetsPerMinute }),
   });
 
@@ -130,37 +131,12 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
   const v1 = new JsonRpcTransportHandler(requestHandler);
   const v03 = new LegacyJsonRpcTransportHandler(requestHandler);
 
-  function unauthorized(c: Context, detail: string): Response {
-    c.header('WWW-Authenticate', 'Bearer realm="surfacer"');
-    c.header('Cache-Control', 'no-store');
-    return c.json(makeError('HTTP_UNAUTHORIZED', detail), 401);
-  }
-
-  async function principalOf(c: Context): Promise<Principal | undefined> {
-    if (options.open && !isLoopbackHost(clientAddress(c).replace(/^::ffff:/i, ''))) return undefined;
-    try {
-      const principal = await options.authenticate(c.req.raw);
-      return principal !== undefined && typeof principal.id === 'string' && principal.id !== '' ? principal : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
   async function rpc(c: Context): Promise<Response> {
-    const length = c.req.header('content-length');
-    if (length !== undefined && (!/^\d+$/.test(length) || Number(length) > maxBodyBytes)) {
-      return c.json(makeError('HTTP_PAYLOAD_TOO_LARGE', `request body over ${maxBodyBytes} bytes`), 413);
-    }
-    const principal = await principalOf(c);
-    if (principal === undefined) return unauthorized(c, options.open ? 'agent endpoints without SURFACER_API_TOKENS answer loopback callers only' : 'missing or unknown bearer token');
+    // The gate let the caller in and read the JSON body within the limit.
+    const principal = principalOf(c)!;
+    const text = bodyTextOf(c)!;
     const legacy = legacyVersion(c);
     const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
-    const type = c.req.header('content-type');
-    if (type !== undefined && type.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') {
-      return c.json({ jsonrpc: '2.0', id: null, error: { code: -32005, message: `Unsupported Content-Type "${type.slice(0, 100)}"; expected application/json.` } }, 400);
-    }
-    const text = await readLimitedText(c.req.raw, maxBodyBytes);
-    if (text === undefined) return c.json(makeError('HTTP_PAYLOAD_TOO_LARGE', `request body over ${maxBodyBytes} bytes, or not UTF-8`), 413);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -230,7 +206,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
         const card = legacyVersion(c) ? legacyAgentCardJson(input) : AgentCard.toJSON(buildAgentCard(input));
         return c.json(card as object, 200, { Vary: A2A_VERSION_HEADER, 'Cache-Control': 'no-cache' });
       });
-      app.post(A2A_PATH, async (c) => {
+      app.post(A2A_PATH, options.gate, async (c) => {
         try {
           return await rpc(c);
         } catch (error) {
@@ -249,27 +225,4 @@ function idOf(body: unknown): string | number | null {
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
-}
-
-/** The body as text, at most `maxBytes` (a chunked body has no Content-Length to check first); undefined when over or not UTF-8. */
-async function readLimitedText(request: Request, maxBytes: number): Promise<string | undefined> {
-  if (request.body === null) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    return undefined;
-  }
 }

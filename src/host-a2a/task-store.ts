@@ -7,10 +7,31 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
  * answers it gave (the conversations themselves live in the shared log), so the oldest are
  * forgotten past `maxTasks` instead of growing without end as the SDK's InMemoryTaskStore
  * does. Tasks are scoped by the caller's principal (`userName`), as the SDK's store scopes them:
- * another principal's task is not found. Copies in and out, like the SDK's store.
+ * another principal's task is not found. Copies in and out, like the SDK's store, with copyTask:
+ * structuredClone was a visible share of an A2A answer's CPU (it serialises through the
+ * messaging machinery), for objects that are plain data.
  */
 
 const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * A deep copy of the SDK's task objects: plain objects and arrays (ts-proto types, Struct
+ * values), byte arrays and dates. Keys are defined, never assigned, so a client's `__proto__`
+ * key inside a data part stays a key.
+ */
+export function copyTask<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyTask) as T;
+  if (value instanceof Uint8Array) return value.slice() as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyTask((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out as T;
+}
 
 const scopeOf = (context: ServerCallContext): string => context.user?.userName || 'unknown';
 
@@ -20,14 +41,14 @@ export function createBoundedTaskStore(maxTasks = 10_000): TaskStore & { readonl
   return {
     async load(taskId, context) {
       const entry = tasks.get(keyOf(scopeOf(context), taskId));
-      return entry === undefined ? undefined : structuredClone(entry.task);
+      return entry === undefined ? undefined : copyTask(entry.task);
     },
     async save(task, context) {
       const scope = scopeOf(context);
       const key = keyOf(scope, task.id);
       // Re-inserted: the map's order is the order of last use, oldest first.
       tasks.delete(key);
-      tasks.set(key, { scope, task: structuredClone(task) });
+      tasks.set(key, { scope, task: copyTask(task) });
       while (tasks.size > maxTasks) tasks.delete(tasks.keys().next().value as string);
     },
     async list(params: ListTasksRequest, context): Promise<ListTasksResponse> {
@@ -50,7 +71,7 @@ export function createBoundedTaskStore(maxTasks = 10_000): TaskStore & { readonl
       const page = found.slice(0, pageSize);
       const last = page.at(-1);
       return {
-        tasks: page.map((t) => ({ ...structuredClone(t), ...(params.includeArtifacts ? {} : { artifacts: [] }) })),
+        tasks: page.map((t) => ({ ...copyTask(t), ...(params.includeArtifacts ? {} : { artifacts: [] }) })),
         nextPageToken: last !== undefined && found.length > page.length ? Buffer.from(`${last.status?.timestamp ?? ''}|${last.id}`).toString('base64') : '',
         pageSize,
         totalSize,

@@ -70,6 +70,15 @@ export interface A2uiBridges {
   snapshot(cid: string): readonly A2uiServerMessage[];
   /** A2UI surface ids a client of `cid` may still hold: every id emitted, and every IR surface's current one. */
   surfaceIds(cid: string): string[];
+  /**
+   * What a client holding IR surface `surfaceId` at (`epoch`, `rev`) needs to reach the IR
+   * published last, when the last change published was exactly one step of that surface from
+   * that rev and touched nothing else: the update batch already compiled for the stream, with
+   * its A2UI surface id. Undefined otherwise (the caller sends the surface whole). Synchronous.
+   */
+  /** A2UI ids of the live surfaces of the IR published last, without compiling anything. Throws if `cid` is not prepared. */
+  liveSurfaceIds(cid: string): string[];
+  lastStepOf(cid: string, surfaceId: string, epoch: number, rev: number): { a2uiSurfaceId: string; messages: readonly A2uiServerMessage[] } | undefined;
   /** Drops bridges idle for longer than `idleMs` (and the oldest idle ones beyond the cap). */
   sweep(): void;
   /** Unsubscribes everything; later prepares fail. */
@@ -97,6 +106,8 @@ interface Bridge {
   fallbacks: Set<string>;
   /** `<surface>@<epoch>` whose epoch reset was already asked for (never asked twice). */
   resets: Set<string>;
+  /** The change published last (from `prev` to `ir`), while it is the last one: lastStepOf reuses its batches. */
+  last?: { prev: ConversationIr; batches: readonly SurfaceBatch<unknown>[]; clean: boolean };
 }
 
 const MAX_IDS_PER_CONVERSATION = 64;
@@ -184,6 +195,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
   function publishChange(b: Bridge, next: ConversationIr, version: number): void {
     const prev = b.ir!;
     const reinit = [...b.fallbacks];
+    b.last = undefined;
     b.ir = next;
     b.version = version;
     b.fallbacks.clear();
@@ -202,6 +214,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
       return;
     }
     publishVersion(b, version, result.batches);
+    b.last = { prev, batches: result.batches, clean: result.epochResets.length === 0 && reinit.length === 0 };
     for (const surfaceId of result.epochResets) requestReset(b, surfaceId, next);
   }
 
@@ -356,6 +369,25 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
       const ir = bridges.get(cid)?.ir;
       if (ir !== undefined) for (const id of currentIds(ir)) ids.add(id);
       return [...ids];
+    },
+
+    liveSurfaceIds(cid) {
+      const b = bridges.get(cid);
+      if (b?.ir === undefined) throw new Error(`A2UI bridge for ${cid} is not prepared`);
+      return currentIds({ ...b.ir, surfaces: b.ir.surfaces.filter((s) => s.lifecycle !== 'deleted') });
+    },
+
+    lastStepOf(cid, surfaceId, epoch, rev) {
+      const b = bridges.get(cid);
+      const last = b?.last;
+      if (b?.ir === undefined || last === undefined || !last.clean || last.batches.length !== 1) return undefined;
+      const batch = last.batches[0]!;
+      if (batch.surfaceId !== surfaceId || batch.epoch !== epoch || batch.kind !== 'update' || batch.errors.length > 0) return undefined;
+      // The client held the surface the step started from: same epoch, same rev.
+      const before = last.prev.surfaces.find((s) => s.id === surfaceId);
+      if (before === undefined || before.epoch !== epoch || before.rev !== rev) return undefined;
+      b.lastUsed = now();
+      return { a2uiSurfaceId: batch.a2uiSurfaceId, messages: batch.messages as A2uiServerMessage[] };
     },
 
     sweep,

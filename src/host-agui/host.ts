@@ -7,11 +7,11 @@ import {
 } from '../conversation/index.ts';
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
-import { clientAddress, createRateLimiter, ownerOfPrincipal, principalOf, readLimitedText, type RateLimiter } from '../hosting/index.ts';
+import { bodyTextOf, clientAddress, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
-import { liveSurfaces, surfaceActivities } from './surfaces.ts';
+import { liveSurfaceIds, liveSurfaces, surfaceActivities, surfaceDelta } from './surfaces.ts';
 
 /*
  * The AG-UI host: `POST /ag-ui` takes a RunAgentInput and answers with the run's AG-UI events
@@ -28,13 +28,11 @@ export interface AguiHostOptions {
   service: ConversationService;
   /** The v0.9 bridges of the A2UI host (its compiled, cached snapshots): `a2ui.wire('0.9').bridges`. */
   bridges: () => A2uiBridges;
-  /** Gate (authentication, body limit; agent-gate.ts) run before the route. */
+  /** The agent door (agent-gate.ts) run before the route: caller, content type, body within the limit. */
   gate: MiddlewareHandler;
   /** User messages a thread has answered (clients resend their history), shared by every instance. */
   answered: IdempotencyStore<{ runId: string }>;
   logger?: Logger;
-  /** Largest body; the gate checks a declared length, this a counted one. */
-  maxBodyBytes: number;
   /** New conversations per client address a minute (the htmx host's bucket), and per owner in all. */
   conversationCreatesPerMinute: number;
   maxConversationsPerOwner: number;
@@ -109,9 +107,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
   ): Promise<void> {
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     const bridges = options.bridges();
-    const before = await liveSurfaces(bridges, cid);
-    const shown = new Set(before.keys());
+    // Ids only: the surfaces are compiled at the end, if the run sends them whole.
+    const shown = new Set(await liveSurfaceIds(bridges, cid));
     let error: SurfacerError | undefined;
+    /** An accepted action's step, as operations to append to the activity its client holds. */
+    let step: { a2uiSurfaceId: string; messages: readonly unknown[] } | undefined;
     const say = (prev: ConversationIr, next: ConversationIr): void => {
       for (const { id, text } of newAssistantText(prev, next)) {
         emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' } as BaseEvent);
@@ -161,6 +161,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       const result = await service.applyAction(cid, request, { origin: AGUI_ORIGIN, signal });
       if (!result.ok) {
         error = result.error;
+      } else if (result.kind === 'applied' && result.continuation === undefined && !result.replayed && request.kind === 'action') {
+        // Accepted: the client held the surface at the action's epoch and rev (its nonce and rev
+        // passed the ingress), so the change since then is what it needs, as the native stream
+        // sends it. Only when that change is the one the bridge published last; else snapshots.
+        if (await bridges.prepare(cid)) step = bridges.lastStepOf(cid, request.surfaceId, request.epoch, request.rev);
       } else if (result.kind === 'applied' && result.continuation !== undefined) {
         // The action continues the conversation: its turn is a step of this run.
         const stepName = `continue:${result.action}`;
@@ -176,6 +181,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       }
     }
     if (signal.aborted) return;
+    if (step !== undefined && error === undefined) {
+      if (step.messages.length > 0) emit(surfaceDelta(step.a2uiSurfaceId, step.messages as never));
+      emit({ type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent);
+      return;
+    }
     // The UI as it is now (re-initialising a client that acted on a stale one), then the end.
     const after = await liveSurfaces(bridges, cid);
     for (const event of surfaceActivities(after, shown, V09.deleteSurface)) emit(event);
@@ -188,14 +198,9 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
 
   function mount(app: Hono<any>): void {
     app.post(options.path ?? AGUI_PATH, options.gate, async (c) => {
+      // The gate let the caller in and read the JSON body within the limit.
       const principal = principalOf(c)!;
-      // JSON only: a cross-site page cannot send it without a CORS preflight (never granted).
-      if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
-        return failure(c, makeError('HTTP_BAD_REQUEST', 'Content-Type must be application/json'), 415);
-      }
-      const raw = await readLimitedText(c.req.raw, options.maxBodyBytes);
-      if (raw === undefined) return failure(c, makeError('HTTP_PAYLOAD_TOO_LARGE', `body over ${options.maxBodyBytes} bytes or not UTF-8`), 413);
-      const parsed = parseRunInput(raw);
+      const parsed = parseRunInput(bodyTextOf(c)!);
       if (!parsed.ok) return failure(c, parsed.error, parsed.status, parsed.issues);
       const { input, intent } = parsed;
       const cid = conversationIdOfThread(input.threadId);

@@ -1,4 +1,4 @@
-import { EventType, type ActivitySnapshotEvent } from '@ag-ui/core';
+import { EventType, type ActivityDeltaEvent, type ActivitySnapshotEvent } from '@ag-ui/core';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
 import { surfaceIdOf, type A2uiServerMessage } from '../host-a2ui/index.ts';
 
@@ -31,6 +31,11 @@ export async function liveSurfaces(bridges: A2uiBridges, cid: string): Promise<M
   return surfaces;
 }
 
+/** The A2UI ids of every live surface (what a client of the thread may hold), compiling nothing. */
+export async function liveSurfaceIds(bridges: A2uiBridges, cid: string): Promise<string[]> {
+  return (await bridges.prepare(cid)) ? bridges.liveSurfaceIds(cid) : [];
+}
+
 export function surfaceActivity(surfaceId: string, operations: readonly A2uiServerMessage[]): ActivitySnapshotEvent {
   return {
     type: EventType.ACTIVITY_SNAPSHOT,
@@ -38,6 +43,19 @@ export function surfaceActivity(surfaceId: string, operations: readonly A2uiServ
     activityType: A2UI_ACTIVITY_TYPE,
     content: { [A2UI_OPERATIONS_KEY]: operations },
     replace: true,
+  };
+}
+
+/**
+ * Operations appended to a surface's activity the client holds (AG-UI applies the JSON patch to
+ * the activity message's content): what changed since, never the whole surface again.
+ */
+export function surfaceDelta(surfaceId: string, operations: readonly A2uiServerMessage[]): ActivityDeltaEvent {
+  return {
+    type: EventType.ACTIVITY_DELTA,
+    messageId: activityMessageId(surfaceId),
+    activityType: A2UI_ACTIVITY_TYPE,
+    patch: operations.map((value) => ({ op: 'add' as const, path: `/${A2UI_OPERATIONS_KEY}/-`, value })),
   };
 }
 

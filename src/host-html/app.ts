@@ -132,8 +132,10 @@ export function createApp(deps: HostDeps): HostApp {
 
   // Origin / Sec-Fetch-Site check for form posts. It skips JSON and other non-simple content
   // types and requests without Origin, so every state change also needs the session's CSRF token.
+  // Agent endpoints are exempt: bearer tokens, not cookies (deps.agentPaths).
   const originCheck = csrf({ origin: (origin, c) => origin === originOf(c.req.url) || trusted.has(origin) });
-  app.use('*', (c, next) => (ownPath(c.req.path) ? originCheck(c, next) : next()));
+  const agentPaths = new Set(deps.agentPaths ?? []);
+  app.use('*', (c, next) => (ownPath(c.req.path) && !agentPaths.has(c.req.path) ? originCheck(c, next) : next()));
 
   for (const asset of assets.all) {
     app.get(asset.path, (c) => c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=31536000, immutable' }));

@@ -50,6 +50,12 @@ export interface HostDeps {
    * `/a2ui/` get neither our CSP nor the form Origin check: that host sets its own.
    */
   extend?: (app: import('hono').Hono<any>) => void;
+  /**
+   * Paths of agent endpoints `extend` mounts (AG-UI, A2A): no form Origin check there. They
+   * authenticate with bearer tokens, not cookies, so there is no ambient credential to forge a
+   * request with, and they take JSON only (their own gate answers 415 for anything else).
+   */
+  agentPaths?: readonly string[];
   /** Random url-safe tokens (session ids, page ids); default crypto.randomBytes. */
   randomToken?: (bytes: number) => string;
   /** Token buckets (shared by every instance with the Redis backend); default in-process. */

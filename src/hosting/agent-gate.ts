@@ -5,9 +5,11 @@ import { clientAddress } from './rate-limit.ts';
 
 /*
  * The door every agent endpoint (AG-UI, A2A) shares: who calls (bearer tokens or the library
- * user's `authenticate`; 401 otherwise), how much they may send (the same body limit as the
- * other ingress paths), and, with no tokens at all, loopback callers only. The endpoints read
- * the caller with `principalOf(c)` and map it to a conversation owner with ownerOfPrincipal.
+ * user's `authenticate`; 401 otherwise), what they send (JSON only, 415 otherwise; at most the
+ * same body limit as the other ingress paths, 413 otherwise), and, with no tokens at all,
+ * loopback callers only. Every refusal is the canonical JSON error. The endpoints read the
+ * caller with `principalOf(c)` (mapped to a conversation owner by ownerOfPrincipal) and the
+ * body, already read within the limit, with `bodyTextOf(c)`.
  */
 
 export interface AgentGateOptions {
@@ -19,10 +21,21 @@ export interface AgentGateOptions {
 }
 
 const PRINCIPAL_KEY = 'surfacer.agentPrincipal';
+const BODY_KEY = 'surfacer.agentBody';
 
 /** The principal the gate let in (undefined outside a gated route). */
 export function principalOf(c: Context): Principal | undefined {
   return c.get(PRINCIPAL_KEY as never) as Principal | undefined;
+}
+
+/** The request body the gate read, as UTF-8 text within the limit (undefined outside a gated route). */
+export function bodyTextOf(c: Context): string | undefined {
+  return c.get(BODY_KEY as never) as string | undefined;
+}
+
+/** `application/json`, with or without parameters. */
+export function isJsonContentType(type: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(type ?? '');
 }
 
 /** A peer address on this machine (IPv4-mapped IPv6 included). */
@@ -37,13 +50,17 @@ export function unauthorized(c: Context, detail: string): Response {
   return c.json(makeError('HTTP_UNAUTHORIZED', detail), 401);
 }
 
+function tooLarge(c: Context, detail: string): Response {
+  c.header('Cache-Control', 'no-store');
+  return c.json(makeError('HTTP_PAYLOAD_TOO_LARGE', detail), 413);
+}
+
 export function agentGate(options: AgentGateOptions): MiddlewareHandler {
   return async (c, next) => {
-    // Declared lengths are checked before anything is read; chunked bodies are counted by the
-    // endpoint as it reads (readLimitedText).
+    // Declared lengths are checked before anything is read; chunked bodies are counted as read.
     const length = c.req.header('content-length');
     if (length !== undefined && (!/^\d+$/.test(length) || Number(length) > options.maxBodyBytes)) {
-      return c.json(makeError('HTTP_PAYLOAD_TOO_LARGE', `request body over ${options.maxBodyBytes} bytes`), 413);
+      return tooLarge(c, `request body over ${options.maxBodyBytes} bytes`);
     }
     // Open endpoints are a laptop's own: a peer elsewhere (a bind widened behind our back, a
     // proxy) is refused as if it held no token. An unknown peer (no Node socket) is refused too.
@@ -59,7 +76,16 @@ export function agentGate(options: AgentGateOptions): MiddlewareHandler {
     if (principal === undefined || typeof principal.id !== 'string' || principal.id === '') {
       return unauthorized(c, 'missing or unknown bearer token');
     }
+    // JSON only: a cross-site page cannot send it without a CORS preflight (never granted), which
+    // is why these endpoints need no CSRF token (the htmx host's Origin check exempts them).
+    if (!isJsonContentType(c.req.header('content-type'))) {
+      c.header('Cache-Control', 'no-store');
+      return c.json(makeError('HTTP_BAD_REQUEST', 'Content-Type must be application/json'), 415);
+    }
+    const text = await readLimitedText(c.req.raw, options.maxBodyBytes);
+    if (text === undefined) return tooLarge(c, `request body over ${options.maxBodyBytes} bytes, or not UTF-8`);
     c.set(PRINCIPAL_KEY as never, principal as never);
+    c.set(BODY_KEY as never, text as never);
     return next();
   };
 }

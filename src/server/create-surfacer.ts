@@ -8,10 +8,10 @@ import {
 } from '../conversation/index.ts';
 import { directiveJsonSchema, renderSystemPrompt } from '../directives/index.ts';
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2ui/index.ts';
-import { createAguiHost, type AguiHost } from '../host-agui/index.ts';
+import { AGUI_PATH, createAguiHost, type AguiHost } from '../host-agui/index.ts';
 import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
 import { agentGate, chooseAgentAuthenticate, isLoopbackHost, parseApiTokens, type Authenticate } from '../hosting/index.ts';
-import { createA2aHost } from '../host-a2a/index.ts';
+import { A2A_PATH, createA2aHost } from '../host-a2a/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
@@ -129,15 +129,13 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const agui = options.agents?.agui === false ? undefined : createAguiHost({
     service: conversations, bridges: () => a2ui.wire('0.9').bridges, gate, logger, rateLimiter,
     answered: backend.idempotency('ag-ui-answered', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
-    maxBodyBytes: hostLimits.maxBodyBytes, conversationCreatesPerMinute: hostLimits.conversationCreatesPerMinute,
+    conversationCreatesPerMinute: hostLimits.conversationCreatesPerMinute,
     maxConversationsPerOwner: hostLimits.maxConversationsPerSession,
   });
   // A2A (src/host-a2a): the same conversations, as an agent A2A clients call with bearer tokens.
   const a2a = options.agents?.a2a === false ? undefined : createA2aHost({
-    service: conversations, a2ui, logger, rateLimiter,
-    ...chooseAgentAuthenticate({ ...(options.authenticate ? { authenticate: options.authenticate } : {}), tokens: parseApiTokens(env.SURFACER_API_TOKENS) }),
-    // The htmx host's limits, for the same reasons: body size, conversations started per minute and held.
-    ...(options.hostLimits?.maxBodyBytes !== undefined ? { maxBodyBytes: options.hostLimits.maxBodyBytes } : {}),
+    service: conversations, a2ui, logger, rateLimiter, gate,
+    // The htmx host's limits, for the same reasons: conversations started per minute and held.
     ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
     ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
   });
@@ -150,6 +148,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
       agui?.mount(hono);
       a2a?.mount(hono);
     },
+    agentPaths: [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH] : [])],
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),

@@ -36,7 +36,8 @@ describe('the support desk over AG-UI', () => {
     expect(action).toMatchObject({ name: 'ticket.take', context: { list: 'tickets', item: SAMPLE_TICKETS[1]!.id } });
     const taken = await client.run({ runId: 'desk-take-1', forwardedProps: { a2uiAction: { userAction: action } } });
     expect(taken.error).toBeUndefined();
-    expect(types(taken.events)).toEqual(['RUN_STARTED', 'ACTIVITY_SNAPSHOT', 'RUN_FINISHED']);
+    // The change since the rev the client held, appended to its activity.
+    expect(types(taken.events)).toEqual(['RUN_STARTED', 'ACTIVITY_DELTA', 'RUN_FINISHED']);
     const after = await s.surfacer.conversations.get(client.threadId);
     const statuses = (findSurface(after!.ir, 'queue')!.data.committed.tickets as Array<{ status: string }>).map((t) => t.status);
     expect(statuses).toEqual(['new', 'taken', 'new']);

@@ -124,7 +124,11 @@ describe('message/send (A2A v1.0)', () => {
     expect(applied.contextId).toBe(cid);
     expect((await committed(cid) as { name?: unknown }).name).toBe(CHARACTER.name);
     const version = (await s.handle.conversations.get(cid))!.version;
-    received.push(...a2uiOf(applied.status?.message).messages);
+    // The client held the surface at the action's rev: the answer is the update from there, not the surface again.
+    const step = a2uiOf(applied.status?.message).messages;
+    expect(step.length).toBeGreaterThan(0);
+    expect(step.every((m) => m.version === 'v0.9' && !('createSurface' in m) && !('deleteSurface' in m))).toBe(true);
+    received.push(...step);
     await expectV09Agrees(received, cid);
 
     // The same A2A message again (a client retry): answered, applied once.
@@ -166,7 +170,10 @@ describe('message/send (A2A v1.0)', () => {
     const applied = await sendTask(client, userMessage([a2uiData([action])], { contextId: cid, metadata: CAPS_V08 }));
     expect(applied.status?.state, JSON.stringify(errorOf(applied))).toBe(TaskState.TASK_STATE_COMPLETED);
     expect((await committed(cid) as { name?: unknown }).name).toBe(CHARACTER.name);
-    received.push(...a2uiOf(applied.status?.message).messages);
+    const step = a2uiOf(applied.status?.message).messages;
+    expect(step.length).toBeGreaterThan(0);
+    expect(step.some((m) => 'beginRendering' in m || 'deleteSurface' in m)).toBe(false);
+    received.push(...step);
     await expectV08Agrees(received, cid);
   });
 

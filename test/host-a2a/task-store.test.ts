@@ -22,6 +22,27 @@ describe('createBoundedTaskStore', () => {
     expect((await store.list(list, as('bob'))).tasks).toEqual([]);
   });
 
+  it('copies deeply: nested parts, byte arrays, dates and a client\'s own __proto__ key, nothing shared', async () => {
+    const store = createBoundedTaskStore();
+    const data = JSON.parse('{"__proto__": {"polluted": true}, "list": [1, {"a": "b"}]}') as Record<string, unknown>;
+    const bytes = new Uint8Array([1, 2, 3]);
+    const t = { ...task('t1', 'c1', '2026-01-01T00:00:00Z'), metadata: { data, bytes, at: new Date(5), missing: undefined } };
+    await store.save(t as Task, as('alice'));
+    const loaded = (await store.load('t1', as('alice')))! as unknown as { metadata: typeof t.metadata };
+    expect(loaded).toEqual(t);
+    expect(Object.getPrototypeOf(loaded.metadata.data)).toBe(Object.prototype);
+    expect(Object.keys(loaded.metadata.data)).toEqual(['__proto__', 'list']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(loaded.metadata.bytes).not.toBe(bytes);
+    expect([...loaded.metadata.bytes]).toEqual([1, 2, 3]);
+    expect(loaded.metadata.at.getTime()).toBe(5);
+    (loaded.metadata.data.list as unknown[]).push(9);
+    bytes[0] = 7;
+    const again = (await store.load('t1', as('alice')))! as unknown as { metadata: typeof t.metadata };
+    expect(again.metadata.data.list).toEqual([1, { a: 'b' }]);
+    expect(again.metadata.bytes[0]).toBe(1);
+  });
+
   it('forgets the least recently saved past its bound', async () => {
     const store = createBoundedTaskStore(3);
     for (const id of ['a', 'b', 'c']) await store.save(task(id, 'c', '2026-01-01T00:00:00Z'), as('p'));

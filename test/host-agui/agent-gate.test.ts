@@ -80,25 +80,61 @@ describe('the agent endpoints at start-up', () => {
     }
   });
 
-  it('body limits and content type: 413 over the host limit, 415 for anything but JSON', async () => {
+  it('one door for both agent endpoints: 401 with the scheme, 413 over the host limit, 415 for anything but JSON', async () => {
     const surfacer = createSurfacer({ app: createDemoApp(), sessionSecret: SECRET, env: { SURFACER_API_TOKENS: 'tok-123456' }, hostLimits: { maxBodyBytes: 2048 } });
     const server = await surfacer.listen({ port: 0, hostname: '127.0.0.1' });
     try {
       const auth = { Authorization: 'Bearer tok-123456' };
       const big = JSON.stringify({ threadId: 't', runId: 'r', messages: [{ id: 'm', role: 'user', content: 'x'.repeat(4000) }] });
-      const declared = await fetch(`${server.url}/ag-ui`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: big });
-      expect(declared.status).toBe(413);
-      expect(await declared.json()).toMatchObject({ code: 'HTTP_PAYLOAD_TOO_LARGE' });
-      // Chunked (no Content-Length): counted while read.
-      const chunked = await fetch(`${server.url}/ag-ui`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, duplex: 'half',
-        body: new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } }),
-      } as RequestInit);
-      expect(chunked.status).toBe(413);
-      await chunked.arrayBuffer();
-      const text = await fetch(`${server.url}/ag-ui`, { method: 'POST', headers: { 'Content-Type': 'application/xml', ...auth }, body: '{}' });
-      expect(text.status).toBe(415);
-      await text.arrayBuffer();
+      for (const path of ['/ag-ui', '/a2a']) {
+        const anonymous = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+        expect(anonymous.status, path).toBe(401);
+        expect(anonymous.headers.get('www-authenticate'), path).toBe('Bearer realm="surfacer"');
+        expect(await anonymous.json(), path).toMatchObject({ code: 'HTTP_UNAUTHORIZED' });
+        const declared = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: big });
+        expect(declared.status, path).toBe(413);
+        expect(await declared.json(), path).toMatchObject({ code: 'HTTP_PAYLOAD_TOO_LARGE' });
+        // Chunked (no Content-Length): counted while read.
+        const chunked = await fetch(`${server.url}${path}`, {
+          method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, duplex: 'half',
+          body: new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } }),
+        } as RequestInit);
+        expect(chunked.status, path).toBe(413);
+        expect(await chunked.json(), path).toMatchObject({ code: 'HTTP_PAYLOAD_TOO_LARGE' });
+        const xml = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/xml', ...auth }, body: '{}' });
+        expect(xml.status, path).toBe(415);
+        expect(await xml.json(), path).toMatchObject({ code: 'HTTP_BAD_REQUEST' });
+      }
+    } finally {
+      await server.close(1000);
+    }
+  });
+
+  it('no CSRF page for the agent endpoints: form content types, cross-site or not, get the gate\'s JSON 415 (or 401)', async () => {
+    const surfacer = createSurfacer({ app: createDemoApp(), sessionSecret: SECRET, env: { SURFACER_API_TOKENS: 'tok-123456' } });
+    const server = await surfacer.listen({ port: 0, hostname: '127.0.0.1' });
+    try {
+      const auth = { Authorization: 'Bearer tok-123456' };
+      const types = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'];
+      for (const path of ['/ag-ui', '/a2a']) {
+        for (const type of types) {
+          for (const origin of [undefined, 'https://evil.example']) {
+            const headers: Record<string, string> = { 'Content-Type': type, ...auth, ...(origin ? { Origin: origin, 'Sec-Fetch-Site': 'cross-site' } : {}) };
+            const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: '{}' });
+            expect(res.status, `${path} ${type} ${origin}`).toBe(415);
+            expect(res.headers.get('content-type'), `${path} ${type}`).toMatch(/^application\/json/);
+            expect(await res.json()).toMatchObject({ code: 'HTTP_BAD_REQUEST' });
+          }
+        }
+        // Without a token the door says so first, still as JSON.
+        const anonymous = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' }, body: '{}' });
+        expect(anonymous.status, path).toBe(401);
+        expect(await anonymous.json()).toMatchObject({ code: 'HTTP_UNAUTHORIZED' });
+      }
+      // The htmx host's own form posts keep the Origin check.
+      const form = await fetch(`${server.url}/c`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example' }, body: 'a=b', redirect: 'manual' });
+      expect(form.status).toBe(403);
+      await form.arrayBuffer();
     } finally {
       await server.close(1000);
     }

@@ -65,7 +65,14 @@ async function expectConsistent(client: AguiClient): Promise<void> {
   expect(client.refused).toEqual([]);
   expect(client.violations).toEqual([]);
   expectSameStateV09(client.sim, client.oracle);
-  expect(client.sim.hashes()).toEqual((await nativeState(client.threadId)).hashes());
+  const native = (await nativeState(client.threadId)).hashes();
+  expect(client.sim.hashes()).toEqual(native);
+  // The HttpAgent's activity messages (deltas applied by the official client) end on the same UI.
+  const replayed = client.replayActivities();
+  expect(replayed.refused).toEqual([]);
+  expect(replayed.violations).toEqual([]);
+  expectSameStateV09(replayed.sim, replayed.oracle);
+  expect(replayed.sim.hashes()).toEqual(native);
 }
 
 /** Types and fills the card like a user of the official renderer, then clicks Save: the action it dispatches. */
@@ -135,7 +142,13 @@ describe('POST /ag-ui through the official HttpAgent', () => {
     const applied = await client.run(withAction(action, 'run-save-1'));
     expect(applied.error).toBeUndefined();
     expect(runError(applied.events)).toBeUndefined();
-    expect(types(applied.events)).toEqual(['RUN_STARTED', 'ACTIVITY_SNAPSHOT', 'RUN_FINISHED']);
+    // The client held the surface at the action's rev: it gets the change since, appended to its activity.
+    expect(types(applied.events)).toEqual(['RUN_STARTED', 'ACTIVITY_DELTA', 'RUN_FINISHED']);
+    const delta = applied.events[1] as BaseEvent & { messageId: string; activityType: string; patch: Array<{ op: string; path: string; value: Record<string, unknown> }> };
+    expect(delta).toMatchObject({ messageId: `a2ui-surface-${SURFACE}`, activityType: 'a2ui-surface' });
+    expect(delta.patch.length).toBeGreaterThan(0);
+    expect(delta.patch.every((p) => p.op === 'add' && p.path === '/a2ui_operations/-' && p.value.version === 'v0.9')).toBe(true);
+    expect(delta.patch.some((p) => 'deleteSurface' in p.value || 'createSurface' in p.value)).toBe(false);
     const conversation = await s.surfacer.conversations.get(client.threadId);
     expect(findSurface(conversation!.ir, 'main')!.data.committed).toMatchObject({ name: 'Aria', tags: ['bard', 'brave'] });
     expect(findSurface(conversation!.ir, 'main')!.rev).toBe(1);

@@ -101,14 +101,15 @@ describe('the official React renderer fed from POST /ag-ui', () => {
     const action = (await runs())[1]!;
     expect(action).toMatchObject({ kind: 'action' });
     expect(action.error).toBeUndefined();
-    expect(action.events).toEqual(['RUN_STARTED', 'ACTIVITY_SNAPSHOT', 'RUN_FINISHED']);
+    // The change since the rev the page held, appended to its activity (ACTIVITY_DELTA).
+    expect(action.events).toEqual(['RUN_STARTED', 'ACTIVITY_DELTA', 'RUN_FINISHED']);
     // Applied once: one log entry, the values the user typed.
     const after = await s.handle.conversations.get(c.cid);
     expect(after!.version).toBe(version + 1);
     expect(await committed(s, c.cid)).toMatchObject({ name: 'Aria', personality: 'Brave, curious and kind.', tags: ['bard', 'brave'] });
     await htmx.locator('#surface-main .value[data-path="/committed/name"] .value__text', { hasText: 'Aria' }).waitFor();
     await htmx.locator('#surface-main .value[data-path="/committed/tags"] .value__text', { hasText: 'bard, brave' }).waitFor();
-    // The React page re-rendered from the run's snapshot: still one surface, the values kept.
+    // The React page updated from the run's delta: still one surface, the values kept, the reply shown.
     await expect.poll(() => react.locator('[data-surface-id]').count()).toBe(1);
     expect(await react.getByLabel('Name *', { exact: true }).inputValue()).toBe('Aria');
     await react.getByText(/^Saved to your card library as /).waitFor();

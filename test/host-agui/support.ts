@@ -81,14 +81,45 @@ export class AguiClient {
   }
 
   private take(event: BaseEvent): void {
-    if (event.type !== 'ACTIVITY_SNAPSHOT') return;
-    const e = event as BaseEvent & { activityType: string; content: { a2ui_operations?: unknown[] } };
+    const e = event as BaseEvent & { activityType?: string; content?: { a2ui_operations?: unknown[] }; patch?: Array<{ op: string; path: string; value?: unknown }> };
     if (e.activityType !== 'a2ui-surface') return;
-    for (const op of e.content.a2ui_operations ?? []) {
-      const outcome = offer(this.oracle, op);
-      if (!outcome.ok) this.refused.push(`${outcome.why}: ${JSON.stringify(op).slice(0, 300)}`);
-      this.violations.push(...this.sim.apply(JSON.parse(JSON.stringify(op))).filter((v) => v.severity === 'error'));
+    if (event.type === 'ACTIVITY_SNAPSHOT') {
+      for (const op of e.content?.a2ui_operations ?? []) this.feed(op);
+    } else if (event.type === 'ACTIVITY_DELTA') {
+      // Only appends of operations are expected (what @ag-ui/a2ui-middleware sends).
+      for (const p of e.patch ?? []) {
+        if (p.op !== 'add' || p.path !== '/a2ui_operations/-') this.refused.push(`unexpected patch ${JSON.stringify(p).slice(0, 200)}`);
+        else this.feed(p.value);
+      }
     }
+  }
+
+  private feed(op: unknown): void {
+    const outcome = offer(this.oracle, op);
+    if (!outcome.ok) this.refused.push(`${outcome.why}: ${JSON.stringify(op).slice(0, 300)}`);
+    this.violations.push(...this.sim.apply(JSON.parse(JSON.stringify(op))).filter((v) => v.severity === 'error'));
+  }
+
+  /**
+   * The HttpAgent's own activity messages (snapshots with their deltas applied by the client),
+   * replayed in order into a fresh official v0.9 processor and a fresh ClientSim: what a
+   * renderer that reads the messages, not the events, would show.
+   */
+  replayActivities(): { oracle: Oracle; sim: ClientSimV09; refused: string[]; violations: ViolationV09[] } {
+    const oracle = newOracle();
+    const sim = createClientSimV09();
+    const refused: string[] = [];
+    const violations: ViolationV09[] = [];
+    for (const m of this.agent.messages) {
+      const activity = m as Message & { activityType?: string; content?: { a2ui_operations?: unknown[] } };
+      if (m.role !== 'activity' || activity.activityType !== 'a2ui-surface') continue;
+      for (const op of activity.content?.a2ui_operations ?? []) {
+        const outcome = offer(oracle, op);
+        if (!outcome.ok) refused.push(`${outcome.why}: ${JSON.stringify(op).slice(0, 300)}`);
+        violations.push(...sim.apply(JSON.parse(JSON.stringify(op))).filter((v) => v.severity === 'error'));
+      }
+    }
+    return { oracle, sim, refused, violations };
   }
 }
 

@@ -35,11 +35,14 @@ processor.onSurfaceCreated(() => setSurfaces(current()));
 processor.onSurfaceDeleted(() => setSurfaces(current()));
 
 function take(event: BaseEvent): void {
-  if (event.type !== 'ACTIVITY_SNAPSHOT') return;
-  const activity = event as BaseEvent & { activityType?: string; content?: { a2ui_operations?: unknown[] } };
+  const activity = event as BaseEvent & { activityType?: string; content?: { a2ui_operations?: unknown[] }; patch?: Array<{ op: string; path: string; value?: unknown }> };
   if (activity.activityType !== 'a2ui-surface') return;
   // The list is applied whole before React paints (the A2UI extension's rule for a batch).
-  processor.processMessages((activity.content?.a2ui_operations ?? []) as A2uiMessage[]);
+  if (event.type === 'ACTIVITY_SNAPSHOT') processor.processMessages((activity.content?.a2ui_operations ?? []) as A2uiMessage[]);
+  // A delta appends operations to the activity: the processor takes just those.
+  if (event.type === 'ACTIVITY_DELTA') {
+    processor.processMessages((activity.patch ?? []).filter((p) => p.op === 'add' && p.path === '/a2ui_operations/-').map((p) => p.value) as A2uiMessage[]);
+  }
 }
 
 let queue = Promise.resolve();
