@@ -7,7 +7,7 @@ import { findSurface } from '../../src/ui-ir/index.ts';
 import { newConversation, startE2e, type E2eServer } from '../e2e/support/stack.ts';
 
 /*
- * The curl session the "Connect an A2UI client" box and the README give an external client
+ * The curl session the "Connect an A2UI client" box and docs/a2ui.md give an external client
  * (src/host-a2ui/page.ts connectCommands) works as written, with real curl, in every wire
  * version: the stream and the snapshot speak the version, the action (its placeholders filled
  * from the snapshot, the form's values added to its context) is applied, and the error report
@@ -56,7 +56,7 @@ function streamUntil(command: string, tail: readonly Msg[]): Promise<Msg[]> {
   });
 }
 
-describe('the external-client curl session (connect box and README)', () => {
+describe('the external-client curl session (connect box and docs/a2ui.md)', () => {
   for (const version of A2UI_VERSIONS) {
     it(`works as written for v${version}: stream, snapshot, action, error report`, async () => {
       const c = await newConversation(s, s.client(), 'create a character card');
