@@ -1,7 +1,9 @@
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import { forEachChildRef, isRecord, refIds, STANDARD_COMPONENT_TYPES, tableOf, TYPE_INFO, type Table, type TypeInfo } from './catalogue.ts';
-import { at, DEFAULT_A2UI_LIMITS, tokensOf, type PathNode, type ValidateOptionsBase, type Violation } from '../a2ui-shared/index.ts';
+import {
+  A2UI_MAX_MESSAGE_DEPTH, at, DEFAULT_A2UI_LIMITS, pathBeyondDepth, tokensOf, type PathNode, type ValidateOptionsBase, type Violation,
+} from '../a2ui-shared/index.ts';
 import { checkDataContents } from './validate-data.ts';
 import { checkGraph, markReachable, type GraphNode } from './validate-graph.ts';
 import { checkComponentProps, isWellFormedPath, type Issue, type PropSink } from './validate-props.ts';
@@ -168,6 +170,12 @@ class StreamValidator {
       }
     }
     if (!hasOwn.call(body, 'contents')) return issue('A2UI_S2C_SCHEMA_INVALID', 'dataModelUpdate needs contents', kp);
+    // The contents sit at depth 2 of their message (message, dataModelUpdate, contents).
+    const deep = pathBeyondDepth(body.contents, 2);
+    if (deep !== undefined) {
+      return issue('A2UI_S2C_DATA_TOO_DEEP', `the contents nest deeper than ${A2UI_MAX_MESSAGE_DEPTH} levels (counting the message as 0, as the official validator does)`,
+        deep.reduce<PathNode>((node, key) => at(node, key), at(kp, 'contents')));
+    }
     gen.dataWrites.push({ base, contents: body.contents });
     checkDataContents(body.contents, at(kp, 'contents'), issue, !rootPath);
   }

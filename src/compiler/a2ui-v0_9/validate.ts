@@ -1,7 +1,7 @@
 import { A2UI_V09_VERSIONS, BASIC_CATALOG_ID, FORBIDDEN_SEGMENTS, getData, setData, SERVER_MESSAGE_KINDS } from '../../a2ui-v0_9-protocol/index.ts';
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
-import { DEFAULT_A2UI_LIMITS, type Violation } from '../a2ui-shared/index.ts';
+import { A2UI_MAX_MESSAGE_DEPTH, DEFAULT_A2UI_LIMITS, pathBeyondDepth, type Violation } from '../a2ui-shared/index.ts';
 import type { ValidateA2uiV09Options } from './types.ts';
 import {
   checkComponent, isWellFormedPath, newSharedContext, refPath, type ChildRefFound, type Finding,
@@ -179,6 +179,11 @@ class StreamValidator {
   }
 
   private updateDataModel(body: Record<string, unknown>, gen: Generation, issue: Issue): void {
+    // The value sits at depth 2 of its message (message, updateDataModel, value).
+    const deep = pathBeyondDepth(body.value, 2);
+    if (deep !== undefined) {
+      return issue('A2UI_S2C_DATA_TOO_DEEP', `the value nests deeper than ${A2UI_MAX_MESSAGE_DEPTH} levels (counting the message as 0, as the official validator does)`, ['value', ...deep]);
+    }
     let path = '/';
     if (Object.hasOwn(body, 'path')) {
       if (typeof body.path !== 'string') return issue('A2UI_S2C_SCHEMA_INVALID', 'path must be a string', ['path']);
