@@ -54,11 +54,11 @@ describe('surfacer sim', () => {
     expect(out.warnings.map((w) => [w.code, w.messageIndex])).toEqual([['CLIENTSIM_BOUND_VALUE_PATH_AND_LITERAL', 1], ['CLIENTSIM_STUCK_BUFFERING', 0]]);
   });
 
-  it('exits 1 when the input cannot be parsed or read', async () => {
+  it('exits 1 when the input cannot be parsed, 2 when its file cannot be read', async () => {
     const io = fakeIo('{"oops"');
     expect(await run([], io)).toBe(1);
     expect(io.stderr.text).toMatch(/^surfacer sim: cannot read input: line 1/);
-    expect(await run(['/nonexistent/stream.json'], fakeIo())).toBe(1);
+    expect(await run(['/nonexistent/stream.json'], fakeIo())).toBe(2);
   });
 
   it('exits 2 on usage errors and 0 for --help', async () => {

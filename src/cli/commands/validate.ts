@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
 import { a2uiWire, type Violation } from '../../compiler/index.ts';
 import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
-import { parseJsonArrayOrLines, readInput } from '../io.ts';
+import { EXIT_INPUT_UNREADABLE, inputErrorLine, parseJsonArrayOrLines, readInputText } from '../io.ts';
 import type { CliIo } from '../main.ts';
 
 /**
  * `surfacer validate [--incremental] [--a2ui-version V] [FILE|-]`: runs the A2UI semantic validator
  * of version V (default 0.8) over a stream (JSON array or JSON Lines). Exit 0 when it has no
  * errors (warnings are still printed), 1 with one line per finding, `<CODE> message <n>: <detail>`
- * (n counts messages from 1, which is the line number for JSONL), 2 on usage or read errors.
+ * (n counts messages from 1, which is the line number for JSONL), 2 on usage errors and on a FILE
+ * that cannot be read (CLI_INPUT_UNREADABLE on stderr). A finding's follow-on findings (the
+ * components a dangling reference cut off) are printed under it, indented, not as findings.
  * `--incremental`: surfaces the stream does not start (v0.8: no beginRendering, v0.9: no
  * createSurface) are taken as already on the client (updates after an init).
  */
@@ -39,10 +41,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   let text: string;
   try {
-    text = await readInput(parsed.positionals[0], io.stdin);
+    const read = await readInputText(parsed.positionals[0], io.stdin);
+    if (!read.ok) {
+      io.stderr.write(inputErrorLine('validate', read.error));
+      return EXIT_INPUT_UNREADABLE;
+    }
+    text = read.text;
   } catch (error) {
-    io.stderr.write(`surfacer validate: ${(error as Error).message}\n`);
-    return 2;
+    io.stderr.write(`surfacer validate: cannot read standard input: ${(error as Error).message}\n`);
+    return EXIT_INPUT_UNREADABLE;
   }
   let messages: unknown[];
   try {
