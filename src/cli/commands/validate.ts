@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { a2uiWire, type Violation } from '../../compiler/index.ts';
+import { a2uiWire, flattenFollowOns, type Violation } from '../../compiler/index.ts';
 import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
 import { EXIT_INPUT_UNREADABLE, inputErrorLine, parseJsonArrayOrLines, readInputText } from '../io.ts';
 import type { CliIo } from '../main.ts';
@@ -20,6 +20,23 @@ export function formatViolation(v: Violation): string {
   const where = v.pointer !== undefined ? ` (at ${v.pointer})` : '';
   const level = v.severity === 'warning' || v.severity === 'info' ? `${v.severity}: ` : '';
   return `${v.code} message ${v.messageIndex + 1}: ${level}${v.technical_detail}${where}`;
+}
+
+/** Names listed on a follow-on line before the rest is only counted. */
+const LISTED = 30;
+
+/**
+ * The follow-ons of a finding, one indented line per code: what they are about (the component
+ * ids, for unreachable components) rather than a line each. Indented lines start with no code.
+ */
+export function formatFollowOns(v: Violation): string[] {
+  const byCode = new Map<string, Violation[]>();
+  for (const f of v.followOns ?? []) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f]);
+  return [...byCode].map(([code, list]) => {
+    const names = list.map((f) => (f.componentId !== undefined ? f.componentId : f.technical_detail));
+    const shown = names.slice(0, LISTED).join(', ') + (names.length > LISTED ? `, … and ${names.length - LISTED} more` : '');
+    return `  + ${list.length} follow-on ${code}: ${shown}`;
+  });
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -61,8 +78,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   const violations = a2uiWire(version.version).validate(messages, { incremental: parsed.values.incremental === true });
-  for (const v of violations) io.stdout.write(`${formatViolation(v)}\n`);
-  const failed = violations.some((v) => v.severity === 'error' || v.severity === 'fatal');
+  for (const v of violations) io.stdout.write([formatViolation(v), ...formatFollowOns(v)].map((l) => `${l}\n`).join(''));
+  const failed = flattenFollowOns(violations).some((v) => v.severity === 'error' || v.severity === 'fatal');
   if (!failed) io.stderr.write(`valid: ${messages.length} message${messages.length === 1 ? '' : 's'}\n`);
   return failed ? 1 : 0;
 }

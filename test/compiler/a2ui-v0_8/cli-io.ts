@@ -28,7 +28,7 @@ export async function validateCli(args: string[], stdinText: string): Promise<{ 
   return { code, stdout: io.out(), stderr: io.err() };
 }
 
-/** The codes at the start of each output line. */
+/** The codes at the start of each finding's line (indented follow-on lines under a finding are not findings). */
 export function codesOf(stdout: string): string[] {
-  return stdout.split('\n').filter((l) => l !== '').map((l) => l.split(' ')[0]!);
+  return stdout.split('\n').filter((l) => l !== '' && !l.startsWith(' ')).map((l) => l.split(' ')[0]!);
 }
