@@ -84,7 +84,7 @@ export type {
 export { createJsonlStore, createMemoryStore, StoreUnavailableError } from './conversation/index.ts';
 export type { ConversationStore, JsonlStoreOptions, LogEntry } from './conversation/index.ts';
 export { createLocalBackend, createRedisBackend } from './backend/index.ts';
-export type { Backend, BackendHealth, RedisBackendOptions } from './backend/index.ts';
+export type { Backend, BackendHealth, KeyedRecords, RedisBackendOptions } from './backend/index.ts';
 
 // --- compilers -----------------------------------------------------------------------------
 export {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDemoApp, createFileCardLibrary } from '../../app/index.ts';
+import { createDemoApp, createFileCardLibrary, createRecordCardLibrary, parseSavedCard } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { createLocalBackend, createRedisBackend, type Backend } from '../../backend/index.ts';
 import { createJsonlStore, type ConversationService, type Logger } from '../../conversation/index.ts';
@@ -57,14 +57,6 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
     // would lose their session (and see 404 for their own conversations) on every other request.
     throw new ServeConfigError(`with --redis every instance needs the same SURFACER_SESSION_SECRET (${MIN_SESSION_SECRET_LENGTH} characters or more)`);
   }
-  // The demo app's own store, outside the conversation logs (see README, Actions with side effects).
-  const cards = app === undefined
-    ? createFileCardLibrary({
-      file: options.env.SURFACER_CARD_LIBRARY ?? join(options.dataDir, 'card-library', 'cards.jsonl'),
-      ...(options.fsync === false ? { fsync: false } : {}),
-    })
-    : undefined;
-  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}) });
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
   const backend = options.redisUrl !== undefined
     ? createRedisBackend({
@@ -72,6 +64,16 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(options.env.SURFACER_REDIS_PREFIX ? { prefix: options.env.SURFACER_REDIS_PREFIX } : {}),
     })
     : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
+  // The demo app's own store, outside the conversation logs (docs/directives.md, Actions with side
+  // effects): in the backend's shared records with Redis, so every instance saves into one library
+  // with ids from one counter; in a fsynced JSONL file beside the logs otherwise.
+  const cards = app !== undefined ? undefined : backend.engine === 'redis'
+    ? createRecordCardLibrary(backend.records('card-library', parseSavedCard))
+    : createFileCardLibrary({
+      file: options.env.SURFACER_CARD_LIBRARY ?? join(options.dataDir, 'card-library', 'cards.jsonl'),
+      ...(options.fsync === false ? { fsync: false } : {}),
+    });
+  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}) });
   let surfacer: Surfacer;
   try {
     surfacer = createSurfacer({
