@@ -45,7 +45,8 @@ function streamUntil(command: string, tail: readonly Msg[]): Promise<Msg[]> {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      const messages = [...out.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as Msg);
+      // Only whole lines: a chunk may end inside an event's data (seen under load: JSON cut mid-string).
+      const messages = [...out.matchAll(/^data: (.*)\n/gm)].map((m) => JSON.parse(m[1]!) as Msg);
       if (isDeepStrictEqual(messages.slice(-tail.length), tail)) {
         child.kill();
         resolve(messages);
