@@ -75,6 +75,9 @@ export { createSurfacer, MIN_SESSION_SECRET_LENGTH, SurfacerConfigError } from '
 export type { ListenOptions, Surfacer, SurfacerOptions } from './server/index.ts';
 export type { RunningServer, HostLimits } from './host-html/index.ts';
 export type { A2uiHost, A2uiHostOptions } from './host-a2ui/index.ts';
+export type { AguiHost } from './host-agui/index.ts';
+export { bearerTokenAuthenticator, ownerOfPrincipal } from './hosting/index.ts';
+export type { Authenticate, Principal } from './hosting/index.ts';
 export { silentLogger } from './conversation/index.ts';
 export type {
   ActionResult, Conversation, ConversationService, DirectivesMode, Logger, ServiceLimits, TurnResult,

@@ -17,5 +17,12 @@ export function createSupportDeskApp(): AppDefinition {
     directives: [...DESK_DIRECTIVES, ...createListDirectives({ itemActions: itemActionNames(actions) })],
     actions,
     offlinePlanner: createDeskPlanner(),
+    // The words around the panels are the desk's own (the host's defaults are neutral).
+    texts: {
+      description: 'File, take and resolve support tickets by asking for them.',
+      placeholder: 'e.g. new ticket about the printer',
+      emptyState: 'No queue open yet. Ask for “the queue” or a “new ticket”.',
+      hints: ['show the queue', 'new ticket about the printer, urgent'],
+    },
   });
 }

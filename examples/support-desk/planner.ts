@@ -23,13 +23,13 @@ export function deskPlanFor(text: string, _ir: ConversationIr): Plan {
     const priority = PRIORITIES.find((p) => has(text, p)) ?? (has(text, 'asap', 'urgent', 'down') ? 'urgent' : undefined);
     return {
       rule: 'new_ticket',
-      text: `Here is a new ticket. Fill it in and file it. ${NOTE}`,
+      text: `Here is a new ticket. Fill it in and file it.`,
       directives: [{ type: 'desk.new_ticket', payload: { ...(subject ? { subject } : {}), ...(priority ? { priority } : {}) } }],
     };
   }
   return {
     rule: 'queue',
-    text: `Here is the queue. Take a ticket, open it, or resolve it; say "new ticket" to file one. ${NOTE}`,
+    text: `Here is the queue. Take a ticket, open it, or resolve it; say "new ticket" to file one.`,
     directives: [{ type: 'desk.show_queue', payload: {} }],
   };
 }
@@ -40,7 +40,9 @@ export function createDeskPlanner(): Planner {
     label: 'Offline desk planner (no language model connected)',
     async plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput> {
       signal.throwIfAborted();
-      const plan = deskPlanFor(input.text, input.ir);
+      const chosen = deskPlanFor(input.text, input.ir);
+      // Said once, in the first reply: the label tells the rest of the time.
+      const plan = input.ir.transcript.some((e) => e.role === 'assistant') ? chosen : { ...chosen, text: `${chosen.text} ${NOTE}` };
       return {
         rawText: JSON.stringify({ assistant_text: plan.text, directives: plan.directives }),
         provider: 'offline', model: 'support-desk-keywords-v1', llmMs: 0, meta: { rule: plan.rule, offline: true },

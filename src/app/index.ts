@@ -23,6 +23,13 @@ export function createDemoApp(options: DemoAppOptions = {}): AppDefinition {
     actions: createDemoActionRegistry({ cards }),
     offlinePlanner: createOfflinePlanner(options.offlinePlanner),
     tools: createCardTools(cards),
+    // The demo's own examples (the hosts' defaults are neutral).
+    texts: {
+      description: 'Character cards, personas and scene settings for your roleplay chats.',
+      placeholder: 'e.g. create a character card',
+      emptyState: 'No panels yet. Ask for one, for example “create a character card”.',
+      hints: ['create a character card named Aria', 'show me sample characters', 'edit my persona'],
+    },
   };
 }
 

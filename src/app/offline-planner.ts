@@ -12,7 +12,8 @@ import { templateView } from './views.ts';
  * The embedded planner used when no model is configured or reachable. Deterministic and
  * keyword-driven; it answers with the same kind of raw text a model sends (a JSON envelope,
  * optionally in a markdown fence) so its output takes the same parse → validate → run path.
- * It says that it is offline, in its label and in every reply.
+ * It says that it is offline in its label, and once in a conversation: in its first reply (not
+ * in every one, where it would drown what the replies say).
  */
 export interface OfflinePlannerOptions {
   /** Wrap replies in a ```json fence like many chat models do (not canonical: strict mode refuses it). */
@@ -43,14 +44,14 @@ function showForm(template: string, label: string, values?: Record<string, unkno
   if (values !== undefined) payload.values = values;
   return {
     rule: template,
-    text: `Here is the ${label} form. Fill it in and press save. ${OFFLINE_NOTE}`,
+    text: `Here is the ${label} form. Fill it in and press save.`,
     directives: [{ type: 'ui.show_form', payload }],
   };
 }
 
 const CLARIFIER: Plan = {
   rule: 'ask',
-  text: `I am not sure what you would like to do yet. ${OFFLINE_NOTE}`,
+  text: `I am not sure what you would like to do yet.`,
   directives: [{
     type: 'ui.ask',
     payload: {
@@ -69,7 +70,7 @@ const CLARIFIER: Plan = {
 /** The sample characters as a list: "Use this one" loads one into the character card. */
 const SAMPLES: Plan = {
   rule: 'samples',
-  text: `Here are some sample characters. Pick one to load it into the character card. ${OFFLINE_NOTE}`,
+  text: `Here are some sample characters. Pick one to load it into the character card.`,
   directives: [{
     type: 'ui.show_list',
     payload: {
@@ -87,18 +88,18 @@ export function planFor(text: string, ir: ConversationIr): Plan {
     const open = liveSurfaces(ir);
     const target = open.at(-1);
     if (target === undefined) {
-      return { rule: 'close_none', text: `There is nothing open to close. ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: 'Nothing to close' } }] };
+      return { rule: 'close_none', text: `There is nothing open to close.`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: 'Nothing to close' } }] };
     }
     return {
       rule: 'close',
-      text: `Closed. ${OFFLINE_NOTE}`,
+      text: `Closed.`,
       directives: [{ type: 'ui.close', payload: { surface: target } }, { type: 'ui.toast', payload: { level: 'info', text: 'Panel closed' } }],
     };
   }
   if (has(text, 'upload', 'avatar image', 'picture', 'photo')) {
     return {
       rule: 'upload',
-      text: `Send me the image you want to use. ${OFFLINE_NOTE}`,
+      text: `Send me the image you want to use.`,
       directives: [{ type: 'ui.request_upload', payload: { accept: ['image/png', 'image/jpeg', 'image/webp'], purpose: 'An image for your character or persona.', label: 'Image' } }],
     };
   }
@@ -109,7 +110,7 @@ export function planFor(text: string, ir: ConversationIr): Plan {
     return showForm(form.template, form.label, name === undefined ? undefined : { name });
   }
   if (has(text, 'thanks', 'thank you')) {
-    return { rule: 'thanks', text: `You are welcome! ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'success', text: 'Happy to help' } }] };
+    return { rule: 'thanks', text: `You are welcome!`, directives: [{ type: 'ui.toast', payload: { level: 'success', text: 'Happy to help' } }] };
   }
   return CLARIFIER;
 }
@@ -145,7 +146,7 @@ export function planForEvent(event: ActionEvent): Plan {
   const subject = goal !== undefined && goal.value !== null ? goal.text : event.answers.map((a) => a.text).join(' ');
   const form = formFor(subject);
   if (form === undefined) {
-    return { rule: 'answers', text: `Thanks, I have your answers. ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: 'Answers noted' } }] };
+    return { rule: 'answers', text: `Thanks, I have your answers.`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: 'Answers noted' } }] };
   }
   const details = answer('details');
   const text = details !== undefined && typeof details.value === 'string' ? details.value.trim() : '';
@@ -178,13 +179,13 @@ async function planFromLibrary(text: string, tools: PlannerTools, signal: AbortS
   const saved = card === undefined ? undefined : DataMapSchema.safeParse(card.card);
   if (card === undefined || saved === undefined || !saved.success) {
     const what = !outcome.ok ? 'I could not read your card library.' : query === '' ? 'You have no saved cards yet.' : `I found no saved card named ${query}.`;
-    return { step, plan: { rule: 'saved_card_none', text: `${what} ${OFFLINE_NOTE}`, directives: [{ type: 'ui.toast', payload: { level: 'info', text: what } }] } };
+    return { step, plan: { rule: 'saved_card_none', text: what, directives: [{ type: 'ui.toast', payload: { level: 'info', text: what } }] } };
   }
   // Empty fields are left to the form's defaults: "" is not a value every field's schema takes (a URL).
   const values = Object.fromEntries(Object.entries(draftFromCommitted(viewFields(templateView(CHARACTER_CARD)), saved.data)).filter(([, v]) => v !== ''));
   const form = showForm(CHARACTER_CARD.name, 'character card', values);
   const name = typeof saved.data['name'] === 'string' ? saved.data['name'] : card.id;
-  return { step, plan: { ...form, rule: 'saved_card', text: `Here is your saved card “${name}” (${card.id}). ${OFFLINE_NOTE}` } };
+  return { step, plan: { ...form, rule: 'saved_card', text: `Here is your saved card “${name}” (${card.id}).` } };
 }
 
 export function renderPlan(plan: Plan, fenced: boolean): string {
@@ -200,7 +201,8 @@ export function createOfflinePlanner(options: OfflinePlannerOptions = {}): Plann
       signal.throwIfAborted();
       const lookup = input.event === undefined && input.tools !== undefined && wantsSavedCard(input.text)
         ? await planFromLibrary(input.text, input.tools, signal) : undefined;
-      const plan = lookup?.plan ?? (input.event !== undefined ? planForEvent(input.event) : planFor(input.text, input.ir));
+      const chosen = lookup?.plan ?? (input.event !== undefined ? planForEvent(input.event) : planFor(input.text, input.ir));
+      const plan = input.ir.transcript.some((e) => e.role === 'assistant') ? chosen : { ...chosen, text: `${chosen.text} ${OFFLINE_NOTE}` };
       const output: PlannerOutput = {
         rawText: renderPlan(plan, options.fenced ?? false),
         provider: 'offline',

@@ -16,6 +16,7 @@ export function createLocalBackend(store: ConversationStore): Backend {
     // In this process only: an app that must keep its records over a restart on one instance keeps
     // them in a file of its own (the demo's card library: createFileCardLibrary).
     records: () => createMemoryRecords(),
+    status: () => ({ ok: true, engine: 'local' }),
     health: async () => ({ ok: true, engine: 'local' }),
     close: () => store.close(),
   };

@@ -25,8 +25,16 @@ export interface Backend {
    * most once per (owner, key). `parse` checks what is read back.
    */
   records<T>(name: string, parse: (value: unknown) => T): KeyedRecords<T>;
-  /** Whether the shared state can be reached now (health and readiness endpoints). */
-  health(): Promise<BackendHealth>;
+  /**
+   * What this process last saw of the shared state, without asking it (liveness: `/healthz`
+   * must answer whatever the backend does).
+   */
+  status(): BackendHealth;
+  /**
+   * Whether the shared state answers now (readiness: `/readyz`): resolves within `timeoutMs`
+   * (default 500), not ok when it did not answer in time or is known to be stalled or down.
+   */
+  health(timeoutMs?: number): Promise<BackendHealth>;
   close(): Promise<void>;
 }
 
@@ -48,7 +56,13 @@ export interface BackendHealth {
   engine: Backend['engine'];
   detail?: string;
   latencyMs?: number;
+  /** Redis: the connection's last known state (see RedisState) and commands waiting for an answer. */
+  state?: 'connecting' | 'ready' | 'stalled' | 'down';
+  inFlight?: number;
   /** Redis: commands and round trips since start (see RedisConnection.stats). */
   commands?: number;
   roundTrips?: number;
 }
+
+/** How long a readiness check waits for the backend by default. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 500;

@@ -1,4 +1,6 @@
 export type { AppDefinition, AppTexts } from './app-definition.ts';
+export { DEFAULT_APP_TEXTS, resolveAppTexts } from './app-texts.ts';
+export type { ResolvedAppTexts } from './app-texts.ts';
 export { foldLog, foldMore, formatDivergence } from './fold.ts';
 export type { FoldContext, FoldDivergence, FoldResult, FoldStep, LoggedOutcome } from './fold.ts';
 export { replayAction } from './ingress-port.ts';

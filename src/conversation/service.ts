@@ -78,7 +78,11 @@ export interface ConversationService {
   readonly app: AppDefinition;
   /** The pipeline's parsers: hosts turn client input into requests for applyAction with these. */
   readonly ingress: Pick<IngressPort, 'parseHtml' | 'parseA2ui'>;
-  create(ownerSessionId: string): Promise<Conversation>;
+  /**
+   * A new conversation. `id` chooses its id (an agent thread's): when that conversation already
+   * exists the append is refused with AppendConflictError and nothing changes.
+   */
+  create(ownerSessionId: string, options?: { id?: string }): Promise<Conversation>;
   /**
    * The conversation as of now: with a shared store, what other instances appended is folded in
    * first. Throws StoreUnavailableError when the store cannot be reached.
@@ -327,8 +331,8 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     app: deps.app,
     ingress: deps.ingress,
 
-    async create(ownerSessionId) {
-      const cid = `c${token(12)}`;
+    async create(ownerSessionId, options = {}) {
+      const cid = options.id ?? `c${token(12)}`;
       const entry: CreatedEntry = { type: 'created', v: LOG_VERSION, cid, ownerSessionId, a2uiToken: token(24), at: iso() };
       await deps.store.append(cid, entry, 0);
       const state = await folded.cached(cid);

@@ -5,6 +5,8 @@ import type { ErrorSpec } from './types.ts';
 export const HTTP_CODES = {
   HTTP_NOT_FOUND: { category: 'http', severity: 'error', recovery: 'none', retryable: false, httpStatus: 404,
     message: 'Not found.' },
+  HTTP_UNAUTHORIZED: { category: 'session', severity: 'error', recovery: 'reauthenticate', retryable: false, httpStatus: 401,
+    message: 'This endpoint needs a valid access token.' },
   HTTP_ORIGIN_FORBIDDEN: { category: 'session', severity: 'error', recovery: 'reauthenticate', retryable: false, httpStatus: 403,
     message: 'This request did not come from this site. Please reload the page and try again.' },
   HTTP_CSRF_INVALID: { category: 'session', severity: 'error', recovery: 'reauthenticate', retryable: false, httpStatus: 403,

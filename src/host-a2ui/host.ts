@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { a2uiWire, a2uiWireOfMessageVersion, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
-import { CONVERSATION_ID, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
+import { CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
 import { createRateLimiter, type RateLimiter } from '../hosting/index.ts';
@@ -40,6 +40,8 @@ export interface A2uiHostOptions {
   retryMs?: number;
   maxEventBytes?: number;
   pageTitle?: string;
+  /** The message box's limit (the HTML host's maxMessageLength). Default 4000. */
+  maxMessageLength?: number;
   clientAssets?: () => Promise<A2uiClientAssets>;
   /**
    * Client `error` events that may rotate one surface's epoch: a burst of this many, then this
@@ -99,8 +101,9 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
 
   async function authorize(c: Context, cid: string): Promise<boolean> {
     if (!CONVERSATION_ID.test(cid)) return false;
-    // Browsers cannot put headers on an EventSource: GETs may carry the token in the query.
-    const token = bearerToken(c) ?? (c.req.method === 'GET' ? c.req.query('token') : undefined);
+    // External EventSource clients cannot send headers: the stream alone also takes `?token=`
+    // (a URL may end up in proxy logs: the pages use the session cookie, nothing logs the query).
+    const token = bearerToken(c) ?? (c.req.method === 'GET' && c.req.path.endsWith('/stream') ? c.req.query('token') : undefined);
     if (token !== undefined && token !== '' && token.length <= 256 && await service.verifyA2uiToken(cid, token)) return true;
     const owner = await sessionOwner(c);
     if (owner === undefined) return false;
@@ -149,6 +152,21 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     feed: (version) => wireOf(version).feed,
     authorize,
     postEvent,
+    pageChrome: async (c, cid) => {
+      const conversation = await service.get(cid);
+      if (conversation === undefined) return undefined;
+      const texts = resolveAppTexts(service.app);
+      // The message box posts as the htmx page does: only the session that owns the conversation.
+      const session = c.get('session' as never) as { owner?: unknown; csrf?: unknown } | undefined;
+      const owns = typeof session?.csrf === 'string' && session.owner === conversation.ownerSessionId;
+      return {
+        appName: service.app.name, description: texts.description,
+        planner: { label: service.planner.label, offline: service.planner.name === 'offline' },
+        htmlUrl: `/c/${cid}`, emptyState: texts.emptyState, hints: texts.hints,
+        transcript: conversation.ir.transcript.map((e) => ({ role: e.role, text: e.text })),
+        ...(owns ? { composer: { action: `/c/${cid}/messages`, csrf: session.csrf as string, placeholder: texts.placeholder, maxLength: options.maxMessageLength ?? 4000 } } : {}),
+      };
+    },
     connectInfo: async (_c, cid) => {
       const conversation = await service.get(cid);
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
@@ -209,7 +227,7 @@ function bearerToken(c: Context): string | undefined {
  * user typed; v0.9 strings travel unguarded (A2uiWire.readClientValue). Nested keys were already
  * checked by the parser: no `__proto__`.
  */
-function asTheIrHeldIt(request: IngressRequest, wire: A2uiWire): IngressRequest {
+export function asTheIrHeldIt(request: IngressRequest, wire: A2uiWire): IngressRequest {
   if (request.kind !== 'action') return request;
   // fromEntries defines own properties, whatever the key.
   const context = Object.fromEntries(Object.entries(request.context).map(([key, value]) => [key, wire.readClientValue(value)]));

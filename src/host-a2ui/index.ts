@@ -4,7 +4,7 @@ export type {
 } from './hub.ts';
 export { createA2uiBridges } from './bridge.ts';
 export type { A2uiBridges, BridgeOptions } from './bridge.ts';
-export { A2UI_ORIGIN, createA2uiHost } from './host.ts';
+export { A2UI_ORIGIN, asTheIrHeldIt, createA2uiHost } from './host.ts';
 export type { A2uiHost, A2uiHostOptions } from './host.ts';
 export type { A2uiFeed } from './feed.ts';
 export { mountA2uiRoutes, A2UI_CLIENT_HEADER, SNAPSHOT_CHECKPOINT_HEADER, SNAPSHOT_CONTENT_TYPE } from './routes.ts';

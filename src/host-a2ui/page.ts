@@ -4,7 +4,8 @@ import { a2uiWire, type A2uiVersion } from '../compiler/index.ts';
  * The HTML page that mounts the official A2UI Lit renderer of one wire version (v0.8, or v0.9
  * for `?v=0.9` / `?v=0.9.1`: another bundle, never both on one page). Static markup only: the
  * behaviour is in the external client bundle, configured through `data-*` attributes, so the
- * page works under a CSP without 'unsafe-inline'.
+ * page works under a CSP without 'unsafe-inline'. The page's own stream and posts authenticate
+ * with the session cookie: no token is ever put into the page or its URLs.
  */
 
 export interface A2uiPageParams {
@@ -14,10 +15,27 @@ export interface A2uiPageParams {
   stylePath: string;
   streamUrl: string;
   eventsUrl: string;
-  /** Echoed for external clients opened with a bearer token; sent back on every request. */
-  token: string | undefined;
   /** Shown in a "Connect an A2UI client" box: the conversation's bearer token and curl lines. */
   connect?: { token: string; origin: string; base: string };
+  /** What surrounds the panels (the htmx page's chat, texts and links); absent: the panels alone. */
+  chrome?: A2uiPageChrome;
+}
+
+/**
+ * The product around the renderer, as the htmx page shows it: the app's name and texts, the
+ * planner's badge, the transcript so far, and, for the session that owns the conversation, the
+ * message box (it posts to the htmx host's `POST /c/{cid}/messages` with the session's CSRF token).
+ */
+export interface A2uiPageChrome {
+  appName: string;
+  description: string | undefined;
+  planner: { label: string; offline: boolean };
+  /** The htmx page of the same conversation. */
+  htmlUrl: string;
+  emptyState: string;
+  hints: readonly string[];
+  transcript: ReadonlyArray<{ role: 'user' | 'assistant' | 'system'; text: string }>;
+  composer?: { action: string; csrf: string; placeholder: string; maxLength: number };
 }
 
 interface ConnectParams { token: string; origin: string; base: string; version: A2uiVersion }
@@ -44,32 +62,72 @@ export const A2UI_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const ROLE_LABELS = { user: 'You', assistant: 'Assistant', system: 'Note' } as const;
+
 export function renderA2uiPage(p: A2uiPageParams): string {
-  const token = p.token === undefined ? '' : ` data-token="${escapeHtml(p.token)}"`;
   const messageVersion = a2uiWire(p.version).messageVersion;
   const version = messageVersion === undefined ? '' : ` data-a2ui-version="${messageVersion}"`;
+  const chrome = p.chrome;
+  const title = chrome?.appName ?? p.title;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(p.title)}</title>
+<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(p.stylePath)}">
 <script type="module" src="${escapeHtml(p.scriptPath)}"></script>
 </head>
 <body>
-<main id="a2ui-app" data-stream-url="${escapeHtml(p.streamUrl)}" data-events-url="${escapeHtml(p.eventsUrl)}"${version}${token}>
-<header class="a2ui-header">
-<h1>${escapeHtml(p.title)}</h1>
-<p id="a2ui-status" class="a2ui-status" role="status" aria-live="polite" data-state="connecting">Connecting…</p>
-</header>
+<header class="a2ui-topbar">
+<span class="a2ui-topbar__brand">${escapeHtml(title)}</span>
+${chrome === undefined ? '' : `<span class="a2ui-badge${chrome.planner.offline ? ' a2ui-badge--offline' : ''}" title="Which planner answers your messages">${escapeHtml(chrome.planner.label)}</span>
+`}<p id="a2ui-status" class="a2ui-status" role="status" aria-live="polite" data-state="connecting">Connecting…</p>
+${chrome === undefined ? '' : `<nav class="a2ui-topbar__nav" aria-label="Conversation"><a href="${escapeHtml(chrome.htmlUrl)}">HTML view</a> <a href="/">New conversation</a></nav>
+`}</header>
+<main id="a2ui-app" class="a2ui-page${chrome === undefined ? '' : ' a2ui-page--chat'}" data-stream-url="${escapeHtml(p.streamUrl)}" data-events-url="${escapeHtml(p.eventsUrl)}"${version}>
+${chrome === undefined ? '' : chatColumn(chrome)}<section class="a2ui-panels" aria-label="Panels">
 <p id="a2ui-notice" class="a2ui-notice" role="alert" hidden></p>
-<div id="a2ui-surfaces" class="a2ui-surfaces"></div>
+${chrome === undefined ? '' : emptyState(chrome)}<div id="a2ui-surfaces" class="a2ui-surfaces"></div>
 <noscript><p class="a2ui-notice">This view needs JavaScript.</p></noscript>
-${p.connect === undefined ? '' : connectBox({ ...p.connect, version: p.version })}</main>
+${p.connect === undefined ? '' : connectBox({ ...p.connect, version: p.version })}</section>
+</main>
 </body>
 </html>
+`;
+}
+
+function chatColumn(chrome: A2uiPageChrome): string {
+  const entries = chrome.transcript.map((e) => `<li class="a2ui-entry a2ui-entry--${e.role}"><span class="a2ui-entry__role">${ROLE_LABELS[e.role]}</span><p class="a2ui-entry__text">${escapeHtml(e.text)}</p></li>`).join('\n');
+  const description = chrome.description === undefined ? '' : `<p class="a2ui-chat__description">${escapeHtml(chrome.description)}</p>\n`;
+  return `<section class="a2ui-chat" aria-label="Conversation">
+${description}<ol id="a2ui-transcript" class="a2ui-transcript" aria-label="Transcript" aria-live="polite">${entries}</ol>
+<div class="a2ui-dock">
+<div id="a2ui-alerts" class="a2ui-alerts" role="alert"></div>
+<p id="a2ui-turn-status" class="a2ui-turn-status" role="status" aria-live="polite"></p>
+${chrome.composer === undefined ? '<p class="a2ui-chat__readonly">Open this conversation in the browser that started it to send messages.</p>' : composer(chrome.composer)}
+</div>
+</section>
+`;
+}
+
+/** Posts like the htmx page's form (same route, same CSRF token); the bundle sends it with fetch. */
+function composer(c: NonNullable<A2uiPageChrome['composer']>): string {
+  return `<form id="a2ui-message-form" class="a2ui-composer" method="post" action="${escapeHtml(c.action)}" data-csrf="${escapeHtml(c.csrf)}">
+<label class="a2ui-visually-hidden" for="a2ui-message-text">Message</label>
+<div class="a2ui-composer__row">
+<textarea id="a2ui-message-text" class="a2ui-composer__input" name="text" rows="2" required maxlength="${c.maxLength}" placeholder="${escapeHtml(c.placeholder)}" aria-describedby="a2ui-composer-hint"></textarea>
+<button type="submit" class="a2ui-button a2ui-button--primary">Send</button>
+</div>
+<p id="a2ui-composer-hint" class="a2ui-composer__hint">Enter sends, Shift+Enter starts a new line.</p>
+<div id="a2ui-busy" class="a2ui-busy" hidden><span class="a2ui-busy__spinner" aria-hidden="true"></span> The assistant is working…</div>
+</form>`;
+}
+
+function emptyState(chrome: A2uiPageChrome): string {
+  const hints = chrome.hints.length === 0 ? '' : `<ul class="a2ui-empty__hints" aria-label="Things to try">${chrome.hints.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul>`;
+  return `<div id="a2ui-empty" class="a2ui-empty"><p class="a2ui-empty__text">${escapeHtml(chrome.emptyState)}</p>${hints}</div>
 `;
 }
 
@@ -110,7 +168,8 @@ function connectBox(c: ConnectParams): string {
   return `<details class="a2ui-connect" id="a2ui-connect">
 <summary>Connect an A2UI client</summary>
 <p>Any A2UI v${c.version} client can follow and drive this conversation with its bearer token
-(<code>Authorization: Bearer</code>, or <code>?token=</code> for EventSource). Keep it secret: it grants full access to this conversation.
+(<code>Authorization: Bearer</code>; an EventSource, which cannot send headers, may put it in the stream's URL as <code>?token=</code>,
+where proxies and server logs may record it). Keep it secret: it grants full access to this conversation.
 Other wire versions: <code>?v=0.8</code> (the default), <code>?v=0.9</code> or <code>?v=0.9.1</code> on the stream and the snapshot.</p>
 <p><label for="a2ui-token">Token</label> <input id="a2ui-token" class="a2ui-connect__token" readonly value="${escapeHtml(c.token)}"></p>
 ${commands}

@@ -8,7 +8,7 @@ import { A2UI_VERSIONS, isA2uiVersion, type A2uiVersion } from '../compiler/inde
 import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
-import { A2UI_PAGE_CSP, renderA2uiPage } from './page.ts';
+import { A2UI_PAGE_CSP, renderA2uiPage, type A2uiPageChrome } from './page.ts';
 import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
@@ -19,13 +19,15 @@ export interface A2uiRouteDeps {
    */
   feed(version: A2uiVersion): A2uiFeed;
   /**
-   * Session owner or bearer token. Browsers cannot set headers on EventSource, so the page
-   * sends its token as `?token=` on GET (stream, snapshot) and as `Authorization: Bearer` on
-   * POST. False → 404, indistinguishable from an unknown conversation.
+   * Session owner or bearer token (`Authorization: Bearer`). Only the stream also takes the
+   * token as `?token=`, for external EventSource clients (which cannot set headers); the pages
+   * use the session cookie. False → 404, indistinguishable from an unknown conversation.
    */
   authorize(c: Context, cid: string): boolean | Promise<boolean>;
   /** The shared ingress: raw body in, canonical status and JSON body out. */
   postEvent(cid: string, rawBody: string, headers: { idempotencyKey?: string }): Promise<{ status: number; body: unknown }>;
+  /** What surrounds the panels on the page (chat, message box, texts); absent: the panels alone. */
+  pageChrome?(c: Context, cid: string): Promise<A2uiPageChrome | undefined>;
   /** The conversation's bearer token, for the page's "Connect an A2UI client" box (absent: no box). */
   connectInfo?(c: Context, cid: string): Promise<{ token: string } | undefined>;
   /** Resolves the (cached) client bundle and stylesheet of a wire version's page; `a2uiClientAssets` in production. */
@@ -180,6 +182,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const assets = await deps.clientAssets(version);
     const base = `/a2ui/c/${encodeURIComponent(cid)}`;
     const connect = await deps.connectInfo?.(c, cid);
+    const chrome = await deps.pageChrome?.(c, cid);
     const html = renderA2uiPage({
       title: deps.pageTitle ?? 'Surfacer',
       version,
@@ -187,8 +190,8 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       stylePath: assets.style.path,
       streamUrl: version === '0.8' ? `${base}/stream` : `${base}/stream?v=${version}`,
       eventsUrl: `${base}/events`,
-      token: c.req.query('token'),
       ...(connect ? { connect: { token: connect.token, origin: new URL(c.req.url).origin, base } } : {}),
+      ...(chrome ? { chrome } : {}),
     });
     return c.html(html, 200, {
       'Content-Security-Policy': A2UI_PAGE_CSP,

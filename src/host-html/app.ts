@@ -3,10 +3,10 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
-import { CONVERSATION_ID, silentLogger, StoreUnavailableError } from '../conversation/index.ts';
+import { CONVERSATION_ID, resolveAppTexts, silentLogger, StoreUnavailableError } from '../conversation/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
-import { DEFAULT_HOST_LIMITS, type HostDeps } from './deps.ts';
+import { DEFAULT_HOST_LIMITS, type BackendStatus, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
 import { clientAddress, createHeartbeat, createRateLimiter, secureHeadersOnNode } from '../hosting/index.ts';
 import { PAGE_ID, type Host, type HostContext, type HostEnv } from './host.ts';
@@ -75,6 +75,8 @@ export function createApp(deps: HostDeps): HostApp {
   const trusted = new Set(deps.trustedOrigins ?? []);
   const rateLimiter = deps.rateLimiter ?? ((_name: string, options: { perMinute: number; burst: number }) => createRateLimiter(options));
   const health = deps.health ?? (async () => ({ ok: true, engine: 'local' }));
+  const texts = resolveAppTexts(deps.app);
+  const status = deps.status ?? (() => ({ ok: true, engine: 'local' }));
   let draining = false;
 
   const host: Host = {
@@ -137,10 +139,24 @@ export function createApp(deps: HostDeps): HostApp {
     app.get(asset.path, (c) => c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=31536000, immutable' }));
   }
 
-  // Liveness: this process answers. Readiness: it can serve (shared state reachable, not shutting down).
-  app.get('/healthz', async (c) => c.json({ ok: true, store: await health() }));
+  // Liveness: this process answers, at once, whatever the backend does (an orchestrator that
+  // restarted every instance during a Redis stall would add a restart storm to the outage);
+  // the backend's last known state is only reported. Readiness: it can serve now (the backend
+  // answers, not shutting down), decided within readyTimeoutMs.
+  app.get('/healthz', (c) => c.json({ ok: true, store: status() }));
+  /** The backend's answer, or not ready once three quarters of the deadline passed (whatever `health` does). */
+  const backendReady = (): Promise<BackendStatus> => {
+    const budget = Math.max(1, Math.floor(limits.readyTimeoutMs * 0.75));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<BackendStatus>((resolve) => {
+      timer = setTimeout(() => resolve({ ...status(), ok: false, detail: `no answer within ${budget} ms` }), budget);
+    });
+    return Promise.race([
+      health(budget).catch((error: unknown) => ({ ...status(), ok: false, detail: String(error) })), late,
+    ]).finally(() => clearTimeout(timer));
+  };
   app.get('/readyz', async (c) => {
-    const store = await health();
+    const store = draining ? status() : await backendReady();
     const ready = store.ok && !draining;
     return c.json({ ok: ready, draining, store }, ready ? 200 : 503);
   });
@@ -196,9 +212,13 @@ export function createApp(deps: HostDeps): HostApp {
     c.set('session', session);
     c.set('conversation', conversation);
     c.set('pageId', page !== undefined && PAGE_ID.test(page) ? page : undefined);
+    let renderId: string | undefined;
     c.set('pc', {
       views, cid: conversation.id, base: `/c/${conversation.id}`, csrf: session.csrf,
-      plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength,
+      plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength, texts,
+      // Fragments for a page are its rendering (its forms keep their keys); a request from no
+      // known page gets a rendering of its own, drawn when first needed (JSON answers need none).
+      get renderId() { return renderId ??= c.get('pageId') ?? randomToken(12); },
     });
     await next();
   });

@@ -14,6 +14,8 @@ export interface Assets {
   htmx: Asset;
   sse: Asset;
   css: Asset;
+  /** The page's own behaviours (Enter sends, scrolling new panels into view); the page works without it. */
+  js: Asset;
   all: Asset[];
 }
 
@@ -34,8 +36,14 @@ function toBytes(buffer: Buffer): Uint8Array<ArrayBuffer> {
 export function loadAssets(): Assets {
   const htmx = packageAsset('htmx.org', 'dist/htmx.min.js', 'htmx.min.js', 'text/javascript; charset=utf-8');
   const sse = packageAsset('htmx-ext-sse', 'dist/sse.min.js', 'sse.min.js', 'text/javascript; charset=utf-8');
-  const cssBytes = toBytes(readFileSync(fileURLToPath(new URL('./static/app.css', import.meta.url))));
-  const hash = createHash('sha256').update(cssBytes).digest('hex').slice(0, 10);
-  const css: Asset = { path: `/static/app-${hash}/app.css`, body: cssBytes, type: 'text/css; charset=utf-8' };
-  return { htmx, sse, css, all: [htmx, sse, css] };
+  const css = ownAsset('app.css', 'text/css; charset=utf-8');
+  const js = ownAsset('app.js', 'text/javascript; charset=utf-8');
+  return { htmx, sse, css, js, all: [htmx, sse, css, js] };
+}
+
+/** A file of ./static under a path that names its content (so it is cached for a year). */
+function ownAsset(name: string, type: string): Asset {
+  const body = toBytes(readFileSync(fileURLToPath(new URL(`./static/${name}`, import.meta.url))));
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
+  return { path: `/static/app-${hash}/${name}`, body, type };
 }

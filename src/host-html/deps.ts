@@ -16,6 +16,11 @@ export interface HostLimits {
   conversationCreatesPerMinute: number;
   /** SSE comment ping interval, so proxies keep the stream open. */
   sseHeartbeatMs: number;
+  /**
+   * `GET /readyz` answers within this (a backend that has not answered its ping by three
+   * quarters of it counts as not ready; the rest is the answer's own way out).
+   */
+  readyTimeoutMs: number;
 }
 
 export const DEFAULT_HOST_LIMITS: HostLimits = {
@@ -24,6 +29,7 @@ export const DEFAULT_HOST_LIMITS: HostLimits = {
   maxConversationsPerSession: 200,
   conversationCreatesPerMinute: 120,
   sseHeartbeatMs: 15_000,
+  readyTimeoutMs: 500,
 };
 
 /** Everything the HTML host needs, injected: no singletons. */
@@ -48,6 +54,16 @@ export interface HostDeps {
   randomToken?: (bytes: number) => string;
   /** Token buckets (shared by every instance with the Redis backend); default in-process. */
   rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;
-  /** `GET /readyz` and the details of `GET /healthz`: can the shared state be reached? Default: always. */
-  health?: () => Promise<{ ok: boolean; engine: string; detail?: string; latencyMs?: number }>;
+  /** `GET /readyz`: does the shared state answer within `timeoutMs`? Default: always. */
+  health?: (timeoutMs: number) => Promise<BackendStatus>;
+  /** The details of `GET /healthz`: the shared state as last seen, without waiting on it. Default: always ok. */
+  status?: () => BackendStatus;
+}
+
+export interface BackendStatus {
+  ok: boolean;
+  engine: string;
+  detail?: string;
+  latencyMs?: number;
+  state?: string;
 }

@@ -2,7 +2,7 @@ import { compileConversationToHtml, compileSurfaceToHtml } from '../compiler/htm
 import type { Failure } from '../conversation/types.ts';
 import type { SurfacerError } from '../errors/index.ts';
 import { findLiveSurface, type ConversationIr } from '../ui-ir/index.ts';
-import { alertHtml, regenerateHtml, type AlertData, type PageContext } from './fragments.ts';
+import { alertHtml, compileOptions, regenerateHtml, type AlertData, type PageContext } from './fragments.ts';
 import type { FormFields, Host, HostContext } from './host.ts';
 import { asStatus, clientKind, htmxError, issueLines, jsonError, retryHint, statusFor } from './responses.ts';
 import { conversationPage } from './routes/page.ts';
@@ -64,7 +64,7 @@ function htmxRejectedSurface(
 ): Response {
   const pc = c.get('pc');
   const html = compileSurfaceToHtml(rejected.ir, rejected.surfaceId, {
-    csrfToken: pc.csrf, basePath: pc.base,
+    ...compileOptions(pc),
     rejected: { surfaceId: rejected.surfaceId, fields: rejected.fields, alertHtml: alertHtml(pc, alert) },
   }) ?? '';
   // htmx swaps 4xx into #alerts (HTMX_CONFIG) unless retargeted: here the surface, whole.
@@ -96,10 +96,9 @@ function rejectedPage(
   host: Host, c: HostContext, alert: AlertData, status: number,
   options: FailureOptions & { rejected: NonNullable<FailureOptions['rejected']> }, live: boolean,
 ): Response {
-  const pc = c.get('pc');
   const { ir, surfaceId, rejected } = options;
-  const surfacesHtml = compileConversationToHtml(ir, {
-    csrfToken: pc.csrf, basePath: pc.base,
+  const surfacesHtml = (pc: PageContext): string => compileConversationToHtml(ir, {
+    ...compileOptions(pc),
     ...(live ? { rejected: { surfaceId: surfaceId!, fields: rejected.fields, alertHtml: alertHtml(pc, alert) } } : {}),
   }).html;
   // The version of `ir`: the events stream refreshes (and so resets the form) only on later changes.

@@ -1,4 +1,5 @@
-import { compileConversationToHtml, compileRegenerateForm, compileSurfaceToHtml } from '../compiler/html/index.ts';
+import { compileConversationToHtml, compileRegenerateForm, compileSurfaceToHtml, type HtmlCompileOptions } from '../compiler/html/index.ts';
+import type { ResolvedAppTexts } from '../conversation/index.ts';
 import { findLiveSurface, findSurface, type ConversationIr, type Toast, type TranscriptEntry } from '../ui-ir/index.ts';
 import type { Views } from './views.ts';
 
@@ -10,6 +11,23 @@ export interface PageContext {
   csrf: string;
   plannerLabel: string;
   maxMessageLength: number;
+  /** What the app's pages say (placeholder, empty state, hints), defaults filled in. */
+  texts: ResolvedAppTexts;
+  /**
+   * Names the rendering the fragments belong to: the page (tab) that asked, or a fresh token.
+   * Goes into the forms' idempotency keys, so two tabs never share one (HtmlCompileOptions).
+   */
+  renderId: string;
+}
+
+/** How this page's surfaces are compiled: its CSRF token, its routes, its rendering. */
+export function compileOptions(pc: PageContext): HtmlCompileOptions {
+  return { csrfToken: pc.csrf, basePath: pc.base, renderId: pc.renderId };
+}
+
+/** The paragraph shown while no panel is open (CSS hides it beside any surface). */
+export function emptyStateHtml(pc: PageContext): string {
+  return pc.views.render('partials/empty-state', { text: pc.texts.emptyState, hints: pc.texts.hints });
 }
 
 const ROLE_LABELS: Record<TranscriptEntry['role'], string> = { user: 'You', assistant: 'Assistant', system: 'Note' };
@@ -25,7 +43,8 @@ export function transcriptViewModel(entries: readonly TranscriptEntry[]): Array<
 export function composerData(pc: PageContext, options: { text?: string; autofocus?: boolean } = {}): object {
   return {
     action: `${pc.base}/messages`, cancelAction: `${pc.base}/messages/cancel`, csrf: pc.csrf,
-    plannerLabel: pc.plannerLabel, maxLength: pc.maxMessageLength, text: options.text ?? '', autofocus: options.autofocus ?? false,
+    maxLength: pc.maxMessageLength, text: options.text ?? '', autofocus: options.autofocus ?? false,
+    placeholder: pc.texts.placeholder,
   };
 }
 
@@ -33,20 +52,23 @@ export function messageFormHtml(pc: PageContext, options: { text?: string; autof
   return pc.views.render('partials/message-form', composerData(pc, options));
 }
 
+/** Empties the page's alerts: a success answers whatever they said (e.g. "Please type a message."). */
+export const CLEAR_ALERTS_HTML = '<div id="alerts" class="alerts" role="alert" hx-swap-oob="true"></div>';
+
 export function statusHtml(pc: PageContext, text: string): string {
   return pc.views.render('partials/status', { text, oob: true });
 }
 
 export function surfacesHtml(pc: PageContext, ir: ConversationIr): string {
-  return compileConversationToHtml(ir, { csrfToken: pc.csrf, basePath: pc.base }).html;
+  return compileConversationToHtml(ir, compileOptions(pc)).html;
 }
 
 export function surfaceHtml(pc: PageContext, ir: ConversationIr, surfaceId: string): string {
-  return compileSurfaceToHtml(ir, surfaceId, { csrfToken: pc.csrf, basePath: pc.base }) ?? '';
+  return compileSurfaceToHtml(ir, surfaceId, compileOptions(pc)) ?? '';
 }
 
 export function regenerateHtml(pc: PageContext, ir: ConversationIr, surfaceId: string): string | undefined {
-  return findLiveSurface(ir, surfaceId) ? compileRegenerateForm(ir, surfaceId, { csrfToken: pc.csrf, basePath: pc.base }) : undefined;
+  return findLiveSurface(ir, surfaceId) ? compileRegenerateForm(ir, surfaceId, compileOptions(pc)) : undefined;
 }
 
 export function alertHtml(pc: PageContext, alert: AlertData): string {
@@ -72,10 +94,10 @@ function toastsHtml(pc: PageContext, toasts: readonly Toast[]): string {
  * appended, and the status line. Surface toasts travel inside their surface (`/ui/toast`).
  */
 export function changesHtml(
-  pc: PageContext, prev: ConversationIr, next: ConversationIr, options: { skipSurface?: string; status?: string } = {},
+  pc: PageContext, prev: ConversationIr, next: ConversationIr, options: { skipSurface?: string; status?: string; clearAlerts?: boolean } = {},
 ): string {
   const parts: string[] = [];
-  const opts = { csrfToken: pc.csrf, basePath: pc.base };
+  const opts = compileOptions(pc);
   for (const surface of next.surfaces) {
     if (surface.id === options.skipSurface) continue;
     const before = findSurface(prev, surface.id);
@@ -92,6 +114,7 @@ export function changesHtml(
   const toasts = added(prev.toasts, next.toasts).filter((t) => t.surfaceId === undefined);
   if (toasts.length > 0) parts.push(`<div hx-swap-oob="beforeend:#toasts">${toastsHtml(pc, toasts)}</div>`);
   if (options.status !== undefined) parts.push(statusHtml(pc, options.status));
+  if (options.clearAlerts === true) parts.push(CLEAR_ALERTS_HTML);
   return parts.join('\n');
 }
 
@@ -105,6 +128,6 @@ function added<T extends { id: string }>(prev: readonly T[], next: readonly T[])
 export function refreshHtml(pc: PageContext, ir: ConversationIr): string {
   return [
     `<ol id="transcript" hx-swap-oob="innerHTML">${transcriptHtml(pc, ir.transcript)}</ol>`,
-    `<div id="surfaces" hx-swap-oob="innerHTML"><p class="surfaces__empty">No panels yet. Ask for one, for example “create a character card”.</p>${surfacesHtml(pc, ir)}</div>`,
+    `<div id="surfaces" hx-swap-oob="innerHTML">${emptyStateHtml(pc)}${surfacesHtml(pc, ir)}</div>`,
   ].join('\n');
 }

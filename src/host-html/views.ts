@@ -50,7 +50,7 @@ export function createViews(assets: Assets): Views {
     autoEscape: true,
     autoTrim: [false, 'nl'],
   });
-  const assetPaths = { css: assets.css.path, htmx: assets.htmx.path, sse: assets.sse.path };
+  const assetPaths = { css: assets.css.path, htmx: assets.htmx.path, sse: assets.sse.path, js: assets.js.path };
   // eta.render(name) resolves the file path again on every call (a JSON key, path.join and
   // path.relative); the path and the compiled function of each view are looked up once here.
   // Includes inside a view still resolve against its `filepath`, as before.

@@ -7,6 +7,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export interface Principal {
   /** Stable across restarts and instances (never the secret itself: ids reach logs). */
   readonly id: string;
+  /**
+   * The conversation owner this principal acts as, when a library user's `authenticate` knows
+   * better (e.g. the owner of a browser session it recognises, so the htmx page shows the same
+   * conversations). Default: ownerOfPrincipal's hash of `id`.
+   */
+  readonly owner?: string;
 }
 
 /** Resolves a request's principal; undefined → 401. A library user may plug in their own. */
@@ -42,6 +48,7 @@ export function bearerTokenAuthenticator(tokens: readonly string[]): Authenticat
  * owners, in a namespace of its own so a principal id can never equal a session's owner.
  */
 export function ownerOfPrincipal(principal: Principal): string {
+  if (typeof principal.owner === 'string' && principal.owner !== '') return principal.owner;
   return createHash('sha256').update(`principal:${principal.id}`).digest('base64url');
 }
 

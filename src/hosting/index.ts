@@ -8,3 +8,5 @@ export {
 export type { Heartbeat, PushConnection, PushConnectionOptions, SseSink } from './sse.ts';
 export { bearerTokenAuthenticator, chooseAgentAuthenticate, isLoopbackHost, LOCAL_PRINCIPAL, ownerOfPrincipal, parseApiTokens } from './agent-auth.ts';
 export type { Authenticate, Principal } from './agent-auth.ts';
+export { agentGate, isLoopbackAddress, principalOf, readLimitedText, unauthorized } from './agent-gate.ts';
+export type { AgentGateOptions } from './agent-gate.ts';

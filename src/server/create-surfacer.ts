@@ -8,7 +8,10 @@ import {
 } from '../conversation/index.ts';
 import { directiveJsonSchema, renderSystemPrompt } from '../directives/index.ts';
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2ui/index.ts';
-import { createApp, createConversationStack, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
+import { createAguiHost, type AguiHost } from '../host-agui/index.ts';
+import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
+import { agentGate, chooseAgentAuthenticate, isLoopbackHost, parseApiTokens, type Authenticate } from '../hosting/index.ts';
+import { createA2aHost } from '../host-a2a/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
@@ -54,6 +57,13 @@ export interface SurfacerOptions {
   hostLimits?: Partial<HostLimits>;
   /** A2UI host settings (hub limits, heartbeat, …). */
   a2ui?: Omit<A2uiHostOptions, 'service' | 'logger'>;
+  /** The agent endpoints, all mounted unless turned off here: AG-UI (`POST /ag-ui`), A2A. */
+  agents?: { agui?: boolean; a2a?: boolean };
+  /**
+   * Who may call the agent endpoints. Default: bearer tokens from `SURFACER_API_TOKENS` in `env`;
+   * with none, every caller is one local principal and `listen` refuses a non-loopback bind.
+   */
+  authenticate?: Authenticate;
 }
 
 export interface ListenOptions {
@@ -70,6 +80,8 @@ export interface Surfacer {
   readonly fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   readonly conversations: ConversationService;
   readonly a2ui: A2uiHost;
+  /** The AG-UI host, unless `agents.agui` is false. */
+  readonly agui: AguiHost | undefined;
   readonly backend: Backend;
   readonly planner: Planner;
   /** Tells every open SSE stream of both hosts to finish. */
@@ -88,7 +100,8 @@ export interface Surfacer {
 export function createSurfacer(options: SurfacerOptions): Surfacer {
   const logger = options.logger ?? silentLogger;
   const { app } = options;
-  const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', env);
   const backend = options.backend ?? createLocalBackend(options.store ?? createMemoryStore());
   const secret = options.sessionSecret;
   if (backend.store.writers === 'many' && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
@@ -107,8 +120,36 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   });
   const rateLimiter = backend.rateLimiter.bind(backend);
   const a2ui = createA2uiHost({ rateLimiter, ...options.a2ui, service: conversations, logger });
+  // The agent endpoints share one door: who calls, how much they send (agent-gate.ts).
+  const hostLimits = { ...DEFAULT_HOST_LIMITS, ...options.hostLimits };
+  const agentAuth = chooseAgentAuthenticate({
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}), tokens: parseApiTokens(env.SURFACER_API_TOKENS),
+  });
+  const gate = agentGate({ ...agentAuth, maxBodyBytes: hostLimits.maxBodyBytes });
+  const agui = options.agents?.agui === false ? undefined : createAguiHost({
+    service: conversations, bridges: () => a2ui.wire('0.9').bridges, gate, logger, rateLimiter,
+    answered: backend.idempotency('ag-ui-answered', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
+    maxBodyBytes: hostLimits.maxBodyBytes, conversationCreatesPerMinute: hostLimits.conversationCreatesPerMinute,
+    maxConversationsPerOwner: hostLimits.maxConversationsPerSession,
+  });
+  // A2A (src/host-a2a): the same conversations, as an agent A2A clients call with bearer tokens.
+  const a2a = options.agents?.a2a === false ? undefined : createA2aHost({
+    service: conversations, a2ui, logger, rateLimiter,
+    ...chooseAgentAuthenticate({ ...(options.authenticate ? { authenticate: options.authenticate } : {}), tokens: parseApiTokens(env.SURFACER_API_TOKENS) }),
+    // The htmx host's limits, for the same reasons: body size, conversations started per minute and held.
+    ...(options.hostLimits?.maxBodyBytes !== undefined ? { maxBodyBytes: options.hostLimits.maxBodyBytes } : {}),
+    ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
+    ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
+  });
+  const agentsMounted = agui !== undefined || a2a !== undefined;
   const host = createApp({
-    app, conversations, logger, extend: (hono) => a2ui.mount(hono), rateLimiter, health: () => backend.health(),
+    app, conversations, logger, rateLimiter,
+    health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
+    extend: (hono) => {
+      a2ui.mount(hono);
+      agui?.mount(hono);
+      a2a?.mount(hono);
+    },
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
@@ -116,12 +157,20 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   });
   // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
   const closeStreams = (): void => {
+    agui?.close();
     a2ui.close();
     host.closeStreams();
   };
   return {
-    hono: host.hono, fetch: host.fetch, conversations, a2ui, backend, planner, closeStreams,
+    hono: host.hono, fetch: host.fetch, conversations, a2ui, agui, backend, planner, closeStreams,
     async listen(listenOptions = {}) {
+      if (agentsMounted && agentAuth.open) {
+        const hostname = listenOptions.hostname ?? '127.0.0.1';
+        if (!isLoopbackHost(hostname)) {
+          throw new SurfacerConfigError(`the agent endpoints (AG-UI, A2A) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off, or bind to 127.0.0.1`);
+        }
+        logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only', { hostname });
+      }
       const server = await startServer({ fetch: host.fetch, closeStreams }, listenOptions);
       // After the last connection: wait for appends still in flight, then close the log files.
       const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {

@@ -55,6 +55,60 @@ describe('Redis backend connections', () => {
     }
   });
 
+  it('a stalled Redis: the first command fails at its deadline, the next ones at once, the probe within its own; all back once it answers', async () => {
+    const backend = r.backend({ prefix: 'stalled:', commandTimeoutMs: 200 });
+    await backend.store.append('c1', created('c1'), 0);
+    expect(backend.status()).toMatchObject({ ok: true, state: 'ready' });
+    const admin = createClient({ url: r.redis().url });
+    await admin.connect();
+    try {
+      await admin.sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+      const timed = async (run: () => Promise<unknown>): Promise<{ ms: number; error: unknown }> => {
+        const started = performance.now();
+        const error = await run().then(() => undefined, (e: unknown) => e);
+        return { ms: performance.now() - started, error };
+      };
+      const first = await timed(() => backend.store.read('c1'));
+      expect(first.error).toBeInstanceOf(StoreUnavailableError);
+      expect(first.ms).toBeGreaterThanOrEqual(150);
+      expect(first.ms).toBeLessThan(1_000);
+      expect(backend.status()).toMatchObject({ ok: false, state: 'stalled' });
+      const next = await timed(() => backend.store.read('c1'));
+      expect(next.error).toBeInstanceOf(StoreUnavailableError);
+      expect(String(next.error)).toMatch(/stalled/);
+      expect(next.ms).toBeLessThan(50);
+      const started = performance.now();
+      expect(await backend.health(100)).toMatchObject({ ok: false, engine: 'redis', state: 'stalled' });
+      expect(performance.now() - started).toBeLessThan(150);
+      // The stalled command's late answer ends the stall.
+      await expect.poll(() => backend.status().state, { timeout: 5_000, interval: 20 }).toBe('ready');
+      expect(await backend.store.read('c1')).toHaveLength(1);
+      expect(await backend.health(500)).toMatchObject({ ok: true, state: 'ready' });
+    } finally {
+      admin.destroy();
+    }
+  });
+
+  it('past maxInFlight unanswered commands, new ones fail at once instead of piling up', async () => {
+    const backend = r.backend({ prefix: 'capped:', commandTimeoutMs: 5_000, maxInFlight: 3 });
+    await backend.store.append('c1', created('c1'), 0);
+    const admin = createClient({ url: r.redis().url });
+    await admin.connect();
+    try {
+      await admin.sendCommand(['CLIENT', 'PAUSE', '800', 'ALL']);
+      const waiting = [1, 2, 3].map(() => backend.store.read('c1'));
+      const started = performance.now();
+      await expect(backend.store.read('c1')).rejects.toThrow(/3 commands waiting/);
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(backend.status()).toMatchObject({ inFlight: 3 });
+      // The pause ends: the three are answered.
+      for (const read of waiting) expect(await read).toHaveLength(1);
+      expect(backend.status()).toMatchObject({ inFlight: 0, state: 'ready' });
+    } finally {
+      admin.destroy();
+    }
+  });
+
   it('closes while Redis cannot be reached (a server shutting down during an outage still exits)', async () => {
     // A port where nothing listens.
     const port = await new Promise<number>((resolve) => {

@@ -52,13 +52,13 @@ describe('A2UI page with the official Lit renderer', () => {
 
     await expect.poll(() => p.locator('a2ui-surface[data-surface-id="main"]').count()).toBe(1);
     await p.locator('h2', { hasText: 'Your details' }).waitFor();
-    const input = p.locator('a2ui-textfield input');
+    const input = p.locator('a2ui-surfacer-textfield input');
     await expect.poll(() => input.count()).toBe(1);
-    await p.locator('a2ui-textfield label', { hasText: 'Name' }).waitFor();
+    await p.locator('a2ui-surfacer-textfield label', { hasText: 'Name' }).waitFor();
     await p.screenshot({ path: `${ARTIFACTS}/form-initial.png` });
 
     await input.fill('Ada Lovelace');
-    await p.locator('a2ui-button button').click();
+    await p.locator('a2ui-surfacer-button button').click();
     await eventually(() => server!.posts.length === 1, 5000, 'userAction POST');
     const post = server.posts[0]!;
     expect(post.cid).toBe('b1');
@@ -83,7 +83,7 @@ describe('A2UI page with the official Lit renderer', () => {
     await p.screenshot({ path: `${ARTIFACTS}/form-updated.png` });
 
     // A second click gets a fresh idempotency key.
-    await p.locator('a2ui-button button').click();
+    await p.locator('a2ui-surfacer-button button').click();
     await eventually(() => server!.posts.length === 2, 5000, 'second POST');
     expect(server.posts[1]!.idempotencyKey).not.toBe(post.idempotencyKey);
   });
@@ -109,7 +109,7 @@ describe('A2UI page with the official Lit renderer', () => {
     expect(server.snapshotCalls).toEqual(['b3']);
 
     server.setSnapshot(formSurface('main', 'Regenerated form'));
-    await p.locator('a2ui-button button').click();
+    await p.locator('a2ui-surfacer-button button').click();
     const notice = p.locator('#a2ui-notice');
     await notice.waitFor({ state: 'visible' });
     expect(await notice.textContent()).toBe('UI is out of date. Please regenerate.');

@@ -7,7 +7,7 @@ import { findSurface } from '../../src/ui-ir/index.ts';
 import { newConversation, startE2e, type E2eServer } from '../e2e/support/stack.ts';
 
 /*
- * The curl session the "Connect an A2UI client" box and docs/a2ui.md give an external client
+ * The curl session the "Connect an A2UI client" box and the README give an external client
  * (src/host-a2ui/page.ts connectCommands) works as written, with real curl, in every wire
  * version: the stream and the snapshot speak the version, the action (its placeholders filled
  * from the snapshot, the form's values added to its context) is applied, and the error report
@@ -45,7 +45,7 @@ function streamUntil(command: string, tail: readonly Msg[]): Promise<Msg[]> {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      // Only whole lines: a chunk may end inside an event's data (seen under load: JSON cut mid-string).
+      // Complete lines only: a chunk may end in the middle of one (seen under load).
       const messages = [...out.matchAll(/^data: (.*)\n/gm)].map((m) => JSON.parse(m[1]!) as Msg);
       if (isDeepStrictEqual(messages.slice(-tail.length), tail)) {
         child.kill();
@@ -57,7 +57,7 @@ function streamUntil(command: string, tail: readonly Msg[]): Promise<Msg[]> {
   });
 }
 
-describe('the external-client curl session (connect box and docs/a2ui.md)', () => {
+describe('the external-client curl session (connect box and README)', () => {
   for (const version of A2UI_VERSIONS) {
     it(`works as written for v${version}: stream, snapshot, action, error report`, async () => {
       const c = await newConversation(s, s.client(), 'create a character card');

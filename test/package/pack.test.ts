@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,22 +12,51 @@ import { HttpClient } from '../support/http-client.ts';
  * The package as a stranger gets it: `npm run build`, `npm pack`, the tarball installed into an
  * empty project (its dependencies from the npm registry, or npm's cache), the support-desk
  * example compiled there against the installed `.d.ts` (no skipLibCheck), and started with plain
- * `node` — no tsx, no dev dependency. Then a turn and a submit over HTTP. Slow (a build, an
- * install, two type checks): one file, generous timeouts.
+ * `node` — no tsx, no dev dependency. Then a turn and a submit over HTTP. And `surfacer init`
+ * as a newcomer runs it: the tarball installed into an empty folder, `npx surfacer init app`,
+ * then the new app's own `npm install`, `npm test` and `npm start`, and a turn over HTTP. Slow
+ * (a build, three installs, type checks): one file, so the package is built and packed once.
  */
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const SECRET = 'pack-test-session-secret-0123456789';
 let work: string;
+let tarball: string;
 let project: string;
-let server: ChildProcess | undefined;
+let server: Started | undefined;
 let url: string;
-let output = '';
 
-async function sh(command: string, args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const { stdout } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false', ...env } });
   return stdout;
+}
+
+interface Started { child: ChildProcess; url: string; output: () => string }
+
+/** Starts `command` (in its own process group, so an `npm start` and its node go together) and waits for "listening on URL". */
+async function start(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  const url = await new Promise<string>((done, fail) => {
+    const seen = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) done(match[1]!);
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.once('exit', (code) => fail(new Error(`${command} ${args.join(' ')} exited (${code}): ${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+async function stop(started: Started | undefined): Promise<void> {
+  const child = started?.child;
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  process.kill(-child.pid!, 'SIGTERM');
+  await exited;
 }
 
 beforeAll(async () => {
@@ -34,49 +64,38 @@ beforeAll(async () => {
   await sh('npm', ['run', 'build'], ROOT);
   // The build ran just above; prepack would build a second time.
   const packed = JSON.parse(await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as Array<{ filename: string }>;
-  const tarball = join(work, packed[0]!.filename);
+  tarball = join(work, packed[0]!.filename);
+}, 600_000);
 
-  project = join(work, 'desk');
-  mkdirSync(join(project, 'src'), { recursive: true });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'desk', private: true, type: 'module' }));
-  await sh('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], project);
-
-  cpSync(join(ROOT, 'examples/support-desk'), join(project, 'src'), { recursive: true, filter: (f) => !f.endsWith('.md') });
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true,
-      skipLibCheck: false, allowImportingTsExtensions: true, rewriteRelativeImportExtensions: true,
-      rootDir: 'src', outDir: 'out', typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'],
-    },
-    include: ['src'],
-  }));
-  await sh(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
-
-  server = spawn(process.execPath, ['out/server.js'], {
-    cwd: project, env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', SURFACER_SESSION_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  url = await new Promise<string>((done, fail) => {
-    const seen = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) done(match[1]!);
-    };
-    server!.stdout!.on('data', seen);
-    server!.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    server!.once('exit', (code) => fail(new Error(`the example exited (${code}): ${output}`)));
-  });
-}, 900_000);
-
+// Three installs, two of them with typescript and vitest: removing them takes a while on a busy disk.
 afterAll(async () => {
-  if (server !== undefined && server.exitCode === null) {
-    const exited = new Promise((done) => server!.once('exit', done));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
-}, 60_000);
+  if (work !== undefined) await rm(work, { recursive: true, force: true });
+}, 300_000);
 
 describe('the packed tarball in an empty project', () => {
+  beforeAll(async () => {
+    project = join(work, 'desk');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'desk', private: true, type: 'module' }));
+    await sh('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], project);
+
+    cpSync(join(ROOT, 'examples/support-desk'), join(project, 'src'), { recursive: true, filter: (f) => !f.endsWith('.md') });
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true,
+        skipLibCheck: false, allowImportingTsExtensions: true, rewriteRelativeImportExtensions: true,
+        rootDir: 'src', outDir: 'out', typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'],
+      },
+      include: ['src'],
+    }));
+    await sh(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
+
+    server = await start(process.execPath, ['out/server.js'], project, { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', SURFACER_SESSION_SECRET: SECRET });
+    url = server.url;
+  }, 900_000);
+
+  afterAll(() => stop(server), 60_000);
+
   it('holds compiled JavaScript, declarations, views, prompts and the prebuilt A2UI client, and needs no dev dependency', () => {
     const pkg = join(project, 'node_modules/surfacer');
     for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/bin.js', 'dist/prompts/system.v1.md',
@@ -136,11 +155,100 @@ describe('the packed tarball in an empty project', () => {
     const bundle = await client.get(script!);
     expect(bundle.status).toBe(200);
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
-    expect(output).not.toMatch(/error/i);
+    expect(server!.output()).not.toMatch(/error/i);
   });
 
   it('its `surfacer` command runs with plain node', async () => {
     const help = await sh(process.execPath, [join(project, 'node_modules/surfacer/dist/src/cli/bin.js'), '--help'], project);
     expect(help).toContain('serve');
+    // The package's bin (the launcher) finds no sources there, so it runs dist/ with plain node too.
+    expect(await sh(join(project, 'node_modules/.bin/surfacer'), ['--help'], project)).toBe(help);
   });
+});
+
+describe('surfacer init from the installed package', () => {
+  let fresh: string;
+  let app: string;
+  let initOutput: string;
+  let started: Started | undefined;
+
+  beforeAll(async () => {
+    // An empty folder, the tarball installed there, and the command a newcomer types.
+    fresh = join(work, 'fresh');
+    mkdirSync(fresh);
+    await sh('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], fresh);
+    initOutput = await sh('npx', ['--no-install', 'surfacer', 'init', 'app'], fresh);
+    app = join(fresh, 'app');
+    await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
+  }, 900_000);
+
+  afterAll(() => stop(started), 60_000);
+
+  it('wrote an app that depends on the installed package, copied into its node_modules', () => {
+    expect(initOutput).toContain('Wrote App to app: .gitignore, .npmrc, README.md, package.json, src/app.ts, src/server.ts, test/app.test.ts, tsconfig.json');
+    const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies.surfacer).toBe(`file:${join(fresh, 'node_modules/surfacer')}`);
+    // install-links: a copy of the package, its dependencies beside it, not a link into another project.
+    expect(existsSync(join(app, 'node_modules/surfacer/dist/src/index.js'))).toBe(true);
+    expect(existsSync(join(app, 'node_modules/hono'))).toBe(true);
+    expect(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')).not.toContain('"link": true');
+  });
+
+  it('its npm test passes: the type check and the ClientSim test', async () => {
+    // Plain text: no colours in the summary this reads.
+    const { FORCE_COLOR: _force, ...env } = process.env;
+    const { stdout } = await run('npm', ['test'], { cwd: app, env: { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false' } });
+    expect(stdout).toMatch(/Test Files\s+1 passed \(1\)/);
+    expect(stdout).toMatch(/Tests\s+2 passed \(2\)/);
+  }, 120_000);
+
+  it('its npm start serves it (--port over PORT): its own title, and a turn over HTTP opens its panel, whose Save applies', async () => {
+    started = await start('npm', ['start', '--', '--port', '0'], app, {
+      PATH: process.env.PATH, PORT: 'not-a-port', HOST: '127.0.0.1', SURFACER_SESSION_SECRET: SECRET, npm_config_update_notifier: 'false',
+    });
+    expect(started.output()).toContain('App listening on http://127.0.0.1:');
+    const client = new HttpClient(started.url);
+    const first = await client.get('/');
+    expect(first.status).toBe(303);
+    const base = first.headers.get('location')!;
+    let page = await (await client.get(base)).text();
+    expect(/<title>([^<]*)<\/title>/.exec(page)?.[1]).toBe('App');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
+    expect(csrf).toBeTruthy();
+
+    const turn = await client.post(`${base}/messages`, { _csrf: csrf!, text: 'a note about the team meeting' }, { as: 'json' });
+    expect(turn.status).toBe(200);
+    await turn.arrayBuffer();
+    page = await (await client.get(base)).text();
+    const hidden = surfaceFormFields(page, 'note');
+    expect(hidden._nonce, 'the note panel').toBeDefined();
+    expect(page).toContain('value="the team meeting"');
+
+    const save = await client.post(`${base}/actions`, { ...hidden, _csrf: csrf!, _action: 'note.save', title: 'Team meeting', text: 'Agenda' }, { as: 'json' });
+    expect(save.status).toBe(200);
+    expect(JSON.stringify(await save.json())).toContain('Saved \\"Team meeting\\"');
+    expect(surfaceFormFields(await (await client.get(base)).text(), 'note')).toEqual({});
+
+    // The A2UI pages of the same conversation carry the app's name too.
+    for (const query of ['', '?v=0.9']) {
+      const a2ui = await client.get(`/a2ui${base}${query}`);
+      expect(a2ui.status).toBe(200);
+      expect(/<title>([^<]*)<\/title>/.exec(await a2ui.text())?.[1]).toBe('App');
+    }
+    expect(started.output()).not.toMatch(/error/i);
+  }, 120_000);
+
+  it('its server honours PORT and HOST, and refuses a bad port with exit 2', async () => {
+    const env = { PATH: process.env.PATH, HOST: '127.0.0.1', SURFACER_SESSION_SECRET: SECRET };
+    const byEnv = await start(process.execPath, ['dist/server.js'], app, { ...env, PORT: '0' });
+    try {
+      expect(byEnv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(byEnv.url, { redirect: 'manual' })).status).toBe(303);
+    } finally {
+      await stop(byEnv);
+    }
+    const bad = await run(process.execPath, ['dist/server.js', '--port', '70000'], { cwd: app, env }).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(bad?.code).toBe(2);
+    expect(bad?.stderr).toContain('invalid port "70000"');
+  }, 60_000);
 });

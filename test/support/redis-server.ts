@@ -16,6 +16,10 @@ export interface TestRedis {
   readonly port: number;
   /** SIGKILL: the server dies as in a crash (the AOF keeps every acknowledged write). */
   kill(): Promise<void>;
+  /** SIGSTOP: the server stalls with every connection open (a partition without resets, a swapped out host). */
+  pause(): void;
+  /** SIGCONT after pause(): it answers everything that waited. */
+  resume(): void;
   /** Starts it again on the same port and directory (after kill or stop). */
   start(): Promise<void>;
   /** Graceful stop, then the directory is removed. */
@@ -61,6 +65,8 @@ export async function startRedis(): Promise<TestRedis> {
     child = undefined;
     if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    // A paused server would leave SIGTERM pending until it runs again.
+    if (signal !== 'SIGKILL') proc.kill('SIGCONT');
     proc.kill(signal);
     await exited;
   }
@@ -71,6 +77,8 @@ export async function startRedis(): Promise<TestRedis> {
     port,
     start,
     kill: () => halt('SIGKILL'),
+    pause: () => { child?.kill('SIGSTOP'); },
+    resume: () => { child?.kill('SIGCONT'); },
     async stop() {
       await halt('SIGTERM');
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import type { Logger } from '../../conversation/index.ts';
-import type { Backend } from '../types.ts';
+import { DEFAULT_HEALTH_TIMEOUT_MS, type Backend, type BackendHealth } from '../types.ts';
 import { createRedisConnection } from './connection.ts';
 import { createRedisIdempotencyStore } from './idempotency.ts';
 import { redisKeys } from './keys.ts';
@@ -15,8 +15,10 @@ export interface RedisBackendOptions {
   prefix?: string;
   logger?: Logger;
   turns?: RedisTurnGateOptions;
-  /** A command without an answer after this long fails as unavailable (503). Default 5 000 ms. */
+  /** A command without an answer after this long fails as unavailable (503). Default 2 000 ms. */
   commandTimeoutMs?: number;
+  /** Commands waiting for an answer beyond which new ones fail at once (503). Default 1 000. */
+  maxInFlight?: number;
 }
 
 /** Several instances, one Redis: the logs as streams, and every shared concern beside them. */
@@ -24,7 +26,12 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
   const connection = createRedisConnection({
     url: options.url, ...(options.logger ? { logger: options.logger } : {}),
     ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+    ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
   });
+  const status = (): BackendHealth => {
+    const now = connection.status();
+    return { ok: now.state === 'ready', engine: 'redis', state: now.state, inFlight: now.inFlight, ...connection.stats };
+  };
   const keys = redisKeys(options.prefix);
   // Acknowledged appends survive a Redis crash only with AOF fsynced before each answer. Managed
   // services may refuse CONFIG: then nothing is said.
@@ -42,15 +49,13 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
     rateLimiter: (name, limits) => createRedisRateLimiter(connection, keys, name, limits),
     idempotency: (name, limits) => createRedisIdempotencyStore(connection, keys, name, limits),
     records: (name, parse) => createRedisRecords(connection, keys, name, parse),
-    async health() {
-      const started = performance.now();
-      const counters = (): { commands: number; roundTrips: number } => ({ ...connection.stats });
-      try {
-        await connection.client.ping();
-        return { ok: true, engine: 'redis', latencyMs: Math.round((performance.now() - started) * 10) / 10, ...counters() };
-      } catch (error) {
-        return { ok: false, engine: 'redis', detail: error instanceof Error ? error.message : String(error), ...counters() };
-      }
+    status,
+    async health(timeoutMs = DEFAULT_HEALTH_TIMEOUT_MS) {
+      const answer = await connection.ping(timeoutMs);
+      const now = status();
+      return answer.ok
+        ? { ...now, ok: true, latencyMs: answer.latencyMs }
+        : { ...now, ok: false, detail: answer.detail };
     },
     close: () => connection.close(),
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TURN_CANCELLED, type TurnGate } from '../../conversation/index.ts';
-import type { RedisConnection } from './connection.ts';
+import { CommandNotSentError, type RedisConnection } from './connection.ts';
 import type { RedisKeys } from './keys.ts';
 import { redisScript } from './script.ts';
 
@@ -11,8 +11,10 @@ export interface RedisTurnGateOptions {
   pollMs?: number;
 }
 
-/** Only the holder of a claim may renew or end it. */
+/** Pause between tries of a release that failed. */
+const RELEASE_RETRY_MS = 200;
 const SUBSCRIBE_WAIT_MS = 1_000;
+/** Only the holder of a claim may renew or end it. */
 const RENEW = redisScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`);
 const RELEASE = redisScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`);
 
@@ -38,12 +40,29 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
     return Promise.race([listening, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   };
 
+  const releaseNow = (cid: string, token: string): Promise<unknown> => connection.call((client) => RELEASE.run(client, [keys.turn(cid)], [token]));
+  /** Tries the release again until it succeeds or the lease is over anyway. */
+  const releaseLater = (cid: string, token: string): void => {
+    const until = Date.now() + leaseMs;
+    const retry = (): void => {
+      if (Date.now() + RELEASE_RETRY_MS > until) return;
+      setTimeout(() => { releaseNow(cid, token).catch(retry); }, RELEASE_RETRY_MS).unref();
+    };
+    retry();
+  };
+
   return {
     async claim(cid, controller, waitMs) {
       const token = `${randomBytes(12).toString('base64url')}`;
       const deadline = Date.now() + waitMs;
       for (;;) {
-        const set = await connection.call((client) => client.set(keys.turn(cid), token, { condition: 'NX', expiration: { type: 'PX', value: leaseMs } }));
+        const set = await connection.call((client) => client.set(keys.turn(cid), token, { condition: 'NX', expiration: { type: 'PX', value: leaseMs } }))
+          .catch((error: unknown) => {
+            // Unanswered is not undone: Redis may still set it, and a claim nobody holds would
+            // block the conversation's turns for a whole lease.
+            if (!(error instanceof CommandNotSentError)) releaseLater(cid, token);
+            throw error;
+          });
         if (set === 'OK') break;
         if (controller.signal.aborted || Date.now() + pollMs > deadline) return undefined;
         await new Promise((resolve) => setTimeout(resolve, pollMs));
@@ -61,7 +80,14 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
         async release() {
           clearInterval(renew);
           held.delete(token);
-          await connection.call((client) => RELEASE.run(client, [keys.turn(cid)], [token]));
+          try {
+            await releaseNow(cid, token);
+          } catch (error) {
+            // Redis stalled or away: the claim would block this conversation's next turns (they
+            // wait for it) until its lease ran out. Released as soon as Redis answers again.
+            releaseLater(cid, token);
+            throw error;
+          }
         },
       };
     },

@@ -8,9 +8,10 @@ import { compileConversationToHtml } from '../../compiler/html/index.ts';
 import {
   foldLog, formatDivergence, irHash, parseLog, runDirectivesAdapter, type FoldContext, type FoldDivergence, type FoldResult, type LogEntry,
 } from '../../conversation/index.ts';
+import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
-const USAGE = 'usage: surfacer replay [--json] LOG\n';
+const USAGE = usageOf('replay');
 
 export type ReplayMismatch = FoldDivergence;
 

@@ -5,13 +5,14 @@ import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { createLocalBackend, createRedisBackend, type Backend } from '../../backend/index.ts';
 import { createJsonlStore, type ConversationService, type Logger } from '../../conversation/index.ts';
 import type { A2uiHost, A2uiHostOptions } from '../../host-a2ui/index.ts';
-import type { RunningServer } from '../../host-html/index.ts';
+import type { HostLimits, RunningServer } from '../../host-html/index.ts';
 import { PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
-import { createSurfacer, MIN_SESSION_SECRET_LENGTH, type Surfacer } from '../../server/index.ts';
+import { createSurfacer, MIN_SESSION_SECRET_LENGTH, SurfacerConfigError, type Surfacer } from '../../server/index.ts';
+import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
-const USAGE = 'usage: surfacer serve [--port N] [--planner offline|ollama|openai|replay] [--data DIR] [--host ADDR] [--redis URL]\n';
+const USAGE = usageOf('serve');
 
 export interface ServeOptions {
   port: number;
@@ -30,6 +31,8 @@ export interface ServeOptions {
   a2ui?: Omit<A2uiHostOptions, 'service' | 'logger'>;
   /** Tests and benches: no fsync per log append. */
   fsync?: boolean;
+  /** Tests: htmx host limits (e.g. a short SSE heartbeat); the environment's settings win. */
+  hostLimits?: Partial<HostLimits>;
 }
 
 export interface ServeHandle extends RunningServer {
@@ -57,11 +60,17 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
     // would lose their session (and see 404 for their own conversations) on every other request.
     throw new ServeConfigError(`with --redis every instance needs the same SURFACER_SESSION_SECRET (${MIN_SESSION_SECRET_LENGTH} characters or more)`);
   }
+  const commandTimeoutMs = positiveSetting(options.env, 'SURFACER_REDIS_COMMAND_TIMEOUT_MS');
+  const maxInFlight = positiveSetting(options.env, 'SURFACER_REDIS_MAX_IN_FLIGHT');
+  const readyTimeoutMs = positiveSetting(options.env, 'SURFACER_READY_TIMEOUT_MS');
+  const hostLimits = { ...options.hostLimits, ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}) };
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
   const backend = options.redisUrl !== undefined
     ? createRedisBackend({
       url: options.redisUrl, logger: options.logger,
       ...(options.env.SURFACER_REDIS_PREFIX ? { prefix: options.env.SURFACER_REDIS_PREFIX } : {}),
+      ...(commandTimeoutMs !== undefined ? { commandTimeoutMs } : {}),
+      ...(maxInFlight !== undefined ? { maxInFlight } : {}),
     })
     : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
   // The demo app's own store, outside the conversation logs (docs/directives.md, Actions with side
@@ -83,18 +92,36 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(options.env.SURFACER_SESSION_SECRET !== undefined ? { sessionSecret: options.env.SURFACER_SESSION_SECRET } : {}),
       ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
       ...(options.a2ui ? { a2ui: options.a2ui } : {}),
+      ...(Object.keys(hostLimits).length > 0 ? { hostLimits } : {}),
     });
   } catch (error) {
     await backend.close();
     await cards?.close();
     throw error;
   }
-  const server = await surfacer.listen({ port: options.port, hostname: options.hostname });
+  let server: RunningServer;
+  try {
+    server = await surfacer.listen({ port: options.port, hostname: options.hostname });
+  } catch (error) {
+    await surfacer.close();
+    await cards?.close();
+    // A bind the agent endpoints may not be open on (no SURFACER_API_TOKENS): a usage error.
+    if (error instanceof SurfacerConfigError) throw new ServeConfigError(error.message);
+    throw error;
+  }
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
     await server.close(...args);
     await cards?.close();
   };
   return { ...server, close, plannerLabel: surfacer.planner.label, conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend };
+}
+
+/** A whole number of at least 1 from the environment, or undefined when unset; anything else cannot start. */
+function positiveSetting(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new ServeConfigError(`${name} must be a whole number of at least 1 (got "${text}")`);
+  return Number(text);
 }
 
 function consoleLogger(io: CliIo): Logger {

@@ -19,6 +19,15 @@ export interface HtmlCompileOptions {
    * (trusted, already escaped). Nothing of it is stored.
    */
   rejected?: RejectedSubmit;
+  /**
+   * Names this rendering (the host: one per page load, from its injected entropy source). It goes
+   * into every form's idempotency key, so a key names one rendering: a retry from the same page
+   * replays its first answer, while another tab's submit of the same panel state is a new request
+   * (and so stale once the first was applied, 409 with regenerate, instead of a reused key).
+   * Absent (CLI, traces): the key depends on the surface state alone, so the output stays a pure
+   * function of the IR.
+   */
+  renderId?: string;
 }
 
 export interface RejectedSubmit {
@@ -62,7 +71,8 @@ export type BlockVm =
   | { kind: 'image'; url?: string; alt: string }
   | { kind: 'value'; label: string; value: string; empty: boolean; path: string }
   | { kind: 'upload'; id: string; name: string; label: string; accept: string; purpose: string; fallback: string; describedBy: string; purposeId: string; fallbackId: string }
-  | { kind: 'group'; title?: string; layout: string; blocks: BlockVm[] }
+  /** `empty`: it shows only values, none of them set yet (e.g. "Saved" before a save): not rendered. */
+  | { kind: 'group'; title?: string; layout: string; blocks: BlockVm[]; empty: boolean }
   | ListVm;
 
 /** One shown value of a list item (list-view strings; Eta escapes them). */
@@ -128,9 +138,13 @@ export function basePathOf(ir: ConversationIr, options: HtmlCompileOptions): str
   return options.basePath ?? `/c/${ir.conversationId}`;
 }
 
-/** The per-render idempotency key: same surface state → same key, so a double submit is one. */
-export function idempotencyKey(conversationId: string, surface: Pick<Surface, 'id' | 'epoch' | 'rev' | 'nonce'>): string {
-  return hash('sha256', `surfacer-idem:v1:${conversationId}:${surface.id}:${surface.epoch}:${surface.rev}:${surface.nonce}`, 'base64url').slice(0, 32);
+/**
+ * The per-render idempotency key: same surface state in the same rendering → same key, so a
+ * double submit is one. `renderId` (HtmlCompileOptions) tells renderings apart.
+ */
+export function idempotencyKey(conversationId: string, surface: Pick<Surface, 'id' | 'epoch' | 'rev' | 'nonce'>, renderId?: string): string {
+  const state = `${conversationId}:${surface.id}:${surface.epoch}:${surface.rev}:${surface.nonce}`;
+  return hash('sha256', renderId === undefined ? `surfacer-idem:v1:${state}` : `surfacer-idem:v2:${state}:${renderId}`, 'base64url').slice(0, 32);
 }
 
 /**
@@ -138,8 +152,10 @@ export function idempotencyKey(conversationId: string, surface: Pick<Surface, 'i
  * items' buttons in one render are two requests (one key for both would make the second a
  * reused key, 422), while a double click on one item is one.
  */
-export function itemIdempotencyKey(conversationId: string, surface: Pick<Surface, 'id' | 'epoch' | 'rev' | 'nonce'>, list: string, key: string): string {
-  return hash('sha256', `surfacer-idem-item:v1:${idempotencyKey(conversationId, surface)}:${list}:${key}`, 'base64url').slice(0, 32);
+export function itemIdempotencyKey(
+  conversationId: string, surface: Pick<Surface, 'id' | 'epoch' | 'rev' | 'nonce'>, list: string, key: string, renderId?: string,
+): string {
+  return hash('sha256', `surfacer-idem-item:v1:${idempotencyKey(conversationId, surface, renderId)}:${list}:${key}`, 'base64url').slice(0, 32);
 }
 
 /**
@@ -205,12 +221,12 @@ export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: 
         { name: '_epoch', value: String(surface.epoch) },
         { name: '_nonce', value: surface.nonce },
         { name: '_rev', value: String(surface.rev) },
-        { name: '_idem', value: idempotencyKey(ir.conversationId, surface) },
+        { name: '_idem', value: idempotencyKey(ir.conversationId, surface, options.renderId) },
         ...csrf,
       ],
     };
   }
-  if (!closed && !expired) vm.itemForms = itemForms(ir, surface, base, csrf);
+  if (!closed && !expired) vm.itemForms = itemForms(ir, surface, base, csrf, options.renderId);
   return vm;
 }
 
@@ -223,7 +239,9 @@ function itemFormId(surface: Surface, list: string, key: string): string {
   return `${listElementId(surface, list)}-item-${key}-form`;
 }
 
-function itemForms(ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>): ItemFormVm[] {
+function itemForms(
+  ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>, renderId: string | undefined,
+): ItemFormVm[] {
   const out: ItemFormVm[] = [];
   for (const block of listBlocks(surface.view)) {
     if (block.actions.length === 0) continue;
@@ -236,7 +254,7 @@ function itemForms(ir: ConversationIr, surface: Surface, base: string, csrf: Arr
           { name: '_epoch', value: String(surface.epoch) },
           { name: '_nonce', value: surface.nonce },
           { name: '_rev', value: String(surface.rev) },
-          { name: '_idem', value: itemIdempotencyKey(ir.conversationId, surface, block.name, item.key) },
+          { name: '_idem', value: itemIdempotencyKey(ir.conversationId, surface, block.name, item.key, renderId) },
           ...csrf,
           { name: 'list', value: block.name },
           { name: 'item', value: item.key },
@@ -305,7 +323,9 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return { kind: 'value', label, value, empty: value === '', path };
     }
     case 'group': {
-      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks: block.blocks.map((b) => blockViewModel(surface, b, submitted, live)) };
+      const blocks = block.blocks.map((b) => blockViewModel(surface, b, submitted, live));
+      const empty = blocks.length > 0 && blocks.every((b) => (b.kind === 'value' || b.kind === 'group') && b.empty);
+      const vm: BlockVm = { kind: 'group', layout: block.layout, blocks, empty };
       if (block.title !== undefined) vm.title = block.title;
       return vm;
     }

@@ -12,8 +12,11 @@ import { Data, type Types } from '@a2ui/lit/v0_8';
 import { ContextProvider } from '@lit/context';
 import { buildUserAction, type ActionDetail } from './actions.ts';
 import { buildProcessingError, messageSurfaceId } from './client-messages.ts';
+import { registerOverrides } from './overrides.ts';
 import { startPageShell } from './page-shell.ts';
 import { surfacerTheme } from './theme.ts';
+
+registerOverrides();
 
 const shell = startPageShell(({ container, post }) => {
   // Providers must exist before any <a2ui-surface> connects and asks for its context.
@@ -42,6 +45,8 @@ const shell = startPageShell(({ container, post }) => {
         element = document.createElement('a2ui-surface');
         element.surfaceId = surfaceId;
         element.processor = processor;
+        // Our TextField and Button (overrides.ts) through the renderer's component registry.
+        element.enableCustomElements = true;
         element.dataset.surfaceId = surfaceId;
         container.append(element);
         elements.set(surfaceId, element);

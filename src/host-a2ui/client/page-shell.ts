@@ -6,6 +6,7 @@
  * the POST of client messages with the answer's handling (409 → "out of date" and a fresh init).
  */
 import { newIdempotencyKey } from './client-messages.ts';
+import { startComposer } from './composer.ts';
 
 const STALE_MESSAGE = 'UI is out of date. Please regenerate.';
 const MAX_BACKOFF_MS = 30_000;
@@ -40,7 +41,6 @@ export function startPageShell(renderer: (shell: Pick<PageShell, 'container' | '
   }
   const streamUrl = app.dataset.streamUrl ?? '';
   const eventsUrl = app.dataset.eventsUrl ?? '';
-  const token = app.dataset.token || undefined;
   const messageVersion = app.dataset.a2uiVersion || undefined;
 
   let source: EventSource | undefined;
@@ -61,8 +61,8 @@ export function startPageShell(renderer: (shell: Pick<PageShell, 'container' | '
   function connect(resume: boolean): void {
     clearTimeout(retryTimer);
     source?.close();
+    // Same origin: the session cookie authenticates the stream (never a token in the URL).
     const url = new URL(streamUrl, location.href);
-    if (token !== undefined) url.searchParams.set('token', token);
     if (resume && lastEventId !== '') url.searchParams.set('lastEventId', lastEventId);
     if (!resume) lastEventId = '';
     const es = new EventSource(url);
@@ -104,7 +104,6 @@ export function startPageShell(renderer: (shell: Pick<PageShell, 'container' | '
       'X-Surfacer-Client': 'a2ui',
       'Idempotency-Key': newIdempotencyKey((bytes) => crypto.getRandomValues(bytes)),
     };
-    if (token !== undefined) headers.Authorization = `Bearer ${token}`;
     let response: Response;
     try {
       response = await fetch(eventsUrl, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin' });
@@ -128,6 +127,7 @@ export function startPageShell(renderer: (shell: Pick<PageShell, 'container' | '
   }
 
   const shown = renderer({ container, messageVersion, post });
+  startComposer();
   return { container, messageVersion, connect, post };
 }
 

@@ -16,7 +16,8 @@ function cls(...names: string[]): ClassMap {
   return Object.fromEntries(names.map((n) => [n, true]));
 }
 
-const labelText = ['typography-f-sf', 'typography-sz-ls', 'typography-w-500', 'color-c-n30'];
+// As the htmx page: labels in the body size and bold, panels as one white card (the surface element is no card).
+const labelText = ['typography-f-sf', 'typography-sz-bm', 'typography-w-600', 'color-c-n10'];
 const inputBox = [
   'layout-pt-2', 'layout-pb-2', 'layout-pl-3', 'layout-pr-3',
   'border-br-2', 'border-bw-1', 'border-bs-s', 'color-bc-n80',
@@ -30,6 +31,13 @@ const field = (): { container: ClassMap; element: ClassMap; label: ClassMap } =>
   label: cls(...labelText),
 });
 
+/** A Button that is not `primary` (overrides.ts): outlined, as the htmx page's secondary buttons. */
+export const SECONDARY_BUTTON: ClassMap = cls(
+  'layout-pt-2', 'layout-pb-2', 'layout-pl-5', 'layout-pr-5',
+  'border-br-2', 'border-bw-1', 'border-bs-s', 'color-bc-n70', 'color-bgc-n100', 'color-c-n10',
+  'typography-f-sf', 'typography-sz-ll', 'typography-w-500', 'behavior-ho-90',
+);
+
 export const surfacerTheme: Types.Theme = {
   components: {
     AudioPlayer: cls('layout-w-100', 'border-br-3'),
@@ -38,7 +46,7 @@ export const surfacerTheme: Types.Theme = {
       'border-br-2', 'border-bw-0', 'color-bgc-p40', 'color-c-p100',
       'typography-f-sf', 'typography-sz-ll', 'typography-w-500', 'behavior-ho-90',
     ),
-    Card: cls('layout-p-4', 'border-br-3', 'border-bw-1', 'border-bs-s', 'color-bc-n90', 'color-bgc-n100'),
+    Card: cls('layout-p-4', 'border-br-2', 'border-bw-1', 'border-bs-s', 'color-bc-n90', 'color-bgc-n100'),
     Column: cls('layout-g-3'),
     CheckBox: {
       container: cls('layout-dsp-iflex', 'layout-al-c', 'layout-g-2'),
@@ -87,11 +95,11 @@ export const surfacerTheme: Types.Theme = {
     // No colour on Text: it inherits, so a Button's label takes the button's colour.
     Text: {
       all: cls('typography-f-sf'),
-      h1: {},
-      h2: {},
-      h3: {},
-      h4: {},
-      h5: {},
+      h1: cls('typography-sz-hs', 'typography-w-600'),
+      h2: cls('typography-sz-tl', 'typography-w-600'),
+      h3: cls('typography-sz-tm', 'typography-w-600'),
+      h4: cls('typography-sz-ts', 'typography-w-600'),
+      h5: cls('typography-sz-ts', 'typography-w-600'),
       caption: cls('opacity-el-70'),
       body: {},
     },
@@ -117,9 +125,9 @@ export const surfacerTheme: Types.Theme = {
   },
   markdown: {
     p: ['layout-m-0', 'typography-sz-bm'],
-    h1: ['layout-m-0', 'typography-sz-hm', 'typography-w-600'],
-    h2: ['layout-m-0', 'typography-sz-hs', 'typography-w-600'],
-    h3: ['layout-m-0', 'typography-sz-tl', 'typography-w-600'],
+    h1: ['layout-m-0', 'typography-sz-hs', 'typography-w-600'],
+    h2: ['layout-m-0', 'typography-sz-tl', 'typography-w-600'],
+    h3: ['layout-m-0', 'typography-sz-tm', 'typography-w-600'],
     h4: ['layout-m-0', 'typography-sz-tm', 'typography-w-600'],
     h5: ['layout-m-0', 'typography-sz-ts', 'typography-w-600'],
     ul: ['layout-mt-0', 'layout-mb-0', 'layout-pl-5'],

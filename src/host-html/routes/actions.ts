@@ -53,7 +53,7 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
       await host.sessions.setFlash(c, { level, text: message });
       return c.redirect(pc.base, 303);
     }
-    return c.html(`${surfaceHtml(pc, next, sid)}\n${changesHtml(pc, result.prev, next, { skipSurface: sid, status: message })}`);
+    return c.html(`${surfaceHtml(pc, next, sid)}\n${changesHtml(pc, result.prev, next, { skipSurface: sid, status: message, clearAlerts: true })}`);
   });
 
   app.post('/c/:cid/surfaces/:sid/regenerate', async (c) => {
@@ -73,7 +73,7 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
       await host.sessions.setFlash(c, { level: 'info', text: message });
       return c.redirect(pc.base, 303);
     }
-    return c.html(`${surfaceHtml(pc, result.next, sid)}\n${changesHtml(pc, result.prev, result.next, { skipSurface: sid, status: message })}`);
+    return c.html(`${surfaceHtml(pc, result.next, sid)}\n${changesHtml(pc, result.prev, result.next, { skipSurface: sid, status: message, clearAlerts: true })}`);
   });
 }
 

@@ -18,43 +18,47 @@ const MAX_PENDING_UPDATES = 64;
  * Through hono's streamSSE (not the raw Node response), so the host's security headers apply.
  */
 export function registerEventRoutes(app: HostHono, host: Host): void {
-  app.get('/c/:cid/events', (c) => {
+  app.get('/c/:cid/events', async (c) => {
     const conversation = c.get('conversation');
-    const pc = c.get('pc');
     const page = c.req.query('page');
     const pageId = page !== undefined && PAGE_ID.test(page) ? page : undefined;
+    // The stream's fragments belong to its page's rendering (the forms' idempotency keys).
+    const pc = pageId === undefined ? c.get('pc') : { ...c.get('pc'), renderId: pageId };
     const since = Number(c.req.header('Last-Event-ID') ?? c.req.query('v') ?? Number.NaN);
+    let pending: Array<{ version: number; frame: string }> = [];
+    let connection: PushConnection | undefined;
+    // Asked to end (too far behind, or shutdown) before the connection opened.
+    let endWhenOpen = false;
+    const end = (reason?: 'shutdown'): void => {
+      if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
+      else endWhenOpen = true;
+    };
+    // Subscribed before the current version is read: nothing falls between the two.
+    const unsubscribe = host.service.subscribe(conversation.id, (event: ConversationEvent) => {
+      const own = pageId !== undefined && event.cause.origin === pageId;
+      const id = String(event.version);
+      pending.push({ version: event.version, frame: own ? sseFrame({ id }) : sseFrame({ event: 'update', id, data: changesHtml(pc, event.prev, event.next) }) });
+      if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
+      else end();
+    });
+    const unregister = host.streams.add(end);
+    let head = 'retry: 2000\n\n';
+    try {
+      // Before the response starts: a backend that does not answer gets the canonical 503 (and
+      // Retry-After), not an empty stream that ends at once.
+      const current = await host.service.get(conversation.id);
+      if (current && Number.isFinite(since) && current.version > since) {
+        head += sseFrame({ event: 'update', id: String(current.version), data: refreshHtml(pc, current.ir) });
+        // The refresh already shows what these changes did (appending them again would repeat transcript entries).
+        pending = pending.filter((p) => p.version > current.version);
+      }
+    } catch (error) {
+      unsubscribe();
+      unregister();
+      throw error;
+    }
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
-      let pending: Array<{ version: number; frame: string }> = [];
-      let connection: PushConnection | undefined;
-      // Asked to end (too far behind, or shutdown) before the connection opened.
-      let endWhenOpen = false;
-      const end = (reason?: 'shutdown'): void => {
-        if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
-        else endWhenOpen = true;
-      };
-      const unsubscribe = host.service.subscribe(conversation.id, (event: ConversationEvent) => {
-        const own = pageId !== undefined && event.cause.origin === pageId;
-        const id = String(event.version);
-        pending.push({ version: event.version, frame: own ? sseFrame({ id }) : sseFrame({ event: 'update', id, data: changesHtml(pc, event.prev, event.next) }) });
-        if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
-        else end();
-      });
-      const unregister = host.streams.add(end);
-      let head = 'retry: 2000\n\n';
-      try {
-        const current = await host.service.get(conversation.id);
-        if (current && Number.isFinite(since) && current.version > since) {
-          head += sseFrame({ event: 'update', id: String(current.version), data: refreshHtml(pc, current.ir) });
-          // The refresh already shows what these changes did (appending them again would repeat transcript entries).
-          pending = pending.filter((p) => p.version > current.version);
-        }
-      } catch (error) {
-        unsubscribe();
-        unregister();
-        throw error;
-      }
       connection = openPushConnection(webSink(stream), host.heartbeat, {
         head,
         pull: () => pending.splice(0).map((p) => p.frame),

@@ -1,23 +1,28 @@
 import type { ConversationIr } from '../../ui-ir/index.ts';
-import { composerData, regenerateHtml, surfacesHtml, transcriptViewModel, type AlertData } from '../fragments.ts';
+import { composerData, emptyStateHtml, regenerateHtml, surfacesHtml, transcriptViewModel, type AlertData, type PageContext } from '../fragments.ts';
 import type { Host, HostContext, HostHono } from '../host.ts';
 import { clientKind } from '../responses.ts';
 
 /**
  * The whole conversation page for `ir`. `version` is the conversation version `ir` belongs to:
- * the page's events stream refreshes only on later changes.
+ * the page's events stream refreshes only on later changes. Every page load is a rendering of
+ * its own: its page id (drawn from the host's injected token source) names it, so its forms'
+ * idempotency keys are its own; `surfacesHtml` renders the panels for it.
  */
 export function conversationPage(
   host: Host, c: HostContext,
-  page: { ir: ConversationIr; version: number; surfacesHtml: string; flash: AlertData | undefined; autofocus?: boolean },
+  page: { ir: ConversationIr; version: number; surfacesHtml: (pc: PageContext) => string; flash: AlertData | undefined; autofocus?: boolean },
   status?: number,
 ): Response {
-  const pc = c.get('pc');
-  const pageId = host.randomToken(12);
+  // A request from no page already drew a fresh rendering id (app.ts): this page is named by it.
+  const pageId = c.get('pageId') === undefined ? c.get('pc').renderId : host.randomToken(12);
+  const pc: PageContext = { ...c.get('pc'), renderId: pageId };
   c.header('Cache-Control', 'no-store');
   const html = host.views.page('page', host.layout(c, { title: host.deps.app.name, pageId, withTrace: true }), {
     transcript: transcriptViewModel(page.ir.transcript),
-    surfacesHtml: page.surfacesHtml,
+    surfacesHtml: page.surfacesHtml(pc),
+    emptyStateHtml: emptyStateHtml(pc),
+    description: pc.texts.description,
     composer: composerData(pc, { autofocus: page.autofocus ?? false }),
     flash: page.flash,
     statusText: '',
@@ -39,7 +44,7 @@ export function registerPageRoutes(app: HostHono, host: Host): void {
       if (regenerate !== undefined) alert.regenerateHtml = regenerate;
     }
     return conversationPage(host, c, {
-      ir: conversation.ir, version: conversation.version, surfacesHtml: surfacesHtml(pc, conversation.ir),
+      ir: conversation.ir, version: conversation.version, surfacesHtml: (page) => surfacesHtml(page, conversation.ir),
       flash: alert, autofocus: true,
     });
   });

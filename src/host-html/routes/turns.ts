@@ -38,8 +38,10 @@ export function registerTurnRoutes(app: HostHono, host: Host): void {
     }
     const cancelled = result.outcome === 'cancelled';
     const status = result.error?.message ?? 'The assistant replied.';
-    // A cancelled message goes back into the box so nothing the user typed is lost.
-    return c.html(`${messageFormHtml(pc, { text: cancelled ? text : '', autofocus: true })}\n${changesHtml(pc, result.prev, result.next, { status })}`);
+    // A cancelled message goes back into the box so nothing the user typed is lost. No autofocus:
+    // htmx would focus it with scrolling (on a phone, away from a new panel); the page's script
+    // puts the focus back without scrolling.
+    return c.html(`${messageFormHtml(pc, { text: cancelled ? text : '' })}\n${changesHtml(pc, result.prev, result.next, { status, clearAlerts: result.error === undefined })}`);
   });
 
   app.post('/c/:cid/messages/cancel', async (c) => {

@@ -80,9 +80,9 @@ export async function cutStream(page: Page): Promise<void> {
   await page.evaluate('window.__eventSources.at(-1).close()');
 }
 
-/** The element names of each official renderer (they differ: v0.9's basic catalogue has its own). */
+/** The element names of each renderer (they differ: v0.9's basic catalogue has its own; the v0.8 page's TextField and Button are ours, src/host-a2ui/client/overrides.ts). */
 export const RENDERER_TAGS = {
-  '0.8': { textField: 'a2ui-textfield', row: 'a2ui-row', button: 'a2ui-button' },
+  '0.8': { textField: 'a2ui-surfacer-textfield', row: 'a2ui-row', button: 'a2ui-surfacer-button' },
   '0.9': { textField: 'a2ui-basic-textfield', row: 'a2ui-basic-row', button: 'a2ui-basic-button' },
 } as const;
 export type RendererVersion = keyof typeof RENDERER_TAGS;

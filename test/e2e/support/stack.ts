@@ -31,6 +31,10 @@ export interface E2eOptions {
   planner?: Planner;
   /** Instead of the demo app (e.g. an app of examples/, written on the public API). */
   app?: AppDefinition;
+  /** More environment settings (e.g. SURFACER_REDIS_COMMAND_TIMEOUT_MS). */
+  env?: NodeJS.ProcessEnv;
+  /** htmx host limits (e.g. a short SSE heartbeat). */
+  hostLimits?: ServeOptions['hostLimits'];
 }
 
 /** Every instance a test starts signs sessions with this: a session made on one is valid on all. */
@@ -46,7 +50,8 @@ export async function startE2e(a2ui: ServeOptions['a2ui'] = {}, options: E2eOpti
   };
   const handle = await startServe({
     port: 0, hostname: '127.0.0.1', planner: options.planner ?? 'offline', dataDir: dir, logger, fsync: false,
-    env: { SURFACER_SESSION_SECRET: E2E_SESSION_SECRET, ...(options.redis ? { SURFACER_REDIS_PREFIX: options.redis.prefix } : {}) },
+    env: { SURFACER_SESSION_SECRET: E2E_SESSION_SECRET, ...(options.redis ? { SURFACER_REDIS_PREFIX: options.redis.prefix } : {}), ...options.env },
+    ...(options.hostLimits ? { hostLimits: options.hostLimits } : {}),
     ...(options.redis ? { redisUrl: options.redis.url } : {}),
     a2ui: { heartbeatMs: 60_000, ...a2ui },
   }, options.app);

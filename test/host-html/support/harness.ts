@@ -22,6 +22,8 @@ export interface HarnessOptions {
   store?: ConversationStore;
   limits?: Partial<HostLimits>;
   serviceLimits?: Partial<ServiceLimits>;
+  /** The host's token source (session ids, page ids); default crypto. */
+  randomToken?: (bytes: number) => string;
 }
 
 export interface Harness {
@@ -60,6 +62,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const host = createApp({
     app, conversations: service, sessionSecret: 'harness-secret-0123456789',
     limits: { sseHeartbeatMs: 500, ...options.limits },
+    ...(options.randomToken ? { randomToken: options.randomToken } : {}),
   });
   const server = await startServer(host, { port: 0 });
   return {

@@ -99,7 +99,7 @@ async function snapshotInto<Sim extends { applyAll(messages: Iterable<unknown>):
   url: string, c: Conversation, query: string, sim: Sim,
 ): Promise<{ sim: Sim; checkpoint: string | null }> {
   const res = await fetch(`${url}${c.a2ui}/snapshot.jsonl${query}`, { headers: { Authorization: `Bearer ${c.token}` } });
-  expect(res.status).toBe(200);
+  expect(res.status, res.status === 200 ? 'snapshot' : await res.clone().text()).toBe(200);
   const lines = (await res.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
   expect(sim.applyAll(lines).filter((v) => v.severity === 'error')).toEqual([]);
   return { sim, checkpoint: res.headers.get(SNAPSHOT_CHECKPOINT_HEADER) };

@@ -12,7 +12,11 @@ export async function turn(client: HttpClient, c: Conversation, text: string, pa
 
 /** The hidden fields of surface `surfaceId`'s form on the page as this instance renders it now. */
 export async function formOnPage(client: HttpClient, c: Conversation, surfaceId = 'main'): Promise<Record<string, string>> {
-  const html = await (await client.get(c.base)).text();
+  return formIn(await (await client.get(c.base)).text(), surfaceId);
+}
+
+/** The hidden fields of surface `surfaceId`'s form in a page's HTML. */
+export function formIn(html: string, surfaceId = 'main'): Record<string, string> {
   const form = new RegExp(`id="surface-${surfaceId}"[\\s\\S]*?</form>`).exec(html)?.[0];
   if (form === undefined) throw new Error(`no form of surface ${surfaceId} on the page`);
   const hidden = (name: string): string => {

@@ -1,0 +1,72 @@
+import { BASIC_CATALOG_ID } from '../a2ui-v0_9-protocol/index.ts';
+import { STANDARD_CATALOG_ID, type A2uiVersion } from '../compiler/index.ts';
+
+/*
+ * The A2UI extension for A2A (google/A2UI specification/v0_8, v0_9, v0_9_1
+ * docs/a2ui_extension_specification.md): its URIs, MIME types and catalogues per version, and
+ * how a client's message chooses the wire version of that turn's answer. Pure functions.
+ */
+
+export const A2UI_EXTENSION_BASE = 'https://a2ui.org/a2a-extension/a2ui';
+
+/** The versions this agent serves, newest first (the order a choice prefers). */
+export const SERVED_VERSIONS: readonly A2uiVersion[] = ['0.9.1', '0.9', '0.8'];
+
+export const A2UI_EXTENSION_URIS: Readonly<Record<A2uiVersion, string>> = {
+  '0.8': `${A2UI_EXTENSION_BASE}/v0.8`,
+  '0.9': `${A2UI_EXTENSION_BASE}/v0.9`,
+  '0.9.1': `${A2UI_EXTENSION_BASE}/v0.9.1`,
+};
+
+/** v0.9.1 renamed the MIME type; clients of earlier versions look for the old one. */
+export const A2UI_MIME = 'application/a2ui+json';
+export const A2UI_MIME_LEGACY = 'application/json+a2ui';
+
+export function mimeTypeOf(version: A2uiVersion): string {
+  return version === '0.9.1' ? A2UI_MIME : A2UI_MIME_LEGACY;
+}
+
+/** The one catalogue each wire version is compiled against. */
+export const CATALOG_IDS: Readonly<Record<A2uiVersion, string>> = {
+  '0.8': STANDARD_CATALOG_ID,
+  '0.9': BASIC_CATALOG_ID,
+  '0.9.1': BASIC_CATALOG_ID,
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function catalogIds(value: unknown): string[] {
+  if (!isObject(value) || !Array.isArray(value.supportedCatalogIds)) return [];
+  return value.supportedCatalogIds.filter((id): id is string => typeof id === 'string');
+}
+
+/**
+ * Catalogue ids a capabilities object lists for `version`. v0.8 writes them flat
+ * (`{supportedCatalogIds}`), v0.9.x under a version key (`{"v0.9": {supportedCatalogIds}}`);
+ * a v0.9.1 object may use either "v0.9" (its schema) or "v0.9.1".
+ */
+function idsFor(capabilities: Record<string, unknown>, version: A2uiVersion): string[] {
+  if (version === '0.8') return [...catalogIds(capabilities), ...catalogIds(capabilities['v0.8'])];
+  return [...catalogIds(capabilities['v0.9']), ...catalogIds(capabilities['v0.9.1'])];
+}
+
+/**
+ * The wire version of one turn's answer, or undefined for a text-only answer. Capabilities come
+ * from the message's metadata (`a2uiClientCapabilities`; v1.0 renderers `a2uiRendererCapabilities`)
+ * and apply to that message only; a version counts when they list its catalogue. Among those,
+ * the newest the client activated (`A2A-Extensions` header or the message's `extensions`) wins;
+ * when it activated none of them, the newest it supports (v0.9 before v0.9.1 unless it names
+ * v0.9.1, since v0.9 is what released v0.9 renderers validate).
+ */
+export function chooseWireVersion(metadata: unknown, activated: readonly string[]): A2uiVersion | undefined {
+  if (!isObject(metadata)) return undefined;
+  const capabilities = [metadata.a2uiClientCapabilities, metadata.a2uiRendererCapabilities].filter(isObject);
+  if (capabilities.length === 0) return undefined;
+  const supported = SERVED_VERSIONS.filter((v) => capabilities.some((c) => idsFor(c, v).includes(CATALOG_IDS[v])));
+  if (supported.length === 0) return undefined;
+  const asked = supported.find((v) => activated.includes(A2UI_EXTENSION_URIS[v]));
+  if (asked !== undefined) return asked;
+  if (supported.includes('0.9')) return capabilities.some((c) => isObject(c['v0.9.1'])) ? '0.9.1' : '0.9';
+  return supported[0];
+}

@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { A2A_PROTOCOL_VERSION, Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type User } from '@a2a-js/sdk/server';
+import { a2uiWireOfMessageVersion, type A2uiVersion } from '../compiler/index.ts';
+import { StoreUnavailableError, type ConversationService, type Logger } from '../conversation/index.ts';
+import { makeError, type SurfacerError } from '../errors/index.ts';
+import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
+import type { Principal, RateLimiter } from '../hosting/index.ts';
+import type { ConversationIr } from '../ui-ir/index.ts';
+import { A2UI_EXTENSION_URIS, chooseWireVersion } from './capabilities.ts';
+import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
+
+/*
+ * One A2A task per client message, over the conversation service: the message's text is a
+ * planner turn, its A2UI data parts are actions through the one ingress (allowlist, nonce, epoch,
+ * rev, limits, idempotency keyed by the A2A messageId). The task's states follow: working while
+ * it runs, then completed (the answer's text, and the UI for clients that sent A2UI
+ * capabilities), failed with the canonical error, or canceled by tasks/cancel.
+ *
+ * The UI an answer carries is a full re-initialisation of the conversation's surfaces in the
+ * turn's wire version (`deleteSurface`s, then the snapshot), taken from the A2UI host's bridges:
+ * compiled once per IR and version, whoever asks, and right whatever the client missed between
+ * turns (other transports, other instances). A stale action fails, and its answer re-initialises.
+ */
+
+/** `origin` recorded on changes made through this host. */
+export const A2A_ORIGIN = 'a2a';
+
+/** Where admission leaves the conversation's A2UI token for the executor (ServerCallContext.state). */
+export const A2UI_STREAM_TOKEN = 'surfacer.a2uiToken';
+
+/** The SDK's view of a principal (tasks are scoped by `userName`, so one principal never sees another's). */
+export class PrincipalUser implements User {
+  constructor(readonly principal: Principal) {}
+  get isAuthenticated(): boolean {
+    return true;
+  }
+  get userName(): string {
+    return this.principal.id;
+  }
+}
+
+export interface ExecutorDeps {
+  service: ConversationService;
+  /** A2UI messages bringing a client of `version` from anything to the conversation's current state. */
+  ui(cid: string, version: A2uiVersion): Promise<readonly A2uiServerMessage[]>;
+  /** Epoch resets after client `error` reports (shared with the A2UI host's bucket). */
+  resets: RateLimiter;
+  logger: Logger;
+  randomId(): string;
+}
+
+type Outcome =
+  | { kind: 'completed'; prev: ConversationIr; next: ConversationIr; notes: string[] }
+  | { kind: 'failed'; error: SurfacerError; issues?: ReadonlyArray<{ pointer: string; message: string }> }
+  | { kind: 'canceled' };
+
+interface Running {
+  readonly cid: string;
+  readonly controller: AbortController;
+  /** A terminal status was published: nothing more goes on the bus. */
+  done: boolean;
+}
+
+export class SurfacerAgentExecutor implements AgentExecutor {
+  private readonly running = new Map<string, Running>();
+
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId: cid } = ctx;
+    const message = ctx.userMessage;
+    const running: Running = { cid, controller: new AbortController(), done: false };
+    this.running.set(taskId, running);
+    const activated = [...(ctx.context.requestedExtensions ?? []), ...(message.extensions ?? [])];
+    const version = chooseWireVersion(message.metadata, activated);
+    if (version !== undefined) ctx.context.addActivatedExtension(A2UI_EXTENSION_URIS[version]);
+    // The v0.3 shape has no list-valued DataPart: one A2UI message per part there.
+    const onePerPart = ctx.context.requestedVersion !== A2A_PROTOCOL_VERSION;
+    const status = (state: TaskState, parts?: Part[], metadata?: Record<string, unknown>): void => {
+      if (running.done) return;
+      if (state !== TaskState.TASK_STATE_WORKING) running.done = true;
+      bus.publish(AgentEvent.statusUpdate({
+        taskId, contextId: cid, metadata: {},
+        status: { state, timestamp: new Date().toISOString(), message: parts === undefined ? undefined : this.agentMessage(cid, taskId, parts, metadata) },
+      }));
+    };
+    try {
+      // The conversation's own A2UI stream, for its owner: the same UI live, whoever changes it
+      // (other transports, other instances), as the htmx page offers its session.
+      const token = ctx.context.state.get(A2UI_STREAM_TOKEN);
+      const stream = typeof token === 'string' ? { a2uiStream: { url: `/a2ui/c/${cid}/stream`, token } } : {};
+      bus.publish(AgentEvent.task({
+        id: taskId, contextId: cid, artifacts: [], history: [message], metadata: stream,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() },
+      }));
+      const principal = (ctx.context.user as PrincipalUser | undefined)?.principal;
+      const outcome = principal === undefined
+        ? { kind: 'failed' as const, error: makeError('HTTP_NOT_FOUND', 'no principal') }
+        : await this.run(cid, message, running.controller.signal);
+      const ui = async (): Promise<Part[]> => (version === undefined ? [] : a2uiParts(await this.deps.ui(cid, version), version, onePerPart));
+      if (outcome.kind === 'completed') {
+        status(TaskState.TASK_STATE_COMPLETED, [textPart(replyText(outcome)), ...(await ui())]);
+      } else if (outcome.kind === 'canceled') {
+        status(TaskState.TASK_STATE_CANCELED, [textPart(makeError('PLANNER_CANCELLED', 'cancelled').message)]);
+      } else {
+        const error = outcome.issues && outcome.issues.length > 0 ? { ...outcome.error, issues: outcome.issues } : outcome.error;
+        // A refusal whose way out is a fresh rendering (stale surface, unknown item or action)
+        // comes with the current UI, so the renderer recovers without another round trip.
+        const recover = error.recovery_path === 'regenerate' ? await ui() : [];
+        status(TaskState.TASK_STATE_FAILED, [textPart(error.message), jsonPart(error), ...recover], { error });
+      }
+    } catch (thrown) {
+      const error = thrown instanceof StoreUnavailableError
+        ? makeError('STORE_UNAVAILABLE', thrown.message)
+        : makeError('INTERNAL_ERROR', 'the A2A task failed');
+      if (!(thrown instanceof StoreUnavailableError)) this.deps.logger.error('A2A task failed', { cid, taskId, error: String(thrown) });
+      status(TaskState.TASK_STATE_FAILED, [textPart(error.message), jsonPart(error)], { error });
+    } finally {
+      this.running.delete(taskId);
+    }
+  };
+
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const running = this.running.get(taskId);
+    if (running === undefined || running.done) return;
+    running.controller.abort();
+    running.done = true;
+    bus.publish(AgentEvent.statusUpdate({
+      taskId, contextId: running.cid, metadata: {},
+      status: {
+        state: TaskState.TASK_STATE_CANCELED, timestamp: new Date().toISOString(),
+        message: this.agentMessage(running.cid, taskId, [textPart(makeError('PLANNER_CANCELLED', 'cancelled by tasks/cancel').message)]),
+      },
+    }));
+  };
+
+  private agentMessage(cid: string, taskId: string, parts: Part[], metadata?: Record<string, unknown>): Message {
+    return {
+      messageId: this.deps.randomId(), contextId: cid, taskId, role: Role.ROLE_AGENT, parts,
+      metadata, extensions: [], referenceTaskIds: [],
+    };
+  }
+
+  private async run(cid: string, message: Message, signal: AbortSignal): Promise<Outcome> {
+    const read = readMessage(message.parts);
+    if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, signal);
+    if (read.text === '') return { kind: 'failed', error: makeError('HTTP_BAD_REQUEST', 'the message holds neither text nor an A2UI action') };
+    const turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN });
+    if (!turn.ok) return { kind: 'failed', error: turn.error };
+    if (turn.outcome === 'cancelled' || signal.aborted) return { kind: 'canceled' };
+    if (turn.outcome === 'planner_failed') return { kind: 'failed', error: turn.error ?? makeError('PLANNER_FAILED', 'planner failed') };
+    return { kind: 'completed', prev: turn.prev, next: turn.next, notes: [] };
+  }
+
+  /**
+   * Each A2UI client message of the A2A message, in order, through the same parser and
+   * service call as `POST /a2ui/c/{cid}/events`. The idempotency key comes from the A2A
+   * messageId (a client resending a message applies it once).
+   */
+  private async actions(cid: string, messages: readonly unknown[], messageId: string, signal: AbortSignal): Promise<Outcome> {
+    const { service } = this.deps;
+    const notes: string[] = [];
+    // The IR before the first change and after the last, as the service answered them (no extra reads).
+    let prev: ConversationIr | undefined;
+    let next: ConversationIr | undefined;
+    for (const [index, raw] of messages.entries()) {
+      const idempotencyKey = `a2a-${createHash('sha256').update(`${messageId}\n${index}`).digest('base64url').slice(0, 32)}`;
+      const parsed = service.ingress.parseA2ui(JSON.stringify(raw) ?? 'null', { idempotencyKey });
+      if (!parsed.ok) return { kind: 'failed', error: parsed.error, ...(parsed.issues ? { issues: parsed.issues } : {}) };
+      const wire = a2uiWireOfMessageVersion(parsed.dialect === 'v0.8' ? undefined : parsed.dialect)!;
+      const result = await service.applyAction(cid, asTheIrHeldIt(parsed.request, wire), { origin: A2A_ORIGIN, signal });
+      if (!result.ok) return { kind: 'failed', error: result.error, ...(result.issues ? { issues: result.issues } : {}) };
+      prev ??= result.prev;
+      next = result.next;
+      if (result.kind === 'recover') {
+        // As the A2UI host does: a renderer that could not show a surface gets it rebuilt under
+        // a new epoch, once per reported epoch, within the shared per-surface budget.
+        const stillBroken = result.next.surfaces.find((s) => s.id === result.surfaceId)?.epoch === result.epoch;
+        if (result.recovery === 'epoch_reset' && (!result.replayed || stillBroken) && await this.deps.resets.take(`${cid}\n${result.surfaceId}`)) {
+          const reset = await service.resetSurfaceEpoch(cid, result.surfaceId, { reason: 'a2ui_client_error', origin: A2A_ORIGIN, ifEpoch: result.epoch });
+          if (reset.ok) next = reset.next;
+        }
+        continue;
+      }
+      if (result.toast) notes.push(result.toast.text);
+      if (result.continuation) {
+        const turn = await result.continuation;
+        if (turn !== undefined && !turn.ok) return { kind: 'failed', error: turn.error };
+        if (turn !== undefined) next = turn.next;
+      }
+    }
+    return { kind: 'completed', prev: prev!, next: next!, notes };
+  }
+}
+
+/** What the assistant said in this task: its new transcript entries and the action's toasts. */
+function replyText(outcome: { prev: ConversationIr; next: ConversationIr; notes: string[] }): string {
+  const seen = new Set(outcome.prev.transcript.map((entry) => entry.id));
+  const said = outcome.next.transcript
+    .filter((entry) => !seen.has(entry.id) && entry.role !== 'user')
+    .map((entry) => entry.text);
+  const text = [...said, ...outcome.notes].join('\n').trim();
+  return text === '' ? 'Done.' : text;
+}

@@ -1,0 +1,82 @@
+/// <reference lib="dom" />
+/*
+ * Two components of the official Lit v0.8 renderer replaced through its own extension point
+ * (`componentRegistry`, read by <a2ui-root> when `enableCustomElements` is on), as subclasses of
+ * the official ones, so the page looks like the htmx page's product:
+ * - TextField: a `longText` field is a <textarea> (the official one always renders <input>, with
+ *   `textFieldType` unread), and no "Please enter a value" placeholder on every field;
+ * - Button: a primary and a secondary look (the official one gives every Button the same class
+ *   map from the theme, whatever its `primary`).
+ * Everything else (binding, validation event, the action event) is done as the official
+ * components do it; classes still come from the theme (theme.ts).
+ */
+import { componentRegistry, Button, TextField, Utils } from '@a2ui/lit/ui';
+import { Events, WebEvents } from '@a2ui/lit/v0_8';
+import { css, html, nothing } from 'lit';
+import { classMap } from 'lit/directives/class-map.js';
+import { SECONDARY_BUTTON } from './theme.ts';
+
+export const OVERRIDE_TAGS = { TextField: 'a2ui-surfacer-textfield', Button: 'a2ui-surfacer-button' } as const;
+
+class SurfacerTextField extends TextField {
+  static override styles = [
+    ...(Array.isArray(TextField.styles) ? TextField.styles : [TextField.styles]),
+    css`
+      textarea { display: block; width: 100%; min-height: 5.5rem; resize: vertical; font: inherit; }
+      textarea:invalid { border-color: var(--color-error); }
+    `,
+  ];
+
+  #write(value: string): void {
+    const bound = this.text as { path?: string } | null;
+    if (!this.processor || !bound || typeof bound.path !== 'string' || bound.path === '') return;
+    this.processor.setData(this.component, bound.path, value, this.surfaceId ?? undefined);
+  }
+
+  #onInput(event: Event): void {
+    const target = event.target;
+    if (!(target instanceof HTMLInputElement) && !(target instanceof HTMLTextAreaElement)) return;
+    this.dispatchEvent(new WebEvents.A2UIValidationEvent({ componentId: this.id, value: target.value, valid: target.checkValidity() }));
+    this.#write(target.value);
+  }
+
+  override render() {
+    const label = Utils.extractStringValue(this.label, this.component, this.processor, this.surfaceId);
+    const value = Utils.extractStringValue(this.text, this.component, this.processor, this.surfaceId);
+    const theme = this.theme.components.TextField;
+    const type = this.textFieldType === 'number' ? 'number' : this.textFieldType === 'obscured' ? 'password' : this.textFieldType === 'date' ? 'date' : 'text';
+    const control = this.textFieldType === 'longText'
+      ? html`<textarea id="data" name="data" rows="4" class=${classMap(theme.element)} .value=${value} @input=${(e: Event) => this.#onInput(e)}></textarea>`
+      : html`<input id="data" name="data" autocomplete="off" class=${classMap(theme.element)} type=${type} .value=${value}
+          pattern=${this.validationRegexp || nothing} @input=${(e: Event) => this.#onInput(e)} />`;
+    return html`<section class=${classMap(theme.container)}>
+      ${label ? html`<label class=${classMap(theme.label)} for="data">${label}</label>` : nothing}
+      ${control}
+    </section>`;
+  }
+}
+
+class SurfacerButton extends Button {
+  /** The registry's path sets the component's properties as they are: `child` is the label's node. */
+  set child(node: unknown) {
+    this.childComponents = node === undefined || node === null ? null : [node as never];
+  }
+
+  /** As the official render, with the secondary look for a Button that is not `primary`. */
+  override render() {
+    const classes = this.primary ? this.theme.components.Button : SECONDARY_BUTTON;
+    return html`<button class=${classMap(classes)} @click=${() => {
+      if (!this.action) return;
+      this.dispatchEvent(new Events.StateEvent({
+        eventType: 'a2ui.action', action: this.action, dataContextPath: this.dataContextPath,
+        sourceComponentId: this.id, sourceComponent: this.component,
+      }));
+    }}><slot></slot></button>`;
+  }
+}
+
+/** Registers the overrides (once per page, before any surface renders). */
+export function registerOverrides(): void {
+  componentRegistry.register('TextField', SurfacerTextField as unknown as CustomElementConstructor, OVERRIDE_TAGS.TextField);
+  componentRegistry.register('Button', SurfacerButton as unknown as CustomElementConstructor, OVERRIDE_TAGS.Button);
+}

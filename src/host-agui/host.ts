@@ -1,0 +1,302 @@
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { a2uiWire } from '../compiler/index.ts';
+import {
+  AppendConflictError, silentLogger, StoreUnavailableError, type Conversation, type ConversationService, type Logger, type TurnResult,
+} from '../conversation/index.ts';
+import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
+import type { A2uiBridges } from '../host-a2ui/index.ts';
+import { clientAddress, createRateLimiter, ownerOfPrincipal, principalOf, readLimitedText, type RateLimiter } from '../hosting/index.ts';
+import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
+import type { ConversationIr } from '../ui-ir/index.ts';
+import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
+import { liveSurfaces, surfaceActivities } from './surfaces.ts';
+
+/*
+ * The AG-UI host: `POST /ag-ui` takes a RunAgentInput and answers with the run's AG-UI events
+ * (text/event-stream, framed by the official @ag-ui/encoder). It is one more client of the
+ * conversation service and its one ingress, like the htmx and A2UI hosts: a turn is
+ * service.runTurn, an action is service.applyAction on the request the ingress parser made of
+ * the client's A2UI v0.9 action, and the UI is the v0.9 bridge's snapshot. Everything that can
+ * be refused before the stream starts (token, body, thread ownership, the action's envelope) is
+ * an HTTP error with the canonical body; what the service decides during the run (stale UI,
+ * busy conversation, a failed planner) is RUN_ERROR with the canonical code.
+ */
+
+export interface AguiHostOptions {
+  service: ConversationService;
+  /** The v0.9 bridges of the A2UI host (its compiled, cached snapshots): `a2ui.wire('0.9').bridges`. */
+  bridges: () => A2uiBridges;
+  /** Gate (authentication, body limit; agent-gate.ts) run before the route. */
+  gate: MiddlewareHandler;
+  /** User messages a thread has answered (clients resend their history), shared by every instance. */
+  answered: IdempotencyStore<{ runId: string }>;
+  logger?: Logger;
+  /** Largest body; the gate checks a declared length, this a counted one. */
+  maxBodyBytes: number;
+  /** New conversations per client address a minute (the htmx host's bucket), and per owner in all. */
+  conversationCreatesPerMinute: number;
+  maxConversationsPerOwner: number;
+  rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;
+  /** `: ping` comments while a turn runs, so idle proxies keep the stream. Default 15 000. */
+  heartbeatMs?: number;
+  path?: string;
+}
+
+export interface AguiHost {
+  mount(app: Hono<any>): void;
+  /** Ends every run in flight (their turns are cancelled like a client going away). */
+  close(): void;
+}
+
+/** `origin` of the changes made through this host. */
+export const AGUI_ORIGIN = 'ag-ui';
+export const AGUI_PATH = '/ag-ui';
+
+const V09 = a2uiWire('0.9');
+
+function failure(c: Context, error: SurfacerError, status: number, issues?: ReadonlyArray<{ pointer: string; message: string }>): Response {
+  c.header('Cache-Control', 'no-store');
+  const retryAfter = retryAfterOf(error.code);
+  if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
+  return c.json(issues && issues.length > 0 ? { ...error, issues } : error, status as 400);
+}
+
+/** The assistant's words a change added to the transcript. */
+function newAssistantText(prev: ConversationIr, next: ConversationIr): Array<{ id: string; text: string }> {
+  const known = new Set(prev.transcript.map((e) => e.id));
+  return next.transcript.filter((e) => e.role === 'assistant' && !known.has(e.id) && e.text !== '').map((e) => ({ id: e.id, text: e.text }));
+}
+
+export function createAguiHost(options: AguiHostOptions): AguiHost {
+  const { service } = options;
+  const logger = options.logger ?? silentLogger;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const perMinute = options.conversationCreatesPerMinute;
+  const creations = options.rateLimiter?.('conversation-creates', { perMinute, burst: perMinute }) ?? createRateLimiter({ perMinute, burst: perMinute });
+  const running = new Set<AbortController>();
+  /** Messages being answered on this instance now (the shared store learns of them once answered). */
+  const inFlight = new Set<string>();
+  const encoder = new EventEncoder();
+
+  /** The caller's conversation of a thread, made on first use; undefined → 404 (someone else's). */
+  async function conversationOf(c: Context, cid: string, owner: string, intent: RunIntent): Promise<Conversation | Response | undefined> {
+    const existing = await service.get(cid);
+    if (existing !== undefined) return existing.ownerSessionId === owner ? existing : undefined;
+    // An action names a surface the thread showed: on a thread that does not exist it is nobody's.
+    if (intent.kind === 'action') return undefined;
+    if (!(await creations.take(clientAddress(c)))) {
+      return failure(c, makeError('HTTP_TOO_MANY_CONVERSATIONS', `over ${perMinute} new conversations a minute from this address`), 429);
+    }
+    // A soft cap, as for browser sessions: racing requests may pass it by as many.
+    const count = await service.countOwnedBy(owner);
+    if (count >= options.maxConversationsPerOwner) return failure(c, makeError('HTTP_TOO_MANY_CONVERSATIONS', `${count} conversations`), 429);
+    try {
+      return await service.create(owner, { id: cid });
+    } catch (error) {
+      if (!(error instanceof AppendConflictError)) throw error;
+      // Another run of the same thread (here or on another instance) created it first.
+      const made = await service.get(cid);
+      return made !== undefined && made.ownerSessionId === owner ? made : undefined;
+    }
+  }
+
+  /** `request`: the action a run carries, as the ingress parsed it (checked before the stream). */
+  async function run(
+    cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined,
+    emit: (event: BaseEvent) => void, signal: AbortSignal,
+  ): Promise<void> {
+    emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
+    const bridges = options.bridges();
+    const before = await liveSurfaces(bridges, cid);
+    const shown = new Set(before.keys());
+    let error: SurfacerError | undefined;
+    const say = (prev: ConversationIr, next: ConversationIr): void => {
+      for (const { id, text } of newAssistantText(prev, next)) {
+        emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' } as BaseEvent);
+        emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: text } as BaseEvent);
+        emit({ type: EventType.TEXT_MESSAGE_END, messageId: id } as BaseEvent);
+      }
+    };
+    /** A turn's tool loop, as the calls AG-UI has events for (they ran on the server: results included). */
+    const tools = (result: Extract<TurnResult, { ok: true }>): void => {
+      for (const step of result.trace.tool_loop?.steps ?? []) {
+        const toolCallId = `${result.trace.request_id}-tool-${step.index}`;
+        emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: step.name } as BaseEvent);
+        if (step.arguments !== '') emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: step.arguments } as BaseEvent);
+        emit({ type: EventType.TOOL_CALL_END, toolCallId } as BaseEvent);
+        emit({ type: EventType.TOOL_CALL_RESULT, messageId: `${toolCallId}-result`, toolCallId, content: step.result, role: 'tool' } as BaseEvent);
+      }
+    };
+    const turnDone = (result: TurnResult | undefined): void => {
+      if (result === undefined) return;
+      if (!result.ok) {
+        error = result.error;
+        return;
+      }
+      tools(result);
+      say(result.prev, result.next);
+      if (result.error !== undefined) error = result.error;
+    };
+
+    if (intent.kind === 'turn') {
+      const key = `${cid}\n${intent.messageId}`;
+      if (inFlight.has(key) || (await options.answered.get(key)) !== undefined) {
+        // Already answered (or being answered): the history was resent; nothing runs again.
+      } else {
+        inFlight.add(key);
+        try {
+          const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN });
+          // Only an answered message is done: after a cancel or a failed planner (RUN_ERROR) the
+          // client's retry sends the same history, and the message runs again.
+          if (result.ok && result.outcome === 'applied') await options.answered.set(key, { runId });
+          turnDone(result);
+        } finally {
+          inFlight.delete(key);
+        }
+      }
+    } else if (intent.kind === 'action' && request !== undefined) {
+      shown.add(wireSurfaceId(intent.body));
+      const result = await service.applyAction(cid, request, { origin: AGUI_ORIGIN, signal });
+      if (!result.ok) {
+        error = result.error;
+      } else if (result.kind === 'applied' && result.continuation !== undefined) {
+        // The action continues the conversation: its turn is a step of this run.
+        const stepName = `continue:${result.action}`;
+        emit({ type: EventType.STEP_STARTED, stepName } as BaseEvent);
+        const onAbort = (): void => { void service.cancelTurn(cid).catch(() => false); };
+        signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          turnDone(await result.continuation);
+        } finally {
+          signal.removeEventListener('abort', onAbort);
+        }
+        emit({ type: EventType.STEP_FINISHED, stepName } as BaseEvent);
+      }
+    }
+    if (signal.aborted) return;
+    // The UI as it is now (re-initialising a client that acted on a stale one), then the end.
+    const after = await liveSurfaces(bridges, cid);
+    for (const event of surfaceActivities(after, shown, V09.deleteSurface)) emit(event);
+    if (error !== undefined) {
+      emit({ type: EventType.RUN_ERROR, message: error.message, code: error.code } as BaseEvent);
+    } else {
+      emit({ type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent);
+    }
+  }
+
+  function mount(app: Hono<any>): void {
+    app.post(options.path ?? AGUI_PATH, options.gate, async (c) => {
+      const principal = principalOf(c)!;
+      // JSON only: a cross-site page cannot send it without a CORS preflight (never granted).
+      if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
+        return failure(c, makeError('HTTP_BAD_REQUEST', 'Content-Type must be application/json'), 415);
+      }
+      const raw = await readLimitedText(c.req.raw, options.maxBodyBytes);
+      if (raw === undefined) return failure(c, makeError('HTTP_PAYLOAD_TOO_LARGE', `body over ${options.maxBodyBytes} bytes or not UTF-8`), 413);
+      const parsed = parseRunInput(raw);
+      if (!parsed.ok) return failure(c, parsed.error, parsed.status, parsed.issues);
+      const { input, intent } = parsed;
+      const cid = conversationIdOfThread(input.threadId);
+      let conversation: Conversation | Response | undefined;
+      try {
+        conversation = await conversationOf(c, cid, ownerOfPrincipal(principal), intent);
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) return failure(c, makeError('STORE_UNAVAILABLE', error.message), 503);
+        throw error;
+      }
+      if (conversation instanceof Response) return conversation;
+      // Someone else's thread looks exactly like a missing one.
+      if (conversation === undefined) return failure(c, makeError('HTTP_NOT_FOUND', 'no such thread for this caller'), 404);
+      let request: IngressRequest | undefined;
+      if (intent.kind === 'action') {
+        // The envelope is checked before the stream: a malformed action is a 4xx, like on /events.
+        const parsedAction = service.ingress.parseA2ui(intent.body, { idempotencyKey: input.runId });
+        if (!parsedAction.ok) return failure(c, parsedAction.error, parsedAction.status, parsedAction.issues);
+        request = parsedAction.request;
+      }
+      return stream(c, cid, input.threadId, input.runId, intent, request);
+    });
+  }
+
+  function stream(c: Context, cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined): Response {
+    const controller = new AbortController();
+    running.add(controller);
+    const abort = (): void => controller.abort();
+    c.req.raw.signal.addEventListener('abort', abort, { once: true });
+    const bytes = new TextEncoder();
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(sink) {
+        let open = true;
+        // Events of one tick go out in one chunk (one socket write, not one per event).
+        let pending = '';
+        const flush = (): void => {
+          const text = pending;
+          pending = '';
+          if (!open || text === '') return;
+          try {
+            sink.enqueue(bytes.encode(text));
+          } catch {
+            open = false;
+          }
+        };
+        const write = (text: string): void => {
+          if (pending === '') setImmediate(flush);
+          pending += text;
+        };
+        timer = setInterval(() => write(': ping\n\n'), heartbeatMs);
+        timer.unref?.();
+        const emit = (event: BaseEvent): void => write(encoder.encodeSSE(event));
+        void run(cid, threadId, runId, intent, request, emit, controller.signal).catch((error: unknown) => {
+          const stored = error instanceof StoreUnavailableError;
+          if (!stored) logger.error('AG-UI run failed', { cid, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+          const e = stored ? makeError('STORE_UNAVAILABLE', (error as Error).message) : makeError('INTERNAL_ERROR', 'the run failed');
+          emit({ type: EventType.RUN_ERROR, message: e.message, code: e.code } as BaseEvent);
+        }).finally(() => {
+          clearInterval(timer);
+          running.delete(controller);
+          c.req.raw.signal.removeEventListener('abort', abort);
+          flush();
+          if (!open) return;
+          open = false;
+          try {
+            sink.close();
+          } catch {
+            // already cancelled by the client
+          }
+        });
+      },
+      // The client went away: its turn is cancelled (the service's signal), its events dropped.
+      cancel() {
+        clearInterval(timer);
+        controller.abort();
+      },
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  }
+
+  return {
+    mount,
+    close() {
+      for (const controller of running) controller.abort();
+    },
+  };
+}
+
+/** The A2UI surface id an action names (its client may hold that surface: a stale one is deleted). */
+function wireSurfaceId(body: string): string {
+  try {
+    const id = (JSON.parse(body) as { action?: { surfaceId?: unknown } }).action?.surfaceId;
+    return typeof id === 'string' ? id : '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,139 @@
+/*
+ * Surfacer HTML host: the page's few behaviours htmx does not give. Served as a file (the CSP
+ * allows no inline script). Without it, or without JavaScript, the page still works: plain
+ * form posts, Enter makes a new line, nothing scrolls by itself.
+ */
+(function () {
+  'use strict';
+  document.documentElement.classList.add('js');
+
+  var BOX = 'message-text';
+  var FORM = 'message-form';
+  /** What the last message sent said, and what was typed while its turn ran. */
+  var sent = null;
+  var carry = null;
+
+  function box() { return document.getElementById(BOX); }
+  function isMessageForm(elt) { return elt && elt.id === FORM; }
+
+  // Enter sends, Shift+Enter (and IME composition) makes a new line.
+  document.addEventListener('keydown', function (event) {
+    var target = event.target;
+    if (!target || target.id !== BOX || event.key !== 'Enter') return;
+    if (event.shiftKey || event.altKey || event.ctrlKey || event.metaKey || event.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    if (target.form && typeof target.form.requestSubmit === 'function') target.form.requestSubmit();
+  });
+
+  // The box empties as the message leaves (its text is already in the request), so whatever is
+  // typed while the turn runs is new text, and survives the form the answer brings.
+  document.addEventListener('htmx:beforeRequest', function (event) {
+    if (!isMessageForm(event.detail && event.detail.elt)) return;
+    var input = box();
+    if (!input) return;
+    sent = input.value;
+    input.value = '';
+  });
+  document.addEventListener('htmx:beforeSwap', function (event) {
+    if (!isMessageForm(event.detail && event.detail.elt)) return;
+    var input = box();
+    carry = input && input.value !== '' ? input.value : null;
+  });
+  document.addEventListener('htmx:load', function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!isMessageForm(elt)) return;
+    var input = box();
+    if (input && carry !== null) {
+      // A cancelled turn gives its message back; what was typed meanwhile follows it.
+      input.value = input.value === '' ? carry : input.value + '\n' + carry;
+      input.setSelectionRange(input.value.length, input.value.length);
+    }
+    carry = null;
+    sent = null;
+    // The answer's form replaced the one the user was in: the focus goes back, without scrolling
+    // (htmx's autofocus would scroll, on a phone away from the panel the turn just opened).
+    if (input) input.focus({ preventScroll: true });
+  });
+  // A refused message (shown in the alerts, the form not replaced) goes back into the box.
+  document.addEventListener('htmx:afterRequest', function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!isMessageForm(elt) || sent === null || event.detail.successful) return;
+    var input = box();
+    if (input && input.isConnected) input.value = input.value === '' ? sent : sent + '\n' + input.value;
+    sent = null;
+  });
+
+  function prefersReducedMotion() {
+    return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  }
+  function reveal(elt, block) {
+    elt.scrollIntoView({ block: block, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  }
+
+  // An answer swapped into an alert slot (a refused message, an out-of-date panel) is shown.
+  document.addEventListener('htmx:afterSwap', function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.isConnected && (target.id === 'alerts' || target.classList.contains('surface__alert')) && target.firstElementChild) {
+      reveal(target, 'nearest');
+    }
+  });
+
+  /** The transcript scrolls on its own on wide screens: keep its newest entry in view. */
+  function pinTranscript() {
+    var list = document.getElementById('transcript');
+    if (list && list.scrollHeight > list.clientHeight) list.scrollTop = list.scrollHeight;
+  }
+
+  /**
+   * A panel that is new (or opened again: a new epoch or template) is scrolled into view, on
+   * every path it arrives by (a turn's answer, the events stream, a refresh). A panel the user
+   * just submitted (same epoch, new rev) stays where it is.
+   */
+  var known = {};
+  function stateOf(surface) { return surface.getAttribute('data-epoch') + ' ' + surface.getAttribute('data-template'); }
+  function scanSurfaces(scroll) {
+    var list = document.getElementById('surfaces');
+    if (!list) return false;
+    var fresh = null;
+    var seen = {};
+    var surfaces = list.querySelectorAll(':scope > .surface');
+    for (var i = 0; i < surfaces.length; i++) {
+      var s = surfaces[i];
+      var id = s.getAttribute('data-surface');
+      seen[id] = true;
+      var state = stateOf(s);
+      if (known[id] !== state && !s.hidden) fresh = s;
+      known[id] = state;
+    }
+    for (var k in known) if (!seen[k]) delete known[k];
+    if (scroll && fresh) { reveal(fresh, 'start'); return true; }
+    return false;
+  }
+
+  function start() {
+    scanSurfaces(false);
+    pinTranscript();
+    var surfaces = document.getElementById('surfaces');
+    var transcript = document.getElementById('transcript');
+    var entriesAdded = false;
+    var queued = false;
+    function settle() {
+      queued = false;
+      var scrolled = scanSurfaces(true);
+      if (entriesAdded) {
+        pinTranscript();
+        // Narrow screens scroll as one page: show the reply when no panel came with it.
+        var last = transcript && transcript.lastElementChild;
+        if (!scrolled && last && transcript.scrollHeight <= transcript.clientHeight) reveal(last, 'nearest');
+      }
+      entriesAdded = false;
+    }
+    function later() { if (!queued) { queued = true; window.setTimeout(settle, 0); } }
+    if (window.MutationObserver) {
+      if (surfaces) new MutationObserver(later).observe(surfaces, { childList: true });
+      if (transcript) new MutationObserver(function () { entriesAdded = true; later(); }).observe(transcript, { childList: true });
+    }
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
