@@ -87,12 +87,12 @@ export type {
 export { createJsonlStore, createMemoryStore, StoreUnavailableError } from './conversation/index.ts';
 export type { ConversationStore, JsonlStoreOptions, LogEntry } from './conversation/index.ts';
 export { createLocalBackend, createRedisBackend } from './backend/index.ts';
-export type { Backend, BackendHealth, RedisBackendOptions } from './backend/index.ts';
+export type { Backend, BackendHealth, KeyedRecords, RedisBackendOptions } from './backend/index.ts';
 
 // --- compilers -----------------------------------------------------------------------------
 export {
   A2UI_VERSIONS, a2uiWire, compileA2uiUpdate, compileA2uiV09Update, compileConversationToA2ui, compileConversationToA2uiV09,
-  DEFAULT_A2UI_VERSION, isA2uiVersion, validateA2uiMessages, validateA2uiV09Messages,
+  DEFAULT_A2UI_VERSION, flattenFollowOns, isA2uiVersion, validateA2uiMessages, validateA2uiV09Messages,
 } from './compiler/index.ts';
 export type {
   A2uiMessage, A2uiV09Message, A2uiVersion, A2uiWire, CompileOptionsBase, CompileResult, Violation,

@@ -38,7 +38,7 @@ export {
   formCancelAction, uploadSubmitAction,
 } from './actions/index.ts';
 export { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
-export { createFileCardLibrary, createMemoryCardLibrary, SavedCard } from './card-library/index.ts';
+export { createFileCardLibrary, createMemoryCardLibrary, createRecordCardLibrary, parseSavedCard, SavedCard } from './card-library/index.ts';
 export type { CardLibrary, SaveRequest } from './card-library/index.ts';
 export {
   askDirective, closeDirective, createDemoDirectiveRegistry, DEMO_DIRECTIVES, patchDirective, requestUploadDirective,

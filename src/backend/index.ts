@@ -1,4 +1,5 @@
 export { createLocalBackend } from './local.ts';
 export { createRedisBackend } from './redis/index.ts';
 export type { RedisBackendOptions } from './redis/index.ts';
-export type { Backend, BackendHealth } from './types.ts';
+export { createMemoryRecords } from './memory-records.ts';
+export type { Backend, BackendHealth, KeyedRecords } from './types.ts';

@@ -20,6 +20,12 @@ export interface Backend {
   /** First outcomes by key, kept for `ttlMs`, shared by every instance (client error reports). */
   idempotency<V>(name: string, options: { ttlMs: number }): IdempotencyStore<V>;
   /**
+   * Records an app keeps outside the conversation logs (what an action's effect saves, such as
+   * the demo's card library), shared by every instance: numbered without collisions, saved at
+   * most once per (owner, key). `parse` checks what is read back.
+   */
+  records<T>(name: string, parse: (value: unknown) => T): KeyedRecords<T>;
+  /**
    * What this process last saw of the shared state, without asking it (liveness: `/healthz`
    * must answer whatever the backend does).
    */
@@ -30,6 +36,19 @@ export interface Backend {
    */
   health(timeoutMs?: number): Promise<BackendHealth>;
   close(): Promise<void>;
+}
+
+/**
+ * Saved records, per owner, keyed by the idempotency key of the request that saved them. The
+ * number a record is made with is unique across every instance of a backend (Redis: INCR), so
+ * ids built from it never collide; a save under an (owner, key) already used returns the record
+ * saved first and stores nothing, whichever instance either request reached.
+ */
+export interface KeyedRecords<T> {
+  /** Stores `make(n)` (n: the next number) under (owner, key) unless that key is used; resolves with the stored record once durable. */
+  save(owner: string, key: string | undefined, make: (n: number) => T): Promise<T>;
+  /** The owner's records, newest first. */
+  list(owner: string): Promise<T[]>;
 }
 
 export interface BackendHealth {

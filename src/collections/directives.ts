@@ -10,7 +10,7 @@ import {
 } from './items.ts';
 
 /**
- * The generic list directives any app can register (design: README "Collections"):
+ * The generic list directives any app can register (design: docs/a2ui.md "Collections"):
  *
  *   ui.show_list    open a panel showing a list (title, fields, per-item actions, items)
  *   ui.list_add     add items to a list, by new keys

@@ -1,7 +1,7 @@
 // Public names of src/compiler: the A2UI v0.8 and v0.9 targets, what both A2UI versions share,
 // and the HTML target (src/compiler/html adds its own exports).
 export {
-  a2uiBatchesToJsonl, decodeA2uiSurfaceId, DEFAULT_A2UI_LIMITS, encodeA2uiSurfaceId, escapeMarkdown,
+  a2uiBatchesToJsonl, decodeA2uiSurfaceId, DEFAULT_A2UI_LIMITS, encodeA2uiSurfaceId, escapeMarkdown, flattenFollowOns,
 } from './a2ui-shared/index.ts';
 export type {
   A2uiBatchKind, A2uiBatchStats, A2uiLimits, CompileOptionsBase, CompileResult, RecoveryDecision, SurfaceBatch, ValidateOptionsBase,

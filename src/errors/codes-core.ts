@@ -83,4 +83,7 @@ export const CORE_CODES = {
     message: 'Cancelled. Nothing was changed.' },
   INTERNAL_ERROR: { category: 'internal', severity: 'fatal', recovery: 'retry', retryable: true, httpStatus: 500,
     message: 'Something went wrong on our side. Please try again.' },
+  // The command line: an input FILE that cannot be read is about the file, not about what it would hold.
+  CLI_INPUT_UNREADABLE: { category: 'cli', severity: 'error', recovery: 'fix_request', retryable: false,
+    message: 'The input file could not be read.' },
 } as const satisfies Record<string, ErrorSpec>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 export const ErrorCategory = z.enum([
-  'directive', 'ir', 'action', 'compiler', 'a2ui_s2c', 'a2ui_c2s', 'http', 'session', 'llm', 'internal',
+  'directive', 'ir', 'action', 'compiler', 'a2ui_s2c', 'a2ui_c2s', 'http', 'session', 'llm', 'internal', 'cli',
 ]);
 export type ErrorCategory = z.infer<typeof ErrorCategory>;
 

@@ -129,7 +129,7 @@ export const UploadBlock = z.object({
 /** An action name as the app's action registry spells it (the allowlist). */
 export const ActionName = z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/);
 
-/** Most items one list block shows; the rest are counted in its note (design: README "Collections"). */
+/** Most items one list block shows; the rest are counted in its note (design: docs/a2ui.md "Collections"). */
 export const MAX_LIST_ITEMS = 200;
 
 /**

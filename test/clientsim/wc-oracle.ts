@@ -91,7 +91,9 @@ export function treeNodes(tree: unknown): string[] {
   return out;
 }
 
+/** The official example streams, none when they are not here (their suites are skipped then: EXAMPLES_SKIP). */
 export async function readExampleStreams(): Promise<Array<{ name: string; stream: unknown[] }>> {
+  if (SHARED_EXAMPLES_DIR === undefined) return [];
   const { readdir, readFile } = await import('node:fs/promises');
   const root = pathToFileURL(`${SHARED_EXAMPLES_DIR}/`);
   const out: Array<{ name: string; stream: unknown[] }> = [];

@@ -39,7 +39,7 @@ import { ServerGate, SubmittingClient, type Tracked } from './support/runner.ts'
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 const MAX_DELAY_MS = 300;
 const SEED = Number(process.env.CRASH_SEED ?? 20261124);
-// Sessions survive a restart only with a fixed secret (README, Configuration).
+// Sessions survive a restart only with a fixed secret (docs/configuration.md).
 const ENV = { SURFACER_SESSION_SECRET: 'crash-test-session-secret-0123456789' };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'surfacer-crash-'));

@@ -8,10 +8,13 @@ import { ERROR_REGISTRY, type ErrorSpec } from '../../src/errors/index.ts';
 import { connectCommands } from '../../src/host-a2ui/index.ts';
 
 /**
- * The README's directive reference stays honest: its generated sections must equal what the registries
+ * The reference pages in docs/ stay honest: their generated sections must equal what the registries
  * produce now. Run with UPDATE_DOCS=1 to rewrite them after changing a registry.
  */
-const DOC = new URL('../../README.md', import.meta.url);
+const page = (name: string): URL => new URL(`../../docs/${name}`, import.meta.url);
+const DIRECTIVES = page('directives.md');
+const ERROR_CODES = page('error-codes.md');
+const A2UI = page('a2ui.md');
 const app = createDemoApp();
 
 function errorTable(): string {
@@ -38,11 +41,12 @@ function v09Clients(): string {
   return ['```sh', ...commands.flatMap((c) => [`# ${c.label}`, c.command]), '```'].join('\n');
 }
 
-const SECTIONS: Record<string, () => string> = {
-  'directive-catalogue': () => renderDirectiveCatalogue(app.directives),
-  'error-table': errorTable,
-  'a2ui-v09-example': v09Example,
-  'a2ui-v09-clients': v09Clients,
+/** Each generated section, the page that holds it, and how it is made. */
+const SECTIONS: Record<string, { doc: URL; render: () => string }> = {
+  'directive-catalogue': { doc: DIRECTIVES, render: () => renderDirectiveCatalogue(app.directives) },
+  'error-table': { doc: ERROR_CODES, render: errorTable },
+  'a2ui-v09-example': { doc: A2UI, render: v09Example },
+  'a2ui-v09-clients': { doc: A2UI, render: v09Clients },
 };
 
 function section(doc: string, name: string): string | undefined {
@@ -51,26 +55,26 @@ function section(doc: string, name: string): string | undefined {
 }
 
 if (process.env.UPDATE_DOCS === '1') {
-  let doc = readFileSync(DOC, 'utf8');
-  for (const [name, render] of Object.entries(SECTIONS)) {
-    doc = doc.replace(new RegExp(`(<!-- ${name}:start -->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`), (_m, a: string, b: string) => `${a}${render()}\n${b}`);
+  for (const [name, { doc: file, render }] of Object.entries(SECTIONS)) {
+    const doc = readFileSync(file, 'utf8');
+    writeFileSync(file, doc.replace(new RegExp(`(<!-- ${name}:start -->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`), (_m, a: string, b: string) => `${a}${render()}\n${b}`));
   }
-  writeFileSync(DOC, doc);
 }
 
-describe('README.md directive reference', () => {
-  const doc = readFileSync(DOC, 'utf8');
-
+describe('docs/ reference pages', () => {
   it.each(Object.keys(SECTIONS))('generated section "%s" is current (UPDATE_DOCS=1 rewrites it)', (name) => {
-    expect(section(doc, name)).toBe(`${SECTIONS[name]!()}\n`);
+    const { doc, render } = SECTIONS[name]!;
+    expect(section(readFileSync(doc, 'utf8'), name)).toBe(`${render()}\n`);
   });
 
-  it('lists every error code of the registry', () => {
+  it('docs/error-codes.md lists every error code of the registry', () => {
+    const doc = readFileSync(ERROR_CODES, 'utf8');
     const missing = Object.keys(ERROR_REGISTRY).filter((code) => !doc.includes(`| \`${code}\` |`));
     expect(missing).toEqual([]);
   });
 
-  it('documents every directive with its aliases and a JSON example, and every action', () => {
+  it('docs/directives.md documents every directive with its aliases and a JSON example, and every action', () => {
+    const doc = readFileSync(DIRECTIVES, 'utf8');
     for (const d of app.directives.definitions) {
       expect(doc).toContain(`### \`${d.type}\``);
       for (const alias of d.aliases) expect(doc).toContain(`\`${alias}\``);

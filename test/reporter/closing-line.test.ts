@@ -18,6 +18,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 interface ChildRun {
   closingLine: string;
   exitCode: number | null;
+  /** The lines just above the closing line that say why tests were skipped. */
+  skipLines?: string[];
 }
 
 // The parent's VITEST_* variables would make the child believe it runs inside a worker.
@@ -52,7 +54,8 @@ function runChild(args: string[], options: { env?: Record<string, string>; inter
         reject(new Error(`no closing line (exit ${exitCode}):\n${stdout}\n${stderr}`));
         return;
       }
-      resolve({ closingLine, exitCode });
+      const skipLines = lines.slice(0, -1).filter((line) => /^\d+ skipped: /.test(line));
+      resolve(skipLines.length > 0 ? { closingLine, exitCode, skipLines } : { closingLine, exitCode });
     });
   });
 }
@@ -87,6 +90,14 @@ describe.concurrent('the closing line counts every failure and the exit code agr
     const marker = join(scratch, 'running');
     const run = await runChild(['hangs'], { env: { REPORTER_FIXTURE_MARKER: marker }, interruptWhen: () => existsSync(marker) });
     expect(run).toEqual({ closingLine: '0 passed, 1 failed, 0 skipped', exitCode: 130 });
+  });
+
+  test('skips with a reason are listed above the closing line, with their counts; all are counted skipped', async () => {
+    expect(await runChild(['skipped-with-reason'])).toEqual({
+      closingLine: '1 passed, 0 failed, 4 skipped',
+      exitCode: 0,
+      skipLines: ['2 skipped: the folder is not here', '1 skipped: a note given at run time'],
+    });
   });
 
   test('a run that finds no test file counts one failure, exit 1', async () => {

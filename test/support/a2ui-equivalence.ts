@@ -7,7 +7,7 @@ import { unguardA2uiValue } from '../../src/compiler/index.ts';
 
 /**
  * When a v0.8 client and a v0.9 client of one conversation hold equivalent states. The two wires
- * write one IR differently on purpose (README "A2UI v0.9 specifics"); equivalent means equal once
+ * write one IR differently on purpose (docs/a2ui.md "A2UI v0.9 specifics"); equivalent means equal once
  * written the same way:
  *
  * 1. The same A2UI surfaces (ids `<surface>--e<epoch>`, so the same IR surfaces and epochs), each

@@ -1,4 +1,5 @@
 import type { Reporter, TestModule, TestRunEndReason, TestSuite, Vitest } from 'vitest/node';
+import './skip-reason.ts';
 
 /*
  * CI counts the plain closing line `N passed, N failed, N skipped`; vitest's own summary has
@@ -15,6 +16,10 @@ import type { Reporter, TestModule, TestRunEndReason, TestSuite, Vitest } from '
  * - +1 failed for a run that was interrupted (bail, cancel, SIGINT/SIGTERM);
  * - +1 failed for a run that found no test file while passWithNoTests is off (vitest exits 1).
  *
+ * Above the closing line, one line per reason a test was skipped for (`N skipped: reason`), from
+ * the `skipReason` a suite carries (test/support/skip-reason.ts) or a `ctx.skip(note)`, so a skip
+ * always says why; skips without a reason are counted on the closing line only.
+ *
  * The exit code agrees: vitest already exits non-zero in each of these cases (130 on a signal),
  * and where a setting such as dangerouslyIgnoreUnhandledErrors would let it exit 0, a count
  * above 0 sets the exit code to 1.
@@ -24,6 +29,22 @@ interface RunCounts {
   passed: number;
   failed: number;
   skipped: number;
+}
+
+/** Skip reasons and how many tests each one skipped, in the order first met. */
+type SkipReasons = Map<string, number>;
+
+function collectSkipReasons(modules: Iterable<TestModule>): SkipReasons {
+  const reasons: SkipReasons = new Map();
+  for (const mod of modules) {
+    for (const test of mod.children.allTests()) {
+      const result = test.result();
+      if (result.state !== 'skipped') continue;
+      const reason = test.meta().skipReason ?? result.note;
+      if (reason !== undefined && reason !== '') reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+  }
+  return reasons;
 }
 
 interface RunOutcome {
@@ -106,12 +127,13 @@ export default class SummaryReporter implements Reporter {
       unhandledErrors: unhandledErrors.length,
       passWithNoTests: this.passWithNoTests,
     });
-    this.print(counts);
+    this.print(counts, collectSkipReasons(testModules));
     if (counts.failed > 0 && !process.exitCode) process.exitCode = 1;
   }
 
-  private print(counts: RunCounts): void {
+  private print(counts: RunCounts, reasons: SkipReasons = new Map()): void {
     this.printedForRun = true;
-    process.stdout.write(`\n${closingLine(counts)}\n`);
+    const why = [...reasons].map(([reason, n]) => `${n} skipped: ${reason}\n`).join('');
+    process.stdout.write(`\n${why}${closingLine(counts)}\n`);
   }
 }

@@ -5,6 +5,7 @@ import { createRedisIdempotencyStore } from './idempotency.ts';
 import { redisKeys } from './keys.ts';
 import { createRedisLogStore } from './log-store.ts';
 import { createRedisRateLimiter } from './rate-limiter.ts';
+import { createRedisRecords } from './records.ts';
 import { createRedisTurnGate, type RedisTurnGateOptions } from './turn-gate.ts';
 
 export interface RedisBackendOptions {
@@ -47,6 +48,7 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
     turns: createRedisTurnGate(connection, keys, options.turns),
     rateLimiter: (name, limits) => createRedisRateLimiter(connection, keys, name, limits),
     idempotency: (name, limits) => createRedisIdempotencyStore(connection, keys, name, limits),
+    records: (name, parse) => createRedisRecords(connection, keys, name, parse),
     status,
     async health(timeoutMs = DEFAULT_HEALTH_TIMEOUT_MS) {
       const answer = await connection.ping(timeoutMs);

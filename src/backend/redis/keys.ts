@@ -15,6 +15,10 @@ export interface RedisKeys {
   /** Client-chosen keys (addresses, idempotency keys) are hashed: bounded length, no separators. */
   bucket(name: string, key: string): string;
   idempotency(name: string, key: string): string;
+  /** An app's records (KeyedRecords): the number counter, an owner's list, an owner's key → record hash. */
+  recordCounter(name: string): string;
+  recordList(name: string, owner: string): string;
+  recordKeys(name: string, owner: string): string;
 }
 
 export function redisKeys(prefix = 'surfacer:'): RedisKeys {
@@ -27,5 +31,8 @@ export function redisKeys(prefix = 'surfacer:'): RedisKeys {
     cancel: `${prefix}turn-cancel`,
     bucket: (name, key) => `${prefix}rate:${name}:${digest(key)}`,
     idempotency: (name, key) => `${prefix}idem:${name}:${digest(key)}`,
+    recordCounter: (name) => `${prefix}records:${name}:n`,
+    recordList: (name, owner) => `${prefix}records:${name}:list:${digest(owner)}`,
+    recordKeys: (name, owner) => `${prefix}records:${name}:keys:${digest(owner)}`,
   };
 }

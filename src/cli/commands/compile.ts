@@ -7,7 +7,7 @@ import { compileConversationToHtml } from '../../compiler/html/index.ts';
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import { createSeededSource, emptyConversation, type ConversationIr } from '../../ui-ir/index.ts';
 import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
-import { parseJsonArrayOrLines, readInput } from '../io.ts';
+import { EXIT_INPUT_UNREADABLE, parseJsonArrayOrLines, readInputText } from '../io.ts';
 import type { CliIo } from '../main.ts';
 
 /**
@@ -95,7 +95,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const strict = values.strict === true;
   let batches: unknown[];
   try {
-    batches = parseJsonArrayOrLines(await readInput(positionals[0], io.stdin));
+    const read = await readInputText(positionals[0], io.stdin);
+    if (!read.ok) {
+      line(io, undefined, read.error);
+      return EXIT_INPUT_UNREADABLE;
+    }
+    batches = parseJsonArrayOrLines(read.text);
   } catch (error) {
     line(io, undefined, makeError('DIRECTIVE_PARSE_FAILED', `input: ${(error as Error).message}`, { pointer: '' }));
     return 1;

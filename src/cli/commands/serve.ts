@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDemoApp, createFileCardLibrary } from '../../app/index.ts';
+import { createDemoApp, createFileCardLibrary, createRecordCardLibrary, parseSavedCard } from '../../app/index.ts';
 import type { AppDefinition } from '../../conversation/app-definition.ts';
 import { createLocalBackend, createRedisBackend, type Backend } from '../../backend/index.ts';
 import { createJsonlStore, type ConversationService, type Logger } from '../../conversation/index.ts';
@@ -64,15 +64,7 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
   const maxInFlight = positiveSetting(options.env, 'SURFACER_REDIS_MAX_IN_FLIGHT');
   const readyTimeoutMs = positiveSetting(options.env, 'SURFACER_READY_TIMEOUT_MS');
   const hostLimits = { ...options.hostLimits, ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}) };
-  // The demo app's own store, outside the conversation logs (see README, Actions with side effects).
-  const cards = app === undefined
-    ? createFileCardLibrary({
-      file: options.env.SURFACER_CARD_LIBRARY ?? join(options.dataDir, 'card-library', 'cards.jsonl'),
-      ...(options.fsync === false ? { fsync: false } : {}),
-    })
-    : undefined;
   const offlineStream = offlineStreamPace(options.env.SURFACER_OFFLINE_STREAM);
-  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}), ...(offlineStream ? { offlinePlanner: { stream: offlineStream } } : {}) });
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
   const backend = options.redisUrl !== undefined
     ? createRedisBackend({
@@ -82,6 +74,16 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(maxInFlight !== undefined ? { maxInFlight } : {}),
     })
     : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
+  // The demo app's own store, outside the conversation logs (docs/directives.md, Actions with side
+  // effects): in the backend's shared records with Redis, so every instance saves into one library
+  // with ids from one counter; in a fsynced JSONL file beside the logs otherwise.
+  const cards = app !== undefined ? undefined : backend.engine === 'redis'
+    ? createRecordCardLibrary(backend.records('card-library', parseSavedCard))
+    : createFileCardLibrary({
+      file: options.env.SURFACER_CARD_LIBRARY ?? join(options.dataDir, 'card-library', 'cards.jsonl'),
+      ...(options.fsync === false ? { fsync: false } : {}),
+    });
+  const served = app ?? createDemoApp({ ...(cards ? { cards } : {}), ...(offlineStream ? { offlinePlanner: { stream: offlineStream } } : {}) });
   let surfacer: Surfacer;
   try {
     surfacer = createSurfacer({

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { driversV09, orderedJson, replay } from '../../clientsim/index.ts';
 import type { A2uiVersion } from '../../compiler/index.ts';
 import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
-import { readInput, parseJsonArrayOrLines } from '../io.ts';
+import { EXIT_INPUT_UNREADABLE, inputErrorLine, parseJsonArrayOrLines, readInputText } from '../io.ts';
 import type { CliIo } from '../main.ts';
 
 const USAGE = `usage: surfacer sim ${A2UI_VERSION_USAGE} [FILE|-]\n`;
@@ -10,7 +10,8 @@ const USAGE = `usage: surfacer sim ${A2UI_VERSION_USAGE} [FILE|-]\n`;
 /**
  * `surfacer sim [--a2ui-version V] [FILE|-]`: replays A2UI messages (JSON array or JSONL) through
  * the ClientSim of version V (default 0.8) and prints `{surfaces: {id: {…}}, warnings}`.
- * Violations are findings, not failures: exit 0; exit 1 only when the input cannot be read.
+ * Violations are findings, not failures: exit 0; exit 1 when the input cannot be parsed, 2 when
+ * its FILE cannot be read (CLI_INPUT_UNREADABLE).
  */
 type Report = (messages: unknown[]) => unknown;
 
@@ -64,7 +65,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   let messages: unknown[];
   try {
-    messages = parseJsonArrayOrLines(await readInput(positionals[0], io.stdin));
+    const read = await readInputText(positionals[0], io.stdin);
+    if (!read.ok) {
+      io.stderr.write(inputErrorLine('sim', read.error));
+      return EXIT_INPUT_UNREADABLE;
+    }
+    messages = parseJsonArrayOrLines(read.text);
   } catch (error) {
     io.stderr.write(`surfacer sim: cannot read input: ${(error as Error).message}\n`);
     return 1;

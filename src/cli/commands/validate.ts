@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
-import { a2uiWire, type Violation } from '../../compiler/index.ts';
+import { a2uiWire, flattenFollowOns, type Violation } from '../../compiler/index.ts';
 import { A2UI_VERSION_OPTION, A2UI_VERSION_USAGE, a2uiVersionOf } from '../a2ui-version.ts';
-import { parseJsonArrayOrLines, readInput } from '../io.ts';
+import { EXIT_INPUT_UNREADABLE, inputErrorLine, parseJsonArrayOrLines, readInputText } from '../io.ts';
 import type { CliIo } from '../main.ts';
 
 /**
  * `surfacer validate [--incremental] [--a2ui-version V] [FILE|-]`: runs the A2UI semantic validator
  * of version V (default 0.8) over a stream (JSON array or JSON Lines). Exit 0 when it has no
  * errors (warnings are still printed), 1 with one line per finding, `<CODE> message <n>: <detail>`
- * (n counts messages from 1, which is the line number for JSONL), 2 on usage or read errors.
+ * (n counts messages from 1, which is the line number for JSONL), 2 on usage errors and on a FILE
+ * that cannot be read (CLI_INPUT_UNREADABLE on stderr). A finding's follow-on findings (the
+ * components a dangling reference cut off) are printed under it, indented, not as findings.
  * `--incremental`: surfaces the stream does not start (v0.8: no beginRendering, v0.9: no
  * createSurface) are taken as already on the client (updates after an init).
  */
@@ -18,6 +20,23 @@ export function formatViolation(v: Violation): string {
   const where = v.pointer !== undefined ? ` (at ${v.pointer})` : '';
   const level = v.severity === 'warning' || v.severity === 'info' ? `${v.severity}: ` : '';
   return `${v.code} message ${v.messageIndex + 1}: ${level}${v.technical_detail}${where}`;
+}
+
+/** Names listed on a follow-on line before the rest is only counted. */
+const LISTED = 30;
+
+/**
+ * The follow-ons of a finding, one indented line per code: what they are about (the component
+ * ids, for unreachable components) rather than a line each. Indented lines start with no code.
+ */
+export function formatFollowOns(v: Violation): string[] {
+  const byCode = new Map<string, Violation[]>();
+  for (const f of v.followOns ?? []) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f]);
+  return [...byCode].map(([code, list]) => {
+    const names = list.map((f) => (f.componentId !== undefined ? f.componentId : f.technical_detail));
+    const shown = names.slice(0, LISTED).join(', ') + (names.length > LISTED ? `, … and ${names.length - LISTED} more` : '');
+    return `  + ${list.length} follow-on ${code}: ${shown}`;
+  });
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -39,10 +58,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   let text: string;
   try {
-    text = await readInput(parsed.positionals[0], io.stdin);
+    const read = await readInputText(parsed.positionals[0], io.stdin);
+    if (!read.ok) {
+      io.stderr.write(inputErrorLine('validate', read.error));
+      return EXIT_INPUT_UNREADABLE;
+    }
+    text = read.text;
   } catch (error) {
-    io.stderr.write(`surfacer validate: ${(error as Error).message}\n`);
-    return 2;
+    io.stderr.write(`surfacer validate: cannot read standard input: ${(error as Error).message}\n`);
+    return EXIT_INPUT_UNREADABLE;
   }
   let messages: unknown[];
   try {
@@ -54,8 +78,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   const violations = a2uiWire(version.version).validate(messages, { incremental: parsed.values.incremental === true });
-  for (const v of violations) io.stdout.write(`${formatViolation(v)}\n`);
-  const failed = violations.some((v) => v.severity === 'error' || v.severity === 'fatal');
+  for (const v of violations) io.stdout.write([formatViolation(v), ...formatFollowOns(v)].map((l) => `${l}\n`).join(''));
+  const failed = flattenFollowOns(violations).some((v) => v.severity === 'error' || v.severity === 'fatal');
   if (!failed) io.stderr.write(`valid: ${messages.length} message${messages.length === 1 ? '' : 's'}\n`);
   return failed ? 1 : 0;
 }

@@ -10,6 +10,9 @@ export { ComponentIds, contextFieldNames, idPart, INGRESS_CONTEXT_KEYS } from '.
 export { LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, layoutSurface } from './layout.ts';
 export type { ComponentSink, LayoutResult, TextStyle } from './layout.ts';
 export { escapeMarkdown } from './markdown.ts';
+export { A2UI_MAX_MESSAGE_DEPTH, pathBeyondDepth } from './message-depth.ts';
+export { flattenFollowOns, foldUnreachable, isDanglingReference } from './follow-ons.ts';
+export type { CutOff } from './follow-ons.ts';
 export { at, tokensOf } from './path-node.ts';
 export type { PathNode } from './path-node.ts';
 export { a2uiBatchesToJsonl, createA2uiCompiler, internalError } from './pipeline.ts';

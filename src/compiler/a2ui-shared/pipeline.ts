@@ -3,6 +3,7 @@ import type { ConversationIr, Surface } from '../../ui-ir/index.ts';
 import { checkSurfaceGuardrails, LineSizes, resolveLimits } from './guardrails.ts';
 import { isFinding, RECOVERY_RANK, recoveryOf } from './recovery.ts';
 import { encodeA2uiSurfaceId } from './surface-id.ts';
+import { flattenFollowOns } from './follow-ons.ts';
 import type {
   A2uiBatchKind, A2uiLimits, CompileOptionsBase, CompileResult, RecoveryDecision, SurfaceBatch, ValidateOptionsBase, Violation,
 } from './types.ts';
@@ -135,13 +136,14 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
 
   /** The semantic validator over the whole outgoing batch. */
   function validateBatch(messages: readonly M[], attempt: Attempt<M, P>, ctx: Ctx<O>): Violation[] {
-    return target.validate(messages, {
+    // Recovery acts on every finding (orphans are dropped by id): follow-ons are findings here too.
+    return flattenFollowOns(target.validate(messages, {
       incremental: attempt.incremental,
       priorTypes: attempt.priorTypes ? new Map([[attempt.parts.a2uiSurfaceId, attempt.priorTypes]]) : undefined,
       allowedComponents: ctx.options.allowedComponents,
       allowedActions: ctx.options.allowedActions,
       maxNestingDepth: ctx.limits.maxNestingDepth,
-    });
+    }));
   }
 
   /** Validates, applies guardrails, and chooses the recovery of one surface's batch. */

@@ -12,6 +12,8 @@ export type Violation = SurfacerError & {
   surfaceId?: string;
   /** The component a finding is about (A2UI_S2C_UNREACHABLE_COMPONENT), for recovery to act on. */
   componentId?: string;
+  /** Findings that follow from this one (the components a dangling reference cut off): see follow-ons.ts. */
+  followOns?: Violation[];
 };
 
 /** What the caller should do about a surface after compiling it. */

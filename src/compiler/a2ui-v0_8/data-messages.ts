@@ -79,7 +79,7 @@ export type DataDiff = { ok: true; messages: A2uiMessage[] } | { ok: false; reas
  *   removed keys; except that new map-valued keys appended after all the others are written
  *   one by one (`appendsMaps`: a map-encoded list that grows sends its new items only).
  *
- * Map-encoded lists (README "Collections"): an item that changes is its own map, so only it is
+ * Map-encoded lists (docs/a2ui.md "Collections"): an item that changes is its own map, so only it is
  * written; items appended are written alone; a removal or a reorder replaces the list's map
  * whole (v0.8 cannot delete a key, and rewriting the tail would leave the last key behind).
  * Keys stay "0" … "n-1", in order, no gaps, on every client.

@@ -1,7 +1,10 @@
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import { forEachChildRef, isRecord, refIds, STANDARD_COMPONENT_TYPES, tableOf, TYPE_INFO, type Table, type TypeInfo } from './catalogue.ts';
-import { at, DEFAULT_A2UI_LIMITS, tokensOf, type PathNode, type ValidateOptionsBase, type Violation } from '../a2ui-shared/index.ts';
+import {
+  A2UI_MAX_MESSAGE_DEPTH, at, DEFAULT_A2UI_LIMITS, foldUnreachable, isDanglingReference, pathBeyondDepth, tokensOf,
+  type CutOff, type PathNode, type ValidateOptionsBase, type Violation,
+} from '../a2ui-shared/index.ts';
 import { checkDataContents } from './validate-data.ts';
 import { checkGraph, markReachable, type GraphNode } from './validate-graph.ts';
 import { checkComponentProps, isWellFormedPath, type Issue, type PropSink } from './validate-props.ts';
@@ -85,10 +88,7 @@ class StreamValidator {
   }
 
   report(code: ErrorCode, index: number, detail: string, path: PathNode | undefined, surfaceId?: string, componentId?: string): void {
-    const error = makeError(code, detail, { pointer: formatPointer([String(index), ...tokensOf(path).map(String)]) });
-    this.violations.push({
-      ...error, messageIndex: index, ...(surfaceId === undefined ? {} : { surfaceId }), ...(componentId === undefined ? {} : { componentId }),
-    });
+    this.violations.push(finding(code, index, detail, path, surfaceId, componentId));
   }
 
   private generation(surfaceId: string, index: number): Generation {
@@ -168,6 +168,12 @@ class StreamValidator {
       }
     }
     if (!hasOwn.call(body, 'contents')) return issue('A2UI_S2C_SCHEMA_INVALID', 'dataModelUpdate needs contents', kp);
+    // The contents sit at depth 2 of their message (message, dataModelUpdate, contents).
+    const deep = pathBeyondDepth(body.contents, 2);
+    if (deep !== undefined) {
+      return issue('A2UI_S2C_DATA_TOO_DEEP', `the contents nest deeper than ${A2UI_MAX_MESSAGE_DEPTH} levels (counting the message as 0, as the official validator does)`,
+        deep.reduce<PathNode>((node, key) => at(node, key), at(kp, 'contents')));
+    }
     gen.dataWrites.push({ base, contents: body.contents });
     checkDataContents(body.contents, at(kp, 'contents'), issue, !rootPath);
   }
@@ -322,12 +328,18 @@ class StreamValidator {
         }
         const mark = update.index + 1;
         markReachable(update.nodeAt[update.ids.get(root)!], mark);
+        const cut: CutOff[] = [];
         for (const node of update.order) {
           const id = node.id;
           if (node.seen !== mark) {
-            this.report('A2UI_S2C_UNREACHABLE_COMPONENT', update.index, `component "${id}" is not reachable from root "${root}"`,
-              at(at(undefined, 'surfaceUpdate'), 'components'), surfaceId, id);
+            cut.push({ id, kids: node.kids, finding: finding('A2UI_S2C_UNREACHABLE_COMPONENT', update.index, `component "${id}" is not reachable from root "${root}"`,
+              at(at(undefined, 'surfaceUpdate'), 'components'), surfaceId, id) });
           }
+        }
+        if (cut.length > 0) {
+          // Folded into the finding that explains them (follow-ons.ts): the dangling references of this update.
+          const dangling = this.violations.filter((v) => v.messageIndex === update.index && v.surfaceId === surfaceId && isDanglingReference(v));
+          for (const v of foldUnreachable(cut, dangling)) this.violations.push(v);
         }
       }
       if (!this.options.incremental) this.checkTemplates(gen, report);
@@ -411,6 +423,11 @@ function issuesOf(validator: StreamValidator, index: number, surfaceId: string):
 type Report = (code: ErrorCode, index: number, detail: string, path?: PathNode) => void;
 
 /** Reports of one surface (any message). */
+function finding(code: ErrorCode, index: number, detail: string, path: PathNode | undefined, surfaceId?: string, componentId?: string): Violation {
+  const error = makeError(code, detail, { pointer: formatPointer([String(index), ...tokensOf(path).map(String)]) });
+  return { ...error, messageIndex: index, ...(surfaceId === undefined ? {} : { surfaceId }), ...(componentId === undefined ? {} : { componentId }) };
+}
+
 function reportsOf(validator: StreamValidator, surfaceId: string): Report {
   return (code, index, detail, path) => validator.report(code, index, detail, path, surfaceId);
 }

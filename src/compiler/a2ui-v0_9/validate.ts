@@ -1,7 +1,9 @@
 import { A2UI_V09_VERSIONS, BASIC_CATALOG_ID, FORBIDDEN_SEGMENTS, getData, setData, SERVER_MESSAGE_KINDS } from '../../a2ui-v0_9-protocol/index.ts';
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
-import { DEFAULT_A2UI_LIMITS, type Violation } from '../a2ui-shared/index.ts';
+import {
+  A2UI_MAX_MESSAGE_DEPTH, DEFAULT_A2UI_LIMITS, foldUnreachable, pathBeyondDepth, type CutOff, type Violation,
+} from '../a2ui-shared/index.ts';
 import type { ValidateA2uiV09Options } from './types.ts';
 import {
   checkComponent, isWellFormedPath, newSharedContext, refPath, type ChildRefFound, type Finding,
@@ -91,10 +93,17 @@ class StreamValidator {
   }
 
   report(code: ErrorCode, index: number, detail: string, path: Path, surfaceId?: string, componentId?: string): void {
+    this.record(code, index, detail, path, surfaceId, componentId);
+  }
+
+  /** Reports a finding and returns it (follow-ons are folded into it later). */
+  record(code: ErrorCode, index: number, detail: string, path: Path, surfaceId?: string, componentId?: string): Violation {
     const error = makeError(code, detail, { pointer: formatPointer([String(index), ...path.map(String)]) });
-    this.violations.push({
+    const found: Violation = {
       ...error, messageIndex: index, ...(surfaceId === undefined ? {} : { surfaceId }), ...(componentId === undefined ? {} : { componentId }),
-    });
+    };
+    this.violations.push(found);
+    return found;
   }
 
   /**
@@ -179,6 +188,11 @@ class StreamValidator {
   }
 
   private updateDataModel(body: Record<string, unknown>, gen: Generation, issue: Issue): void {
+    // The value sits at depth 2 of its message (message, updateDataModel, value).
+    const deep = pathBeyondDepth(body.value, 2);
+    if (deep !== undefined) {
+      return issue('A2UI_S2C_DATA_TOO_DEEP', `the value nests deeper than ${A2UI_MAX_MESSAGE_DEPTH} levels (counting the message as 0, as the official validator does)`, ['value', ...deep]);
+    }
     let path = '/';
     if (Object.hasOwn(body, 'path')) {
       if (typeof body.path !== 'string') return issue('A2UI_S2C_SCHEMA_INVALID', 'path must be a string', ['path']);
@@ -334,16 +348,17 @@ class StreamValidator {
   }
 
   private finishGeneration(surfaceId: string, gen: Generation): void {
-    const report = (code: ErrorCode, index: number, detail: string, path: Path, componentId?: string): void =>
-      this.report(code, index, detail, path, surfaceId, componentId);
+    const report = (code: ErrorCode, index: number, detail: string, path: Path, componentId?: string): Violation =>
+      this.record(code, index, detail, path, surfaceId, componentId);
+    const dangling: Violation[] = [];
     if (gen.idsKnown) {
       for (const [id, def] of gen.defs) {
         // Indexed: most refs lists are the one shared frozen empty list, which for-of handles slowly.
         for (let r = 0; r < def.refs.length; r += 1) {
           const ref = def.refs[r]!;
           if (gen.defs.has(ref.id) || gen.prior?.has(ref.id) === true) continue;
-          report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
-            `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]);
+          dangling.push(report(ref.template ? 'A2UI_S2C_TEMPLATE_DANGLING' : 'A2UI_S2C_DANGLING_CHILD', def.index,
+            `component "${id}" refers to "${ref.id}", which the client never gets`, ['updateComponents', 'components', def.j, ...refPath(ref)]));
         }
       }
     }
@@ -352,11 +367,16 @@ class StreamValidator {
       report('A2UI_S2C_ROOT_MISSING', gen.first, `surface "${surfaceId}" never gets a component "${ROOT}", so nothing renders`, ['createSurface']);
       return;
     }
+    const cut: CutOff[] = [];
     for (const [id, def] of gen.defs) {
       if (!gen.reached.has(id)) {
-        report('A2UI_S2C_UNREACHABLE_COMPONENT', def.index, `component "${id}" is never reachable from "${ROOT}"`, ['updateComponents', 'components'], id);
+        const error = makeError('A2UI_S2C_UNREACHABLE_COMPONENT', `component "${id}" is never reachable from "${ROOT}"`,
+          { pointer: formatPointer([String(def.index), 'updateComponents', 'components']) });
+        cut.push({ id, kids: def.refs.map((r) => r.id), finding: { ...error, messageIndex: def.index, surfaceId, componentId: id } });
       }
     }
+    // Folded into the finding that explains them (follow-ons.ts): the generation's dangling references.
+    for (const v of foldUnreachable(cut, dangling)) this.violations.push(v);
     const depth = gen.depth ?? treeDepth(gen);
     if (depth.depth > this.maxDepth) {
       report('A2UI_S2C_NESTING_TOO_DEEP', depth.index, `the tree is ${depth.depth} levels deep, more than ${this.maxDepth}`, ['updateComponents', 'components']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateA2uiMessages } from '../../../src/compiler/index.ts';
-import { codesOf, EXAMPLES_DIR, loadExamples, validateCli, type Example } from './cli-io.ts';
+import { codesOf, EXAMPLES_DIR, EXAMPLES_SKIP, loadExamples, validateCli, type Example } from './cli-io.ts';
 
 /**
  * `surfacer validate` over the official example streams, and over broken variants of each of
@@ -216,6 +216,19 @@ const CASES: Record<string, Case> = {
 };
 
 describe('surfacer validate', () => {
+  it('reports unreadable input, usage errors and missing files', async () => {
+    const bad = await validateCli(['-'], '{"surfaceUpdate":\n');
+    expect(bad.code).toBe(1);
+    expect(codesOf(bad.stdout)).toEqual(['A2UI_S2C_STREAM_INVALID']);
+    expect((await validateCli(['--nope'], '')).code).toBe(2);
+    expect((await validateCli(['a', 'b'], '')).code).toBe(2);
+    expect((await validateCli(['/nonexistent/file.json'], '')).code).toBe(2);
+    const empty = await validateCli(['-'], '');
+    expect(empty.code).toBe(0);
+  });
+});
+
+describe('surfacer validate over the official v0.8 example streams', EXAMPLES_SKIP, () => {
   it('accepts every official example stream (minimal + basic), in full and incremental mode', async () => {
     expect(examples.length).toBeGreaterThanOrEqual(25);
     for (const ex of examples) {
@@ -268,17 +281,6 @@ describe('surfacer validate', () => {
       { id: 'mut-item', component: { Text: { text: { path: 'name' } } } }), 'full');
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^A2UI_S2C_TEMPLATE_UNBOUND message \d+: warning: /m);
-  });
-
-  it('reports unreadable input, usage errors and missing files', async () => {
-    const bad = await validateCli(['-'], '{"surfaceUpdate":\n');
-    expect(bad.code).toBe(1);
-    expect(codesOf(bad.stdout)).toEqual(['A2UI_S2C_STREAM_INVALID']);
-    expect((await validateCli(['--nope'], '')).code).toBe(2);
-    expect((await validateCli(['a', 'b'], '')).code).toBe(2);
-    expect((await validateCli(['/nonexistent/file.json'], '')).code).toBe(2);
-    const empty = await validateCli(['-'], '');
-    expect(empty.code).toBe(0);
   });
 
   it('reads FILE arguments and numbers messages from 1 (the JSONL line)', async () => {

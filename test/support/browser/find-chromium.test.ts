@@ -64,6 +64,12 @@ describe('findChromium', () => {
     expect(answersVersion('/nonexistent/chromium')).toBe(false);
   });
 
+  it('SURFACER_SYSTEM_CHROMIUM=0 passes over every system chromium, on PATH and at the Debian location', async () => {
+    const p = probes({ PATH: '/opt/chromium:/usr/bin', SURFACER_SYSTEM_CHROMIUM: '0' }, ['/usr/bin/chromium', '/opt/chromium/chromium']);
+    expect((await findChromium(p)).source).toBe('@sparticuz/chromium');
+    expect(p.unpacks).toBe(1);
+  });
+
   it('prefers PATH order over the Debian location', async () => {
     const p = probes({ PATH: '/opt/chromium:/usr/bin' }, ['/usr/bin/chromium', '/opt/chromium/chromium']);
     expect((await findChromium(p)).executablePath).toBe('/opt/chromium/chromium');

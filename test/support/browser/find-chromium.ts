@@ -26,7 +26,9 @@ const SYSTEM_FALLBACK = '/usr/bin/chromium';
  * SURFACER_CHROMIUM if set, else a system `chromium` that runs, else the npm one. A
  * SURFACER_CHROMIUM that is not an executable file is an error rather than a silent fallback:
  * whoever set it meant it. A system `chromium` that does not run (Ubuntu's snap stub without the
- * snap) is passed over.
+ * snap) is passed over. SURFACER_SYSTEM_CHROMIUM=0 passes over every system one, so a machine
+ * that has one can still test what a machine without one does (the clean-clone test): the PATH
+ * alone cannot hide Debian's /usr/bin/chromium.
  */
 export async function findChromium(probes: ChromiumProbes): Promise<FoundChromium> {
   const override = probes.env['SURFACER_CHROMIUM'];
@@ -35,7 +37,8 @@ export async function findChromium(probes: ChromiumProbes): Promise<FoundChromiu
     return { source: 'SURFACER_CHROMIUM', executablePath: override, env: {} };
   }
   const onPath = (probes.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '').map((dir) => join(dir, 'chromium'));
-  const system = [...onPath, SYSTEM_FALLBACK].find((path) => probes.isExecutableFile(path) && probes.answersVersion(path));
+  const candidates = probes.env['SURFACER_SYSTEM_CHROMIUM'] === '0' ? [] : [...onPath, SYSTEM_FALLBACK];
+  const system = candidates.find((path) => probes.isExecutableFile(path) && probes.answersVersion(path));
   if (system !== undefined) return { source: 'system', executablePath: system, env: {} };
   const npm = await probes.unpackNpmChromium();
   return { source: '@sparticuz/chromium', executablePath: npm.executablePath, env: { FONTCONFIG_FILE: npm.fontconfigFile } };

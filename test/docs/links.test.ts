@@ -1,0 +1,55 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The README is short and points into docs/: every page there is linked from it, and every
+ * relative link of the README and the pages reaches a file that exists and, when it names an
+ * anchor, a heading of that file (GitHub's slugs). Moving a section then breaks a test, not a reader.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DOCS = path.join(ROOT, 'docs');
+const pages = readdirSync(DOCS).filter((f) => f.endsWith('.md')).sort();
+const files = ['README.md', ...pages.map((p) => `docs/${p}`)];
+
+/** Markdown without its fenced code blocks, where `#` lines and `](…)` are not markdown. */
+function prose(text: string): string {
+  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+}
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchors(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const [, heading] of prose(text).matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
+    const base = heading!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+function relativeLinks(text: string): string[] {
+  return [...prose(text).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((href) => !/^[a-z]+:/i.test(href));
+}
+
+describe('README.md and docs/', () => {
+  it('the README links every page of docs/', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(pages.filter((p) => !readme.includes(`](docs/${p})`))).toEqual([]);
+  });
+
+  it.each(files)('every relative link of %s reaches a file and, if it names one, a heading', (file) => {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    const broken: string[] = [];
+    for (const href of relativeLinks(text)) {
+      const [target, anchor] = href.split('#') as [string, string | undefined];
+      const resolved = target === '' ? path.join(ROOT, file) : path.resolve(path.dirname(path.join(ROOT, file)), target);
+      if (!existsSync(resolved)) broken.push(`${href}: no such file`);
+      else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) broken.push(`${href}: no such heading`);
+    }
+    expect(broken).toEqual([]);
+  });
+});
