@@ -11,7 +11,7 @@ import { bodyTextOf, clientAddress, createRateLimiter, ownerOfPrincipal, princip
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
-import { liveSurfaceIds, liveSurfaces, surfaceActivities, surfaceDelta } from './surfaces.ts';
+import { liveSurfaceIds, liveSurfaces, surfaceDelta, unheldActivities } from './surfaces.ts';
 
 /*
  * The AG-UI host: `POST /ag-ui` takes a RunAgentInput and answers with the run's AG-UI events
@@ -22,6 +22,10 @@ import { liveSurfaceIds, liveSurfaces, surfaceActivities, surfaceDelta } from '.
  * be refused before the stream starts (token, body, thread ownership, the action's envelope) is
  * an HTTP error with the canonical body; what the service decides during the run (stale UI,
  * busy conversation, a failed planner) is RUN_ERROR with the canonical code.
+ *
+ * A streamed turn (docs/streaming.md) is forwarded as it happens: the answer's words as one text
+ * message's TEXT_MESSAGE_CONTENT deltas, and each applied part's surfaces as ACTIVITY_SNAPSHOTs
+ * at once; the end of the run sends only what the client does not hold yet.
  */
 
 export interface AguiHostOptions {
@@ -112,8 +116,61 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     let error: SurfacerError | undefined;
     /** An accepted action's step, as operations to append to the activity its client holds. */
     let step: { a2uiSurfaceId: string; messages: readonly unknown[] } | undefined;
-    const say = (prev: ConversationIr, next: ConversationIr): void => {
-      for (const { id, text } of newAssistantText(prev, next)) {
+    /** What this run sent of each surface (activity message id → content JSON). */
+    const held = new Map<string, string>();
+    /** The streamed answer's text message: open from its first delta until the turn's result. */
+    let streamed: { messageId: string; text: string } | undefined;
+    let surfacing: Promise<void> = Promise.resolve();
+    const sendSurfaces = async (): Promise<void> => {
+      if (signal.aborted) return;
+      const live = await liveSurfaces(bridges, cid);
+      for (const event of unheldActivities(live, shown, V09.deleteSurface, held)) emit(event);
+      // Sent now, so deleted at the end if it is gone by then.
+      for (const id of live.keys()) shown.add(id);
+    };
+    /**
+     * Follows the one turn this run waits for (the first turn index it hears of; the service
+     * runs one turn at a time per conversation): its words and its applied parts, as they come.
+     */
+    const follow = (): (() => void) => {
+      let turnIndex: number | undefined;
+      return service.subscribeStream(cid, (event) => {
+        if (signal.aborted) return;
+        turnIndex ??= event.turnIndex;
+        if (event.turnIndex !== turnIndex) return;
+        if (event.kind === 'text' && event.delta !== '') {
+          if (streamed === undefined) {
+            // One text message per turn; the transcript's id is not drawn until the text is applied.
+            streamed = { messageId: `${runId}-answer-${event.turnIndex}`, text: '' };
+            emit({ type: EventType.TEXT_MESSAGE_START, messageId: streamed.messageId, role: 'assistant' } as BaseEvent);
+          }
+          streamed.text += event.delta;
+          emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: streamed.messageId, delta: event.delta } as BaseEvent);
+        } else if (event.kind === 'applied') {
+          surfacing = surfacing.then(sendSurfaces).catch((error: unknown) => {
+            logger.warn('AG-UI: a streamed part\'s surfaces could not be sent (the end of the run sends them)', { cid, error: String(error) });
+          });
+        }
+      });
+    };
+    /**
+     * Ends the streamed text message with the answer's text as validated: a continuation of the
+     * preview is sent as more content (the usual case: the same text). Returns the assistant's
+     * entries it did not cover (a text that differs from the preview is a message of its own).
+     */
+    const closeStreamed = (entries: Array<{ id: string; text: string }>): Array<{ id: string; text: string }> => {
+      const open = streamed;
+      if (open === undefined) return entries;
+      streamed = undefined;
+      const same = entries.find((e) => e.text.startsWith(open.text));
+      if (same !== undefined && same.text.length > open.text.length) {
+        emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: open.messageId, delta: same.text.slice(open.text.length) } as BaseEvent);
+      }
+      emit({ type: EventType.TEXT_MESSAGE_END, messageId: open.messageId } as BaseEvent);
+      return entries.filter((e) => e !== same);
+    };
+    const say = (entries: Array<{ id: string; text: string }>): void => {
+      for (const { id, text } of entries) {
         emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' } as BaseEvent);
         emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: text } as BaseEvent);
         emit({ type: EventType.TEXT_MESSAGE_END, messageId: id } as BaseEvent);
@@ -130,13 +187,14 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       }
     };
     const turnDone = (result: TurnResult | undefined): void => {
-      if (result === undefined) return;
-      if (!result.ok) {
-        error = result.error;
+      if (result === undefined || !result.ok) {
+        closeStreamed([]);
+        if (result !== undefined && !result.ok) error = result.error;
         return;
       }
+      const rest = closeStreamed(newAssistantText(result.prev, result.next));
       tools(result);
-      say(result.prev, result.next);
+      say(rest);
       if (result.error !== undefined) error = result.error;
     };
 
@@ -146,13 +204,17 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         // Already answered (or being answered): the history was resent; nothing runs again.
       } else {
         inFlight.add(key);
+        const unfollow = follow();
         try {
           const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN });
+          unfollow();
+          await surfacing;
           // Only an answered message is done: after a cancel or a failed planner (RUN_ERROR) the
           // client's retry sends the same history, and the message runs again.
           if (result.ok && result.outcome === 'applied') await options.answered.set(key, { runId });
           turnDone(result);
         } finally {
+          unfollow();
           inFlight.delete(key);
         }
       }
@@ -172,9 +234,14 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         emit({ type: EventType.STEP_STARTED, stepName } as BaseEvent);
         const onAbort = (): void => { void service.cancelTurn(cid).catch(() => false); };
         signal.addEventListener('abort', onAbort, { once: true });
+        const unfollow = follow();
         try {
-          turnDone(await result.continuation);
+          const turn = await result.continuation;
+          unfollow();
+          await surfacing;
+          turnDone(turn);
         } finally {
+          unfollow();
           signal.removeEventListener('abort', onAbort);
         }
         emit({ type: EventType.STEP_FINISHED, stepName } as BaseEvent);
@@ -187,8 +254,9 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       return;
     }
     // The UI as it is now (re-initialising a client that acted on a stale one), then the end.
+    closeStreamed([]);
     const after = await liveSurfaces(bridges, cid);
-    for (const event of surfaceActivities(after, shown, V09.deleteSurface)) emit(event);
+    for (const event of unheldActivities(after, shown, V09.deleteSurface, held)) emit(event);
     if (error !== undefined) {
       emit({ type: EventType.RUN_ERROR, message: error.message, code: error.code } as BaseEvent);
     } else {

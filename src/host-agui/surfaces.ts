@@ -73,3 +73,23 @@ export function surfaceActivities(
   for (const [id, messages] of live) events.push(surfaceActivity(id, [deleteSurface(id), ...messages]));
   return events;
 }
+
+/**
+ * The activities of `surfaceActivities` this client does not hold yet: `held` (surface id → the
+ * operations last sent for it, as JSON) is what the run already sent, and is updated. A surface
+ * sent mid-turn and unchanged since is not sent again at the end (a renderer would rebuild it,
+ * losing what the person typed meanwhile); the client's state still equals a fresh snapshot.
+ */
+export function unheldActivities(
+  live: ReadonlyMap<string, readonly A2uiServerMessage[]>, shown: Iterable<string>,
+  deleteSurface: (surfaceId: string) => A2uiServerMessage, held: Map<string, string>,
+): ActivitySnapshotEvent[] {
+  const events: ActivitySnapshotEvent[] = [];
+  for (const event of surfaceActivities(live, shown, deleteSurface)) {
+    const key = JSON.stringify(event.content);
+    if (held.get(event.messageId) === key) continue;
+    held.set(event.messageId, key);
+    events.push(event);
+  }
+  return events;
+}

@@ -44,6 +44,8 @@ export class AguiClient {
   readonly violations: ViolationV09[] = [];
   /** Every event of every run, in order. */
   readonly events: BaseEvent[] = [];
+  /** When the HttpAgent handed each of `events` over (performance.now()). */
+  readonly receivedAt: number[] = [];
   /** Events the official @ag-ui/core schema refuses (must stay empty). */
   readonly invalidEvents: string[] = [];
 
@@ -69,6 +71,7 @@ export class AguiClient {
         onEvent: ({ event }) => {
           events.push(event);
           this.events.push(event);
+          this.receivedAt.push(performance.now());
           const checked = EventSchemas.safeParse(event);
           if (!checked.success) this.invalidEvents.push(`${event.type}: ${checked.error.message.slice(0, 300)}`);
           this.take(event);

@@ -1,0 +1,122 @@
+import type { BaseEvent } from '@ag-ui/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientSimV09 } from '../../src/clientsim/index.ts';
+import { expectSameStateV09 } from '../clientsim/v0_9/compare.ts';
+import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.ts';
+import { piecesOf } from '../support/fake-stream.ts';
+import { AguiClient, startAgui, TOKEN_A, TOKEN_B, type AguiStack } from './support.ts';
+
+/*
+ * Issue 20, AG-UI: a streamed turn reaches the official @ag-ui/client HttpAgent as it happens.
+ * A fake Ollama writes the answer in small NDJSON pieces at a set pace (through the real
+ * `ollama` client); the run's text arrives as several TEXT_MESSAGE_CONTENT deltas of one text
+ * message long before RUN_FINISHED, and the form's a2ui-surface activity arrives before the model
+ * sent its last piece. Every operation is accepted by the official v0.9 processor, ClientSim
+ * agrees, and the client ends on the state of a fresh native snapshot.
+ */
+
+const FORM = { type: 'ui.show_form', payload: { template: 'persona', values: { display_name: 'Sam' } } };
+const TEXT = 'Here is your persona form, with your name filled in. Change anything you like, then press save.';
+const ANSWER = JSON.stringify({
+  assistant_text: TEXT,
+  directives: [FORM, { type: 'ui.toast', payload: { level: 'info', text: 'Change anything you like, then save. Your changes are kept as you go.' } }],
+});
+
+let fake: FakeOllama;
+let s: AguiStack;
+/** When the fake model wrote each piece of the answer it is writing now. */
+let sentAt: number[] = [];
+beforeAll(async () => {
+  fake = await startFakeOllama(() => ({ kind: 'stream', pieces: piecesOf(ANSWER, 6), paceMs: 20, onPiece: (_i, at) => sentAt.push(at) }));
+  s = await startAgui({
+    planner: 'ollama',
+    env: { SURFACER_API_TOKENS: `${TOKEN_A},${TOKEN_B}`, OLLAMA_HOST: fake.host, SURFACER_OLLAMA_MODEL: 'm', SURFACER_TOOL_MAX_STEPS: '0' },
+  });
+});
+afterAll(async () => { await s.close(); await fake.close(); });
+
+async function nativeHashes(cid: string) {
+  const conversation = await s.surfacer.conversations.get(cid);
+  const response = await fetch(`${s.url}/a2ui/c/${cid}/snapshot.jsonl?v=0.9`, { headers: { Authorization: `Bearer ${conversation!.a2uiToken}` } });
+  expect(response.status).toBe(200);
+  const sim = createClientSimV09();
+  const lines = (await response.text()).split('\n').filter((l) => l !== '');
+  expect(sim.applyAll(lines.map((l) => JSON.parse(l) as unknown)).filter((v) => v.severity === 'error')).toEqual([]);
+  return sim.hashes();
+}
+
+/** One run, each event stamped with the time the HttpAgent handed it over. */
+async function timedRun(client: AguiClient): Promise<Array<{ event: BaseEvent; at: number }>> {
+  const seen = client.events.length;
+  const { error } = await client.run();
+  const timed = client.events.slice(seen).map((event, i) => ({ event, at: client.receivedAt[seen + i]! }));
+  expect(error).toBeUndefined();
+  return timed;
+}
+
+describe('a streamed turn over POST /ag-ui', () => {
+  it('text deltas of one message long before RUN_FINISHED, the form\'s activity before the model\'s last piece', async () => {
+    sentAt = [];
+    const client = new AguiClient(s.url, TOKEN_A);
+    client.say('set up my persona', 'm1');
+    const timed = await timedRun(client);
+    const at = (type: string) => timed.filter((t) => t.event.type === type).map((t) => t.at);
+    const lastPiece = sentAt.at(-1)!;
+    expect(sentAt.length).toBe(piecesOf(ANSWER, 6).length);
+
+    const contents = timed.filter((t) => t.event.type === 'TEXT_MESSAGE_CONTENT');
+    expect(contents.length).toBeGreaterThan(3);
+    const finished = at('RUN_FINISHED')[0]!;
+    expect(timed.at(-1)!.event.type).toBe('RUN_FINISHED');
+    // The first words arrive while the model is still writing, well before the run ends.
+    expect(contents[0]!.at).toBeLessThan(lastPiece);
+    expect(finished - contents[0]!.at).toBeGreaterThan(200);
+    // The form's surface arrives before the model's last piece and before the text message ends.
+    const firstActivity = at('ACTIVITY_SNAPSHOT')[0]!;
+    expect(firstActivity).toBeLessThan(lastPiece);
+    expect(firstActivity).toBeLessThan(at('TEXT_MESSAGE_END')[0]!);
+    expect(firstActivity).toBeGreaterThan(contents[0]!.at);
+
+    // One text message for the turn: one START, deltas and END under its id, its text the transcript's.
+    expect(at('TEXT_MESSAGE_START')).toHaveLength(1);
+    expect(at('TEXT_MESSAGE_END')).toHaveLength(1);
+    const ids = new Set(timed.filter((t) => t.event.type.startsWith('TEXT_MESSAGE')).map((t) => (t.event as BaseEvent & { messageId: string }).messageId));
+    expect(ids.size).toBe(1);
+    const assistant = client.agent.messages.filter((m) => m.role === 'assistant');
+    expect(assistant).toHaveLength(1);
+    expect(assistant[0]!.content).toBe(TEXT);
+    const conversation = await s.surfacer.conversations.get(client.threadId);
+    expect(conversation!.ir.transcript.filter((e) => e.role === 'assistant').map((e) => e.text)).toEqual([TEXT]);
+
+    // Everything received is accepted by the official processor; ClientSim agrees; both equal a fresh snapshot.
+    expect(client.invalidEvents).toEqual([]);
+    expect(client.refused).toEqual([]);
+    expect(client.violations).toEqual([]);
+    expectSameStateV09(client.sim, client.oracle);
+    const native = await nativeHashes(client.threadId);
+    expect(client.sim.hashes()).toEqual(native);
+    const replayed = client.replayActivities();
+    expect(replayed.refused).toEqual([]);
+    expect(replayed.violations).toEqual([]);
+    expect(replayed.sim.hashes()).toEqual(native);
+    expect(s.errors).toEqual([]);
+  });
+
+  it('a second streamed turn on the same thread: a new text message, the surfaces still agree', async () => {
+    const client = new AguiClient(s.url, TOKEN_B);
+    client.say('set up my persona', 'm1');
+    await timedRun(client);
+    client.say('again please', 'm2');
+    sentAt = [];
+    const timed = await timedRun(client);
+    expect(timed.filter((t) => t.event.type === 'TEXT_MESSAGE_CONTENT').length).toBeGreaterThan(3);
+    expect(client.agent.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([TEXT, TEXT]);
+    expect(new Set(client.agent.messages.map((m) => m.id)).size).toBe(client.agent.messages.length);
+    expect(client.invalidEvents).toEqual([]);
+    expect(client.refused).toEqual([]);
+    expect(client.violations).toEqual([]);
+    expectSameStateV09(client.sim, client.oracle);
+    expect(client.sim.hashes()).toEqual(await nativeHashes(client.threadId));
+    expect(s.errors).toEqual([]);
+  });
+});
