@@ -9,6 +9,7 @@ import type { Principal, RateLimiter } from '../hosting/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { A2UI_EXTENSION_URIS, chooseWireVersion } from './capabilities.ts';
 import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
+import { followTurn } from './progress.ts';
 
 /*
  * One A2A task per client message, over the conversation service: the message's text is a
@@ -25,6 +26,12 @@ import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
  * epoch and rev (the A2UI renderer keeps a surface until told to delete it), so its answer
  * carries just the update from there, in the action's own wire version, when that update is
  * the one the bridge published last.
+ *
+ * On `message/stream` a streamed turn (docs/streaming.md) is forwarded as it happens: the
+ * answer's words as an `answer` artifact's text chunks (TaskArtifactUpdateEvent, `append`), and
+ * the UI after each applied part as a working status whose message carries it (the same full
+ * re-initialisation). The completed status still carries the whole answer and UI, as on
+ * `message/send`, which forwards nothing before the end.
  */
 
 /** `origin` recorded on changes made through this host. */
@@ -32,6 +39,9 @@ export const A2A_ORIGIN = 'a2a';
 
 /** Where admission leaves the conversation's A2UI token for the executor (ServerCallContext.state). */
 export const A2UI_STREAM_TOKEN = 'surfacer.a2uiToken';
+
+/** Set (true) by the host on ServerCallContext.state for `message/stream`: forward the turn as it happens. */
+export const A2A_STREAMING = 'surfacer.streaming';
 
 /** The SDK's view of a principal (tasks are scoped by `userName`, so one principal never sees another's). */
 export class PrincipalUser implements User {
@@ -94,6 +104,38 @@ export class SurfacerAgentExecutor implements AgentExecutor {
         status: { state, timestamp: new Date().toISOString(), message: parts === undefined ? undefined : this.agentMessage(cid, taskId, parts, metadata) },
       }));
     };
+    /** The streamed answer's text sent so far as the `answer` artifact. */
+    let streamedText = '';
+    let surfacing: Promise<void> = Promise.resolve();
+    const artifactId = `${taskId}-answer`;
+    const chunk = (text: string, append: boolean, lastChunk: boolean): void => {
+      if (running.done) return;
+      bus.publish(AgentEvent.artifactUpdate({
+        taskId, contextId: cid, append, lastChunk, metadata: undefined,
+        artifact: { artifactId, name: 'answer', description: 'the assistant\'s words as they are written', parts: [textPart(text)], metadata: undefined, extensions: [] },
+      }));
+    };
+    const follow = ctx.context.state.get(A2A_STREAMING) !== true ? undefined : (): (() => void) => followTurn(this.deps.service, cid, {
+      text: (delta) => {
+        chunk(delta, streamedText !== '', false);
+        streamedText += delta;
+      },
+      applied: () => {
+        if (version === undefined) return;
+        surfacing = surfacing.then(async () => {
+          if (running.done) return;
+          const parts = a2uiParts(await this.deps.ui(cid, version), version, onePerPart);
+          if (parts.length > 0) status(TaskState.TASK_STATE_WORKING, parts);
+        }).catch((error: unknown) => this.deps.logger.warn('A2A: a streamed part\'s UI could not be sent (the answer carries it)', { cid, taskId, error: String(error) }));
+      },
+    });
+    /** Ends the `answer` artifact: the rest of the validated text when it continues the preview. */
+    const endText = async (final: string): Promise<void> => {
+      await surfacing;
+      if (streamedText === '') return;
+      chunk(final.startsWith(streamedText) ? final.slice(streamedText.length) : '', true, true);
+      streamedText = '';
+    };
     try {
       // The conversation's own A2UI stream, for its owner: the same UI live, whoever changes it
       // (other transports, other instances), as the htmx page offers its session.
@@ -106,8 +148,9 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       const principal = (ctx.context.user as PrincipalUser | undefined)?.principal;
       const outcome = principal === undefined
         ? { kind: 'failed' as const, error: makeError('HTTP_NOT_FOUND', 'no principal') }
-        : await this.run(cid, message, version, running.controller.signal);
+        : await this.run(cid, message, version, running.controller.signal, follow);
       const ui = async (): Promise<Part[]> => (version === undefined ? [] : a2uiParts(await this.deps.ui(cid, version), version, onePerPart));
+      await endText(outcome.kind === 'completed' ? replyText(outcome) : '');
       if (outcome.kind === 'completed') {
         const step = version !== undefined && outcome.step !== undefined ? a2uiParts(outcome.step, version, onePerPart) : undefined;
         status(TaskState.TASK_STATE_COMPLETED, [textPart(replyText(outcome)), ...(step ?? await ui())]);
@@ -152,15 +195,24 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     };
   }
 
-  private async run(cid: string, message: Message, version: A2uiVersion | undefined, signal: AbortSignal): Promise<Outcome> {
+  /** `follow`: on message/stream, watches the turn this task runs (returns its unsubscribe). */
+  private async run(cid: string, message: Message, version: A2uiVersion | undefined, signal: AbortSignal, follow?: () => () => void): Promise<Outcome> {
     const read = readMessage(message.parts);
-    if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, version, signal);
+    if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, version, signal, follow);
     if (read.text === '') return { kind: 'failed', error: makeError('HTTP_BAD_REQUEST', 'the message holds neither text nor an A2UI action') };
-    const turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN });
+    // The IR before the turn: a streamed turn's parts add the words before its own entry (whose `prev` follows them).
+    const before = (await this.deps.service.get(cid))?.ir;
+    const unfollow = follow?.();
+    let turn;
+    try {
+      turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN });
+    } finally {
+      unfollow?.();
+    }
     if (!turn.ok) return { kind: 'failed', error: turn.error };
     if (turn.outcome === 'cancelled' || signal.aborted) return { kind: 'canceled' };
     if (turn.outcome === 'planner_failed') return { kind: 'failed', error: turn.error ?? makeError('PLANNER_FAILED', 'planner failed') };
-    return { kind: 'completed', prev: turn.prev, next: turn.next, notes: [] };
+    return { kind: 'completed', prev: before ?? turn.prev, next: turn.next, notes: [] };
   }
 
   /**
@@ -168,7 +220,9 @@ export class SurfacerAgentExecutor implements AgentExecutor {
    * service call as `POST /a2ui/c/{cid}/events`. The idempotency key comes from the A2A
    * messageId (a client resending a message applies it once).
    */
-  private async actions(cid: string, messages: readonly unknown[], messageId: string, version: A2uiVersion | undefined, signal: AbortSignal): Promise<Outcome> {
+  private async actions(
+    cid: string, messages: readonly unknown[], messageId: string, version: A2uiVersion | undefined, signal: AbortSignal, follow?: () => () => void,
+  ): Promise<Outcome> {
     const { service } = this.deps;
     const notes: string[] = [];
     // The IR before the first change and after the last, as the service answered them (no extra reads).
@@ -203,7 +257,13 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       }
       if (result.toast) notes.push(result.toast.text);
       if (result.continuation) {
-        const turn = await result.continuation;
+        const unfollow = follow?.();
+        let turn;
+        try {
+          turn = await result.continuation;
+        } finally {
+          unfollow?.();
+        }
         if (turn !== undefined && !turn.ok) return { kind: 'failed', error: turn.error };
         if (turn !== undefined) next = turn.next;
       }

@@ -13,7 +13,7 @@ import { makeError } from '../errors/index.ts';
 import { initMessages, type A2uiHost } from '../host-a2ui/index.ts';
 import { bodyTextOf, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
-import { A2UI_STREAM_TOKEN, PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
+import { A2A_STREAMING, A2UI_STREAM_TOKEN, PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
 import { readMessage } from './parts.ts';
 import { createBoundedTaskStore } from './task-store.ts';
 
@@ -125,6 +125,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
     }
     override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
       await admit(params, context);
+      context.state.set(A2A_STREAMING, true);
       yield* super.sendMessageStream(params, context);
     }
   })(handlerCard, createBoundedTaskStore(options.maxTasks ?? 10_000), executor);

@@ -186,13 +186,14 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         emit({ type: EventType.TOOL_CALL_RESULT, messageId: `${toolCallId}-result`, toolCallId, content: step.result, role: 'tool' } as BaseEvent);
       }
     };
-    const turnDone = (result: TurnResult | undefined): void => {
+    /** `before`: the IR before the turn (a streamed turn's parts add its words before its own entry, whose `prev` follows them). */
+    const turnDone = (result: TurnResult | undefined, before: ConversationIr | undefined): void => {
       if (result === undefined || !result.ok) {
         closeStreamed([]);
         if (result !== undefined && !result.ok) error = result.error;
         return;
       }
-      const rest = closeStreamed(newAssistantText(result.prev, result.next));
+      const rest = closeStreamed(newAssistantText(before ?? result.prev, result.next));
       tools(result);
       say(rest);
       if (result.error !== undefined) error = result.error;
@@ -203,6 +204,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       if (inFlight.has(key) || (await options.answered.get(key)) !== undefined) {
         // Already answered (or being answered): the history was resent; nothing runs again.
       } else {
+        const before = (await service.get(cid))?.ir;
         inFlight.add(key);
         const unfollow = follow();
         try {
@@ -212,7 +214,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
           // Only an answered message is done: after a cancel or a failed planner (RUN_ERROR) the
           // client's retry sends the same history, and the message runs again.
           if (result.ok && result.outcome === 'applied') await options.answered.set(key, { runId });
-          turnDone(result);
+          turnDone(result, before);
         } finally {
           unfollow();
           inFlight.delete(key);
@@ -239,7 +241,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
           const turn = await result.continuation;
           unfollow();
           await surfacing;
-          turnDone(turn);
+          turnDone(turn, result.next);
         } finally {
           unfollow();
           signal.removeEventListener('abort', onAbort);
