@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { TaskState, type StreamResponse, type Task, type TaskArtifactUpdateEvent, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/cli/commands/serve.ts';
-import { createClientSimV09 } from '../../src/clientsim/index.ts';
+import { createClientSim, createClientSimV09 } from '../../src/clientsim/index.ts';
 import type { Logger } from '../../src/conversation/index.ts';
+import { errorsOf, expectSameState, runBoth } from '../clientsim/compare.ts';
 import { errorIndexes, expectSameStateV09, runBothV09 } from '../clientsim/v0_9/compare.ts';
-import { wireState09 } from '../support/a2ui-equivalence.ts';
+import { wireState08, wireState09 } from '../support/a2ui-equivalence.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.ts';
 import { piecesOf } from '../support/fake-stream.ts';
-import { a2aClient, a2uiOf, CAPS_V09, sendTask, text, textOf, userMessage } from './support.ts';
+import { a2aClient, a2uiOf, CAPS_V08, CAPS_V09, sendTask, text, textOf, userMessage } from './support.ts';
 
 /*
  * Issue 20, A2A: `message/stream` forwards a streamed turn as it happens, to the official
@@ -106,6 +107,33 @@ describe('message/stream of a streamed turn', () => {
       expect(errors).toEqual([]);
     });
   }
+
+  it('v1.0 with A2UI v0.8: the form in a working status before the model\'s last piece, one message a part, the native v0.8 state', async () => {
+    sentAt = [];
+    const client = await a2aClient(server.url);
+    const events = await timed(client.sendMessageStream({ tenant: '', message: userMessage([text('set up my persona')], { metadata: CAPS_V08 }), configuration: undefined, metadata: undefined }));
+    const lastPiece = sentAt.at(-1)!;
+    const statuses = events.filter((e) => e.event.payload?.$case === 'statusUpdate').map((e) => ({ at: e.at, update: e.event.payload!.value as TaskStatusUpdateEvent }));
+    const completed = statuses.at(-1)!.update;
+    expect(completed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const working = statuses.filter((s) => s.update.status?.state === TaskState.TASK_STATE_WORKING && a2uiOf(s.update.status?.message).messages.length > 0);
+    expect(working.length).toBeGreaterThan(0);
+    expect(working[0]!.at).toBeLessThan(lastPiece);
+    const first = a2uiOf(working[0]!.update.status?.message);
+    expect(first.mimes.length).toBe(first.messages.length);
+    expect(events.filter((e) => e.event.payload?.$case === 'artifactUpdate').length).toBeGreaterThan(3);
+    const received = [...working.map((w) => w.update), completed].flatMap((u) => a2uiOf(u.status?.message).messages);
+    const run = runBoth(received);
+    expect(run.wc.threw).toEqual([]);
+    expect(errorsOf(run.violations)).toEqual([]);
+    expectSameState(run.sim, run.wc);
+    const { bridges } = server.a2ui.wire('0.8');
+    expect(await bridges.prepare(completed.contextId)).toBe(true);
+    const native = createClientSim();
+    expect(errorsOf(native.applyAll(bridges.snapshot(completed.contextId)))).toEqual([]);
+    expect(wireState08(run.sim)).toEqual(wireState08(native));
+    expect(errors).toEqual([]);
+  });
 
   it('message/send of a streamed turn: unchanged, nothing forwarded before the answer (no artifact)', async () => {
     const client = await a2aClient(server.url);
