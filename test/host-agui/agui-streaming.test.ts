@@ -102,6 +102,33 @@ describe('a streamed turn over POST /ag-ui', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it('going away mid-stream cancels the turn at once; the same history sent again answers it whole', async () => {
+    const client = new AguiClient(s.url, TOKEN_A);
+    client.say('set up my persona', 'm1');
+    const requests = fake.requests.length;
+    const running = client.run();
+    // Leave as soon as the first words arrived (the model is still writing).
+    for (let i = 0; i < 500 && !client.events.some((e) => e.type === 'TEXT_MESSAGE_CONTENT'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(client.events.some((e) => e.type === 'TEXT_MESSAGE_CONTENT')).toBe(true);
+    client.agent.abortRun();
+    await running;
+    expect(client.events.some((e) => e.type === 'RUN_FINISHED')).toBe(false);
+    // The provider request was aborted, and the conversation is free again.
+    for (let i = 0; i < 200 && !(fake.aborted[requests] === true && (await s.surfacer.conversations.get(client.threadId))?.busy === false); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fake.aborted[requests]).toBe(true);
+    expect((await s.surfacer.conversations.get(client.threadId))?.busy).toBe(false);
+    const again = new AguiClient(s.url, TOKEN_A, client.threadId);
+    again.say('set up my persona', 'm1');
+    const timed = await timedRun(again);
+    expect(timed.at(-1)!.event.type).toBe('RUN_FINISHED');
+    expect(again.agent.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([TEXT]);
+    expect(again.invalidEvents).toEqual([]);
+    expect(again.refused).toEqual([]);
+    expect(again.violations).toEqual([]);
+    expect(again.sim.hashes()).toEqual(await nativeHashes(again.threadId));
+    expect(s.errors).toEqual([]);
+  });
+
   it('a second streamed turn on the same thread: a new text message, the surfaces still agree', async () => {
     const client = new AguiClient(s.url, TOKEN_B);
     client.say('set up my persona', 'm1');
