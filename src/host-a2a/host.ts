@@ -11,7 +11,7 @@ import { a2uiWire, type A2uiVersion } from '../compiler/index.ts';
 import { CONVERSATION_ID, silentLogger, type ConversationService, type Logger } from '../conversation/index.ts';
 import { makeError } from '../errors/index.ts';
 import { initMessages, type A2uiHost } from '../host-a2ui/index.ts';
-import { bodyTextOf, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
+import { bodyTextOf, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
 import { A2A_STREAMING, A2UI_STREAM_TOKEN, PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
 import { readMessage } from './parts.ts';
@@ -69,16 +69,25 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
   const creations = limiter('a2a-conversation-creates', { perMinute, burst: perMinute });
   const version = options.version ?? '1.0.0';
 
+  // A context's client, per wire version: what this instance last sent it (held-surfaces.ts).
+  const held = createHeldSurfaces();
+  const clientOf = (cid: string, wireVersion: A2uiVersion): string => `${cid}\u0000${wireVersion}`;
+
   async function ui(cid: string, wireVersion: A2uiVersion) {
     const { bridges } = options.a2ui.wire(wireVersion);
     if (!(await bridges.prepare(cid))) return [];
-    return initMessages(bridges.snapshot(cid), bridges.surfaceIds(cid), a2uiWire(wireVersion).deleteSurface);
+    const messages = initMessages(bridges.snapshot(cid), bridges.surfaceIds(cid), a2uiWire(wireVersion).deleteSurface);
+    for (const s of bridges.liveSurfaceStates(cid)) held.sent(clientOf(cid, wireVersion), s.id, s.epoch, s.rev);
+    return messages;
   }
 
   async function step(cid: string, wireVersion: A2uiVersion, surfaceId: string, epoch: number, rev: number) {
+    if (!held.holds(clientOf(cid, wireVersion), surfaceId, epoch, rev)) return undefined;
     const { bridges } = options.a2ui.wire(wireVersion);
     if (!(await bridges.prepare(cid))) return undefined;
-    return bridges.lastStepOf(cid, surfaceId, epoch, rev)?.messages;
+    const found = bridges.lastStepOf(cid, surfaceId, epoch, rev);
+    if (found !== undefined) held.sent(clientOf(cid, wireVersion), surfaceId, epoch, found.rev);
+    return found?.messages;
   }
 
   const executor = new SurfacerAgentExecutor({

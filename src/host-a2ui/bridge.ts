@@ -78,7 +78,9 @@ export interface A2uiBridges {
    */
   /** A2UI ids of the live surfaces of the IR published last, without compiling anything. Throws if `cid` is not prepared. */
   liveSurfaceIds(cid: string): string[];
-  lastStepOf(cid: string, surfaceId: string, epoch: number, rev: number): { a2uiSurfaceId: string; messages: readonly A2uiServerMessage[] } | undefined;
+  lastStepOf(cid: string, surfaceId: string, epoch: number, rev: number): { a2uiSurfaceId: string; messages: readonly A2uiServerMessage[]; rev: number } | undefined;
+  /** IR id, epoch and rev of every live surface of the IR published last (what `snapshot` shows). Throws if `cid` is not prepared. */
+  liveSurfaceStates(cid: string): Array<{ id: string; epoch: number; rev: number }>;
   /** Drops bridges idle for longer than `idleMs` (and the oldest idle ones beyond the cap). */
   sweep(): void;
   /** Unsubscribes everything; later prepares fail. */
@@ -386,8 +388,16 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
       // The client held the surface the step started from: same epoch, same rev.
       const before = last.prev.surfaces.find((s) => s.id === surfaceId);
       if (before === undefined || before.epoch !== epoch || before.rev !== rev) return undefined;
+      const after = b.ir.surfaces.find((s) => s.id === surfaceId);
+      if (after === undefined) return undefined;
       b.lastUsed = now();
-      return { a2uiSurfaceId: batch.a2uiSurfaceId, messages: batch.messages as A2uiServerMessage[] };
+      return { a2uiSurfaceId: batch.a2uiSurfaceId, messages: batch.messages as A2uiServerMessage[], rev: after.rev };
+    },
+
+    liveSurfaceStates(cid) {
+      const b = bridges.get(cid);
+      if (b?.ir === undefined) throw new Error(`A2UI bridge for ${cid} is not prepared`);
+      return b.ir.surfaces.filter((s) => s.lifecycle !== 'deleted').map((s) => ({ id: s.id, epoch: s.epoch, rev: s.rev }));
     },
 
     sweep,

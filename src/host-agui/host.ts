@@ -7,7 +7,7 @@ import {
 } from '../conversation/index.ts';
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
-import { bodyTextOf, clientAddress, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
+import { bodyTextOf, clientAddress, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
@@ -78,6 +78,8 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
   const perMinute = options.conversationCreatesPerMinute;
   const creations = options.rateLimiter?.('conversation-creates', { perMinute, burst: perMinute }) ?? createRateLimiter({ perMinute, burst: perMinute });
   const running = new Set<AbortController>();
+  // Per thread: what this instance last sent its client of each surface (held-surfaces.ts).
+  const heldSurfaces = createHeldSurfaces();
   /** Messages being answered on this instance now (the shared store learns of them once answered). */
   const inFlight = new Set<string>();
   const encoder = new EventEncoder();
@@ -115,7 +117,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     const shown = new Set(await liveSurfaceIds(bridges, cid));
     let error: SurfacerError | undefined;
     /** An accepted action's step, as operations to append to the activity its client holds. */
-    let step: { a2uiSurfaceId: string; messages: readonly unknown[] } | undefined;
+    let step: { a2uiSurfaceId: string; messages: readonly unknown[]; rev: number } | undefined;
     /** What this run sent of each surface (activity message id → content JSON). */
     const held = new Map<string, string>();
     /** The streamed answer's text message: open from its first delta until the turn's result. */
@@ -127,6 +129,12 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       for (const event of unheldActivities(live, shown, V09.deleteSurface, held)) emit(event);
       // Sent now, so deleted at the end if it is gone by then.
       for (const id of live.keys()) shown.add(id);
+      await sentWhole();
+    };
+    /** The client now holds every live surface as the bridge published it last. */
+    const sentWhole = async (): Promise<void> => {
+      if (!(await bridges.prepare(cid))) return;
+      for (const s of bridges.liveSurfaceStates(cid)) heldSurfaces.sent(cid, s.id, s.epoch, s.rev);
     };
     /**
      * Follows the one turn this run waits for (the first turn index it hears of; the service
@@ -229,7 +237,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         // Accepted: the client held the surface at the action's epoch and rev (its nonce and rev
         // passed the ingress), so the change since then is what it needs, as the native stream
         // sends it. Only when that change is the one the bridge published last; else snapshots.
-        if (await bridges.prepare(cid)) step = bridges.lastStepOf(cid, request.surfaceId, request.epoch, request.rev);
+        // And only for a surface this client was sent at that rev by this instance (held-surfaces.ts).
+        if (heldSurfaces.holds(cid, request.surfaceId, request.epoch, request.rev) && await bridges.prepare(cid)) {
+          step = bridges.lastStepOf(cid, request.surfaceId, request.epoch, request.rev);
+          if (step !== undefined) heldSurfaces.sent(cid, request.surfaceId, request.epoch, step.rev);
+        }
       } else if (result.kind === 'applied' && result.continuation !== undefined) {
         // The action continues the conversation: its turn is a step of this run.
         const stepName = `continue:${result.action}`;
@@ -259,6 +271,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     closeStreamed([]);
     const after = await liveSurfaces(bridges, cid);
     for (const event of unheldActivities(after, shown, V09.deleteSurface, held)) emit(event);
+    await sentWhole();
     if (error !== undefined) {
       emit({ type: EventType.RUN_ERROR, message: error.message, code: error.code } as BaseEvent);
     } else {

@@ -10,3 +10,5 @@ export { bearerTokenAuthenticator, chooseAgentAuthenticate, isLoopbackHost, LOCA
 export type { Authenticate, Principal } from './agent-auth.ts';
 export { agentGate, bodyTextOf, isJsonContentType, isLoopbackAddress, principalOf, readLimitedText, unauthorized } from './agent-gate.ts';
 export type { AgentGateOptions } from './agent-gate.ts';
+export { createHeldSurfaces } from './held-surfaces.ts';
+export type { HeldSurfaces } from './held-surfaces.ts';
