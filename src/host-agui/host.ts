@@ -209,20 +209,26 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
 
     if (intent.kind === 'turn') {
       const key = `${cid}\n${intent.messageId}`;
-      if (inFlight.has(key) || (await options.answered.get(key)) !== undefined) {
-        // Already answered (or being answered): the history was resent; nothing runs again.
-      } else {
-        const before = (await service.get(cid))?.ir;
+      // Claimed before the first await: two runs of one resent history cannot both start the turn.
+      if (!inFlight.has(key)) {
         inFlight.add(key);
-        const unfollow = follow();
+        let unfollow = (): void => {};
         try {
-          const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN });
-          unfollow();
-          await surfacing;
-          // Only an answered message is done: after a cancel or a failed planner (RUN_ERROR) the
-          // client's retry sends the same history, and the message runs again.
-          if (result.ok && result.outcome === 'applied') await options.answered.set(key, { runId });
-          turnDone(result, before);
+          // Already answered: the history was resent; nothing runs again.
+          if ((await options.answered.get(key)) === undefined) {
+            const before = (await service.get(cid))?.ir;
+            unfollow = follow();
+            const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN });
+            unfollow();
+            await surfacing;
+            // An answered message is done, and so is one whose streamed directives were applied
+            // before a cancel or failure (running it again would apply them twice). Otherwise the
+            // client's retry sends the same history and the message runs again.
+            if (result.ok && (result.outcome === 'applied' || (before !== undefined && changedSurfaces(before, result.next)))) {
+              await options.answered.set(key, { runId });
+            }
+            turnDone(result, before);
+          }
         } finally {
           unfollow();
           inFlight.delete(key);
@@ -387,4 +393,9 @@ function wireSurfaceId(body: string): string {
   } catch {
     return '';
   }
+}
+
+/** Whether a turn changed what the surfaces show (its transcript entries aside); `prev` is read before it (a streamed turn's result's prev already has its parts). */
+function changedSurfaces(prev: ConversationIr, next: ConversationIr): boolean {
+  return JSON.stringify(prev.surfaces) !== JSON.stringify(next.surfaces);
 }

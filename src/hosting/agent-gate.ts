@@ -67,6 +67,11 @@ export function agentGate(options: AgentGateOptions): MiddlewareHandler {
     if (options.open && !isLoopbackAddress(clientAddress(c))) {
       return unauthorized(c, 'agent endpoints without SURFACER_API_TOKENS answer loopback callers only');
     }
+    // And only under a loopback name: a page whose own host name was rebound to 127.0.0.1 (DNS
+    // rebinding) is same-origin to itself and could otherwise drive the open endpoints.
+    if (options.open && !isLoopbackHost(hostnameOf(c.req.header('host')))) {
+      return unauthorized(c, 'agent endpoints without SURFACER_API_TOKENS answer requests for localhost or a loopback address only');
+    }
     let principal: Principal | undefined;
     try {
       principal = await options.authenticate(c.req.raw);
@@ -113,5 +118,15 @@ export async function readLimitedText(request: Request, maxBytes: number): Promi
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     return undefined;
+  }
+}
+
+/** The host name of a Host header (`name:port`, `[v6]:port`); '' when absent or malformed. */
+function hostnameOf(host: string | undefined): string {
+  if (host === undefined) return '';
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return '';
   }
 }

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
 import type { Logger } from '../../src/conversation/index.ts';
@@ -40,6 +41,28 @@ describe('the agent endpoints at start-up', () => {
       expect(types(run.events).at(-1)).toBe('RUN_FINISHED');
       const conversation = await surfacer.conversations.get(client.threadId);
       expect(conversation!.ownerSessionId).toBe(ownerOfPrincipal({ id: 'local' }));
+    } finally {
+      await server.close(1000);
+    }
+  });
+
+  it('without tokens, a request under another host name is refused (DNS rebinding), on both agent endpoints', async () => {
+    const surfacer = createSurfacer({ app: createDemoApp(), sessionSecret: SECRET, env: {} });
+    const server = await surfacer.listen({ port: 0, hostname: '127.0.0.1' });
+    const port = Number(new URL(server.url).port);
+    try {
+      const body = JSON.stringify({ threadId: 'cRebindThread1', runId: 'r1', messages: [{ id: 'm1', role: 'user', content: 'create a character card' }] });
+      for (const path of ['/ag-ui', '/a2a']) {
+        for (const host of ['evil.example', `evil.example:${port}`, `localhost.evil.example:${port}`]) {
+          const answer = await rawPost(port, path, host, body);
+          expect(answer.status, `${path} Host: ${host}`).toBe(401);
+          expect(JSON.parse(answer.body).code, `${path} Host: ${host}`).toBe('HTTP_UNAUTHORIZED');
+        }
+      }
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+        expect((await rawPost(port, '/ag-ui', host, body)).status, `Host: ${host}`).toBe(200);
+      }
+      expect(await surfacer.conversations.get('cRebindThread1')).toBeDefined();
     } finally {
       await server.close(1000);
     }
@@ -145,3 +168,18 @@ describe('the agent endpoints at start-up', () => {
     for (const a of ['10.0.0.1', '::ffff:10.0.0.1', 'unknown', '', '0.0.0.0']) expect(isLoopbackAddress(a), a).toBe(false);
   });
 });
+
+/** A POST with the Host header as given (fetch sets its own): what a rebound page's request carries. */
+function rawPost(port: number, path: string, host: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), host };
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers, setHost: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -129,6 +129,32 @@ describe('a streamed turn over POST /ag-ui', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it('going away after a directive was applied mid-stream: what was applied stays, and the same history sent again applies nothing twice', async () => {
+    const client = new AguiClient(s.url, TOKEN_A);
+    client.say('set up my persona', 'm1');
+    const requests = fake.requests.length;
+    const running = client.run();
+    // Leave once the form's activity arrived: the form is applied, the model still writes the toast.
+    for (let i = 0; i < 500 && !client.events.some((e) => e.type === 'ACTIVITY_SNAPSHOT'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(client.events.some((e) => e.type === 'ACTIVITY_SNAPSHOT')).toBe(true);
+    client.agent.abortRun();
+    await running;
+    for (let i = 0; i < 200 && (await s.surfacer.conversations.get(client.threadId))?.busy !== false; i++) await new Promise((r) => setTimeout(r, 10));
+    const after = await s.surfacer.conversations.get(client.threadId);
+    const persona = after!.ir.surfaces.filter((surface) => surface.lifecycle !== 'deleted');
+    expect(persona.length).toBe(1);
+    const again = new AguiClient(s.url, TOKEN_A, client.threadId);
+    again.say('set up my persona', 'm1');
+    const timed = await timedRun(again);
+    expect(timed.at(-1)!.event.type).toBe('RUN_FINISHED');
+    // No second turn: the model was asked once, and the conversation is as the cancelled turn left it.
+    expect(fake.requests.length).toBe(requests + 1);
+    expect((await s.surfacer.conversations.get(client.threadId))!.version).toBe(after!.version);
+    expect(again.sim.hashes()).toEqual(await nativeHashes(again.threadId));
+    expect(again.violations).toEqual([]);
+    expect(s.errors).toEqual([]);
+  });
+
   it('a second streamed turn on the same thread: a new text message, the surfaces still agree', async () => {
     const client = new AguiClient(s.url, TOKEN_B);
     client.say('set up my persona', 'm1');
