@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
 import {
-  createMemoryStore, foldLog, irHash, runDirectivesAdapter, TraceSchema, type ConversationEvent, type LogEntry, type TurnStreamEvent,
+  createMemoryStore, foldLog, irHash, runDirectivesAdapter, StoreUnavailableError, TraceSchema, type ConversationEvent, type LogEntry, type TurnStreamEvent,
 } from '../../src/conversation/index.ts';
 import { directiveJsonSchema } from '../../src/directives/index.ts';
 import { createOllamaPlanner, createOpenAiPlanner, toStrictValue } from '../../src/llm/index.ts';
@@ -80,6 +80,21 @@ describe('a streamed turn applies each directive the moment it is complete', () 
     expect(JSON.stringify(folded.ir)).toBe(JSON.stringify(conversation.ir));
     expect(irHash(folded.ir)).toBe(turn.irHash);
     expect(TraceSchema.parse(turn.trace).validation.applied).toBe(2);
+  });
+
+  it('a turn whose own entry cannot be logged still ends its stream (a preview never hangs), and keeps its logged parts', async () => {
+    const { service, store, cid, stream } = await setup([{ kind: 'stream', pieces: piecesOf(ANSWER, 12), paceMs: 10 }]);
+    const append = store.append.bind(store);
+    store.append = async (id, entry, version) => {
+      if (entry.type === 'turn') throw new StoreUnavailableError('the store went away');
+      return append(id, entry, version);
+    };
+    const result = await service.runTurn(cid, 'set up my persona');
+    expect(result.ok ? 'ok' : result.error.code).toBe('STORE_UNAVAILABLE');
+    const ends = stream.filter((e) => e.kind === 'end');
+    expect(ends.map((e) => e.kind === 'end' && e.outcome)).toEqual(['planner_failed']);
+    expect(stream.at(-1)!.kind).toBe('end');
+    expect((await logOf(store, cid)).some((e) => e.type === 'turn_part')).toBe(true);
   });
 
   it('strict mode streams the text but applies only the whole answer, once it passed', async () => {
