@@ -29,3 +29,4 @@ export type {
 } from './types.ts';
 export { createTurnStreamSession } from './turn-stream.ts';
 export type { StreamedSoFar, StreamPart, TurnStreamEvent, TurnStreamListener, TurnStreamSession } from './turn-stream.ts';
+export { turnAnswered } from './answered.ts';

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { A2A_PROTOCOL_VERSION, Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type User } from '@a2a-js/sdk/server';
 import { a2uiWireOfMessageVersion, type A2uiVersion } from '../compiler/index.ts';
-import { StoreUnavailableError, type ConversationService, type Logger } from '../conversation/index.ts';
+import { StoreUnavailableError, turnAnswered, type ConversationService, type Logger } from '../conversation/index.ts';
+import type { IdempotencyStore } from '../ingress/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
 import type { Principal, RateLimiter } from '../hosting/index.ts';
@@ -65,6 +66,8 @@ export interface ExecutorDeps {
   step(cid: string, version: A2uiVersion, surfaceId: string, epoch: number, rev: number): Promise<readonly A2uiServerMessage[] | undefined>;
   /** Epoch resets after client `error` reports (shared with the A2UI host's bucket). */
   resets: RateLimiter;
+  /** Text messages already answered, by `<cid>\n<messageId>` (a client resending one runs no second turn); shared by every instance. */
+  answered?: IdempotencyStore<{ messageId: string }>;
   logger: Logger;
   randomId(): string;
 }
@@ -83,6 +86,8 @@ interface Running {
 
 export class SurfacerAgentExecutor implements AgentExecutor {
   private readonly running = new Map<string, Running>();
+  /** Text messages being answered on this instance now (claimed before the first await). */
+  private readonly answering = new Set<string>();
 
   constructor(private readonly deps: ExecutorDeps) {}
 
@@ -200,14 +205,28 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     const read = readMessage(message.parts);
     if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, version, signal, follow);
     if (read.text === '') return { kind: 'failed', error: makeError('HTTP_BAD_REQUEST', 'the message holds neither text nor an A2UI action') };
+    // A message resent (its answer was lost on the way): answered with the UI as it is, no second turn.
+    const key = `${cid}\n${message.messageId}`;
+    if (this.answering.has(key) || (await this.deps.answered?.get(key)) !== undefined) {
+      const current = (await this.deps.service.get(cid))?.ir;
+      if (current === undefined) return { kind: 'failed', error: makeError('HTTP_NOT_FOUND', 'no such conversation') };
+      return { kind: 'completed', prev: current, next: current, notes: ['This message was answered already.'] };
+    }
+    this.answering.add(key);
     // The IR before the turn: a streamed turn's parts add the words before its own entry (whose `prev` follows them).
-    const before = (await this.deps.service.get(cid))?.ir;
-    const unfollow = follow?.();
+    let before: ConversationIr | undefined;
     let turn;
     try {
-      turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN });
+      before = (await this.deps.service.get(cid))?.ir;
+      const unfollow = follow?.();
+      try {
+        turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN });
+      } finally {
+        unfollow?.();
+      }
+      if (turnAnswered(before, turn)) await this.deps.answered?.set(key, { messageId: message.messageId });
     } finally {
-      unfollow?.();
+      this.answering.delete(key);
     }
     if (!turn.ok) return { kind: 'failed', error: turn.error };
     if (turn.outcome === 'cancelled' || signal.aborted) return { kind: 'canceled' };

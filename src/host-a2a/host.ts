@@ -12,6 +12,7 @@ import { CONVERSATION_ID, silentLogger, type ConversationService, type Logger } 
 import { makeError } from '../errors/index.ts';
 import { initMessages, type A2uiHost } from '../host-a2ui/index.ts';
 import { bodyTextOf, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
+import { createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '../ingress/index.ts';
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
 import { A2A_STREAMING, A2UI_STREAM_TOKEN, PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
 import { readMessage } from './parts.ts';
@@ -41,6 +42,8 @@ export interface A2aHostOptions {
   gate: MiddlewareHandler;
   logger?: Logger;
   rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;
+  /** Text messages already answered (a resent message runs no second turn); shared by every instance. Default: this instance's memory. */
+  answered?: IdempotencyStore<{ messageId: string }>;
   /** Conversations one principal may start per minute. Default 120. */
   conversationCreatesPerMinute?: number;
   /** Conversations one principal may own. Default 200. */
@@ -92,6 +95,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
 
   const executor = new SurfacerAgentExecutor({
     service, ui, step, logger, randomId: randomUUID,
+    answered: options.answered ?? createMemoryIdempotencyStore({ ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
     resets: limiter('a2ui-client-resets', { perMinute: resetsPerMinute, burst: resetsPerMinute }),
   });
 

@@ -3,7 +3,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { a2uiWire } from '../compiler/index.ts';
 import {
-  AppendConflictError, silentLogger, StoreUnavailableError, type Conversation, type ConversationService, type Logger, type TurnResult,
+  AppendConflictError, silentLogger, StoreUnavailableError, turnAnswered, type Conversation, type ConversationService, type Logger, type TurnResult,
 } from '../conversation/index.ts';
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
@@ -224,9 +224,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
             // An answered message is done, and so is one whose streamed directives were applied
             // before a cancel or failure (running it again would apply them twice). Otherwise the
             // client's retry sends the same history and the message runs again.
-            if (result.ok && (result.outcome === 'applied' || (before !== undefined && changedSurfaces(before, result.next)))) {
-              await options.answered.set(key, { runId });
-            }
+            if (turnAnswered(before, result)) await options.answered.set(key, { runId });
             turnDone(result, before);
           }
         } finally {
@@ -395,7 +393,3 @@ function wireSurfaceId(body: string): string {
   }
 }
 
-/** Whether a turn changed what the surfaces show (its transcript entries aside); `prev` is read before it (a streamed turn's result's prev already has its parts). */
-function changedSurfaces(prev: ConversationIr, next: ConversationIr): boolean {
-  return JSON.stringify(prev.surfaces) !== JSON.stringify(next.surfaces);
-}

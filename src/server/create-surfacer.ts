@@ -135,6 +135,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   // A2A (src/host-a2a): the same conversations, as an agent A2A clients call with bearer tokens.
   const a2a = options.agents?.a2a === false ? undefined : createA2aHost({
     service: conversations, a2ui, logger, rateLimiter, gate,
+    answered: backend.idempotency('a2a-answered', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
     // The htmx host's limits, for the same reasons: conversations started per minute and held.
     ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
     ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),

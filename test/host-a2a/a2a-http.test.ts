@@ -187,6 +187,25 @@ describe('message/send (A2A v1.0)', () => {
     expect(findSurface((await s.handle.conversations.get(task.contextId))!.ir, 'main')).toBeDefined();
   });
 
+  it('a text message resent with the same messageId (its answer was lost): answered with the UI as it is, no second turn', async () => {
+    const client = await a2aClient(s.url);
+    const first = await sendTask(client, userMessage([text('create a character card')], { metadata: CAPS_V09 }));
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const cid = first.contextId;
+    const resend = userMessage([text('show me sample characters')], { contextId: cid, metadata: CAPS_V09, messageId: 'm-resent-1' });
+    const answered = await sendTask(client, resend);
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const after = await s.handle.conversations.get(cid);
+    const again = await sendTask(client, resend);
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(again.status?.message)).toContain('answered already');
+    // No second turn: the log did not move, and the UI it carries is the conversation's as it is.
+    const now = await s.handle.conversations.get(cid);
+    expect(now!.version).toBe(after!.version);
+    expect(now!.ir.transcript.filter((e) => e.role === 'user').length).toBe(2);
+    await expectV09Agrees(a2uiOf(again.status?.message).messages, cid);
+  });
+
   it('a contextId that is no conversation of this caller: not found, nothing created', async () => {
     const client = await a2aClient(s.url);
     await expect(sendTask(client, userMessage([text('hello')], { contextId: 'cNoSuchConversation1' }))).rejects.toThrow(/no such conversation/);
