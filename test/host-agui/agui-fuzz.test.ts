@@ -77,7 +77,8 @@ function badAction(): fc.Arbitrary<unknown> {
     ),
     rev: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 50 }) }, { weight: 1, arbitrary: fc.oneof(fc.constant(undefined), fc.integer({ min: -3, max: -1 }), fc.string({ maxLength: 4 })) }),
     extra: fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), junk, { maxKeys: 4 }) }),
-  }).filter((a) => a.nonce !== valid.nonce || a.rev !== valid.rev || a.surfaceId !== 'main--e0' || a.name !== 'form.submit').map((a) => ({
+    // The wire's rev may be the number's string ("0" is rev 0): such an action is the valid one, not junk.
+  }).filter((a) => a.nonce !== valid.nonce || String(a.rev) !== String(valid.rev) || a.surfaceId !== 'main--e0' || a.name !== 'form.submit').map((a) => ({
     threadId: cid, runId: `fuzz-${Math.random().toString(36).slice(2)}`, messages: [],
     forwardedProps: {
       a2uiAction: {
