@@ -1,12 +1,11 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
-import { createClientSimV09 } from '../../src/clientsim/index.ts';
 import type { Planner } from '../../src/planner/types.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import { expectSameStateV09 } from '../clientsim/v0_9/compare.ts';
 import { officialClick, officialInput } from '../support/a2ui-v0_9-oracle.ts';
-import { AguiClient, startAgui, TOKEN_A, TOKEN_B, types, type AguiStack } from './support.ts';
+import { AguiClient, startAgui, TOKEN_A, TOKEN_B, types, nativeHashesV09, type AguiStack } from './support.ts';
 
 /*
  * Issue 19, AG-UI: the official @ag-ui/client HttpAgent against POST /ag-ui over real HTTP. A
@@ -49,23 +48,13 @@ afterAll(async () => { await s.close(); });
 const SURFACE = 'main--e0';
 const SAVE = 'main.a0-form_submit.Button';
 
-/** What a client of the native v0.9 stream holds now (the snapshot it would be initialised with). */
-async function nativeState(cid: string): Promise<ReturnType<typeof createClientSimV09>> {
-  const conversation = await s.surfacer.conversations.get(cid);
-  const response = await fetch(`${s.url}/a2ui/c/${cid}/snapshot.jsonl?v=0.9`, { headers: { Authorization: `Bearer ${conversation!.a2uiToken}` } });
-  expect(response.status).toBe(200);
-  const sim = createClientSimV09();
-  const lines = (await response.text()).split('\n').filter((l) => l !== '');
-  expect(sim.applyAll(lines.map((l) => JSON.parse(l) as unknown)).filter((v) => v.severity === 'error')).toEqual([]);
-  return sim;
-}
 
 async function expectConsistent(client: AguiClient): Promise<void> {
   expect(client.invalidEvents).toEqual([]);
   expect(client.refused).toEqual([]);
   expect(client.violations).toEqual([]);
   expectSameStateV09(client.sim, client.oracle);
-  const native = (await nativeState(client.threadId)).hashes();
+  const native = await nativeHashesV09(s, client.threadId);
   expect(client.sim.hashes()).toEqual(native);
   // The HttpAgent's activity messages (deltas applied by the official client) end on the same UI.
   const replayed = client.replayActivities();

@@ -1,10 +1,9 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientSimV09 } from '../../src/clientsim/index.ts';
 import { expectSameStateV09 } from '../clientsim/v0_9/compare.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.ts';
 import { piecesOf } from '../support/fake-stream.ts';
-import { AguiClient, startAgui, TOKEN_A, TOKEN_B, type AguiStack } from './support.ts';
+import { AguiClient, startAgui, TOKEN_A, TOKEN_B, nativeHashesV09, type AguiStack } from './support.ts';
 
 /*
  * Issue 20, AG-UI: a streamed turn reaches the official @ag-ui/client HttpAgent as it happens.
@@ -35,15 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await s.close(); await fake.close(); });
 
-async function nativeHashes(cid: string) {
-  const conversation = await s.surfacer.conversations.get(cid);
-  const response = await fetch(`${s.url}/a2ui/c/${cid}/snapshot.jsonl?v=0.9`, { headers: { Authorization: `Bearer ${conversation!.a2uiToken}` } });
-  expect(response.status).toBe(200);
-  const sim = createClientSimV09();
-  const lines = (await response.text()).split('\n').filter((l) => l !== '');
-  expect(sim.applyAll(lines.map((l) => JSON.parse(l) as unknown)).filter((v) => v.severity === 'error')).toEqual([]);
-  return sim.hashes();
-}
 
 /** One run, each event stamped with the time the HttpAgent handed it over. */
 async function timedRun(client: AguiClient): Promise<Array<{ event: BaseEvent; at: number }>> {
@@ -93,7 +83,7 @@ describe('a streamed turn over POST /ag-ui', () => {
     expect(client.refused).toEqual([]);
     expect(client.violations).toEqual([]);
     expectSameStateV09(client.sim, client.oracle);
-    const native = await nativeHashes(client.threadId);
+    const native = await nativeHashesV09(s, client.threadId);
     expect(client.sim.hashes()).toEqual(native);
     const replayed = client.replayActivities();
     expect(replayed.refused).toEqual([]);
@@ -125,7 +115,7 @@ describe('a streamed turn over POST /ag-ui', () => {
     expect(again.invalidEvents).toEqual([]);
     expect(again.refused).toEqual([]);
     expect(again.violations).toEqual([]);
-    expect(again.sim.hashes()).toEqual(await nativeHashes(again.threadId));
+    expect(again.sim.hashes()).toEqual(await nativeHashesV09(s, again.threadId));
     expect(s.errors).toEqual([]);
   });
 
@@ -150,7 +140,7 @@ describe('a streamed turn over POST /ag-ui', () => {
     // No second turn: the model was asked once, and the conversation is as the cancelled turn left it.
     expect(fake.requests.length).toBe(requests + 1);
     expect((await s.surfacer.conversations.get(client.threadId))!.version).toBe(after!.version);
-    expect(again.sim.hashes()).toEqual(await nativeHashes(again.threadId));
+    expect(again.sim.hashes()).toEqual(await nativeHashesV09(s, again.threadId));
     expect(again.violations).toEqual([]);
     expect(s.errors).toEqual([]);
   });
@@ -169,7 +159,7 @@ describe('a streamed turn over POST /ag-ui', () => {
     expect(client.refused).toEqual([]);
     expect(client.violations).toEqual([]);
     expectSameStateV09(client.sim, client.oracle);
-    expect(client.sim.hashes()).toEqual(await nativeHashes(client.threadId));
+    expect(client.sim.hashes()).toEqual(await nativeHashesV09(s, client.threadId));
     expect(s.errors).toEqual([]);
   });
 });

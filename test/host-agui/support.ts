@@ -6,6 +6,7 @@ import { createClientSimV09, type ClientSimV09, type ViolationV09 } from '../../
 import type { Logger } from '../../src/conversation/index.ts';
 import type { RunningServer } from '../../src/host-html/index.ts';
 import { createSurfacer, type Surfacer, type SurfacerOptions } from '../../src/server/index.ts';
+import { expect } from 'vitest';
 import { newOracle, offer, type Oracle } from '../support/a2ui-v0_9-oracle.ts';
 
 /** A Surfacer over real HTTP on a loopback port, with the AG-UI endpoint and two tokens. */
@@ -127,3 +128,14 @@ export class AguiClient {
 }
 
 export const types = (events: readonly BaseEvent[]): string[] => events.map((e) => e.type);
+
+/** The hashes of what a client of the native v0.9 stream holds now (the snapshot it would be initialised with). */
+export async function nativeHashesV09(s: Pick<AguiStack, 'surfacer' | 'url'>, cid: string): Promise<ReadonlyMap<string, string>> {
+  const conversation = await s.surfacer.conversations.get(cid);
+  const response = await fetch(`${s.url}/a2ui/c/${cid}/snapshot.jsonl?v=0.9`, { headers: { Authorization: `Bearer ${conversation!.a2uiToken}` } });
+  expect(response.status).toBe(200);
+  const sim = createClientSimV09();
+  const lines = (await response.text()).split('\n').filter((l) => l !== '');
+  expect(sim.applyAll(lines.map((l) => JSON.parse(l) as unknown)).filter((v) => v.severity === 'error')).toEqual([]);
+  return sim.hashes();
+}
