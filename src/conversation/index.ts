@@ -30,3 +30,5 @@ export type {
 export { createTurnStreamSession } from './turn-stream.ts';
 export type { StreamedSoFar, StreamPart, TurnStreamEvent, TurnStreamListener, TurnStreamSession } from './turn-stream.ts';
 export { turnAnswered } from './answered.ts';
+export { followTurn } from './follow-turn.ts';
+export type { TurnProgress } from './follow-turn.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { A2A_PROTOCOL_VERSION, Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type User } from '@a2a-js/sdk/server';
 import { a2uiWireOfMessageVersion, type A2uiVersion } from '../compiler/index.ts';
-import { StoreUnavailableError, turnAnswered, type ConversationService, type Logger } from '../conversation/index.ts';
+import { followTurn, StoreUnavailableError, turnAnswered, type ConversationService, type Logger } from '../conversation/index.ts';
 import type { IdempotencyStore } from '../ingress/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
@@ -10,7 +10,6 @@ import type { Principal, RateLimiter } from '../hosting/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { A2UI_EXTENSION_URIS, chooseWireVersion } from './capabilities.ts';
 import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
-import { followTurn } from './progress.ts';
 
 /*
  * One A2A task per client message, over the conversation service: the message's text is a

@@ -3,7 +3,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { a2uiWire } from '../compiler/index.ts';
 import {
-  AppendConflictError, silentLogger, StoreUnavailableError, turnAnswered, type Conversation, type ConversationService, type Logger, type TurnResult,
+  AppendConflictError, followTurn, silentLogger, StoreUnavailableError, turnAnswered, type Conversation, type ConversationService, type Logger, type TurnResult,
 } from '../conversation/index.ts';
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
@@ -140,27 +140,24 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
      * Follows the one turn this run waits for (the first turn index it hears of; the service
      * runs one turn at a time per conversation): its words and its applied parts, as they come.
      */
-    const follow = (): (() => void) => {
-      let turnIndex: number | undefined;
-      return service.subscribeStream(cid, (event) => {
+    const follow = (): (() => void) => followTurn(service, cid, {
+      text(delta, turnIndex) {
         if (signal.aborted) return;
-        turnIndex ??= event.turnIndex;
-        if (event.turnIndex !== turnIndex) return;
-        if (event.kind === 'text' && event.delta !== '') {
-          if (streamed === undefined) {
-            // One text message per turn; the transcript's id is not drawn until the text is applied.
-            streamed = { messageId: `${runId}-answer-${event.turnIndex}`, text: '' };
-            emit({ type: EventType.TEXT_MESSAGE_START, messageId: streamed.messageId, role: 'assistant' } as BaseEvent);
-          }
-          streamed.text += event.delta;
-          emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: streamed.messageId, delta: event.delta } as BaseEvent);
-        } else if (event.kind === 'applied') {
-          surfacing = surfacing.then(sendSurfaces).catch((error: unknown) => {
-            logger.warn('AG-UI: a streamed part\'s surfaces could not be sent (the end of the run sends them)', { cid, error: String(error) });
-          });
+        if (streamed === undefined) {
+          // One text message per turn; the transcript's id is not drawn until the text is applied.
+          streamed = { messageId: `${runId}-answer-${turnIndex}`, text: '' };
+          emit({ type: EventType.TEXT_MESSAGE_START, messageId: streamed.messageId, role: 'assistant' } as BaseEvent);
         }
-      });
-    };
+        streamed.text += delta;
+        emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: streamed.messageId, delta } as BaseEvent);
+      },
+      applied() {
+        if (signal.aborted) return;
+        surfacing = surfacing.then(sendSurfaces).catch((error: unknown) => {
+          logger.warn('AG-UI: a streamed part\'s surfaces could not be sent (the end of the run sends them)', { cid, error: String(error) });
+        });
+      },
+    });
     /**
      * Ends the streamed text message with the answer's text as validated: a continuation of the
      * preview is sent as more content (the usual case: the same text). Returns the assistant's

@@ -1,14 +1,14 @@
-import type { ConversationService } from '../conversation/index.ts';
+import type { ConversationService } from './service.ts';
 
 /*
  * The turn a task waits for, as it happens (ConversationService.subscribeStream, local to the
- * instance running it): its words, and each part applied. Transport-neutral on purpose: the
- * executor decides what an A2A client gets of it.
+ * instance running it): its words, and each part applied. Transport-neutral on purpose: each
+ * agent host (AG-UI, A2A) decides what its client gets of it.
  */
 
 export interface TurnProgress {
   /** The assistant's words grew by `delta` (a preview of the text validated with the answer). */
-  text(delta: string): void;
+  text(delta: string, turnIndex: number): void;
   /** Whole directives were applied and logged: the UI changed. */
   applied(): void;
 }
@@ -23,7 +23,7 @@ export function followTurn(service: Pick<ConversationService, 'subscribeStream'>
   return service.subscribeStream(cid, (event) => {
     turnIndex ??= event.turnIndex;
     if (event.turnIndex !== turnIndex) return;
-    if (event.kind === 'text' && event.delta !== '') progress.text(event.delta);
+    if (event.kind === 'text' && event.delta !== '') progress.text(event.delta, event.turnIndex);
     else if (event.kind === 'applied') progress.applied();
   });
 }
