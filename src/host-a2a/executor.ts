@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { A2A_PROTOCOL_VERSION, Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type User } from '@a2a-js/sdk/server';
 import { a2uiWireOfMessageVersion, type A2uiVersion } from '../compiler/index.ts';
-import { followTurn, StoreUnavailableError, turnAnswered, type ConversationService, type Logger } from '../conversation/index.ts';
+import { followTurn, StoreUnavailableError, turnAnswered, type ConversationService, type Logger, type TurnStreamListener } from '../conversation/index.ts';
 import type { IdempotencyStore } from '../ingress/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
@@ -119,7 +119,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
         artifact: { artifactId, name: 'answer', description: 'the assistant\'s words as they are written', parts: [textPart(text)], metadata: undefined, extensions: [] },
       }));
     };
-    const follow = ctx.context.state.get(A2A_STREAMING) !== true ? undefined : (): (() => void) => followTurn(this.deps.service, cid, {
+    const follow = ctx.context.state.get(A2A_STREAMING) !== true ? undefined : followTurn({
       text: (delta) => {
         chunk(delta, streamedText !== '', false);
         streamedText += delta;
@@ -199,8 +199,8 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     };
   }
 
-  /** `follow`: on message/stream, watches the turn this task runs (returns its unsubscribe). */
-  private async run(cid: string, message: Message, version: A2uiVersion | undefined, signal: AbortSignal, follow?: () => () => void): Promise<Outcome> {
+  /** `follow`: on message/stream, hears the turn this task runs. */
+  private async run(cid: string, message: Message, version: A2uiVersion | undefined, signal: AbortSignal, follow?: TurnStreamListener): Promise<Outcome> {
     const read = readMessage(message.parts);
     if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, version, signal, follow);
     if (read.text === '') return { kind: 'failed', error: makeError('HTTP_BAD_REQUEST', 'the message holds neither text nor an A2UI action') };
@@ -217,12 +217,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     let turn;
     try {
       before = (await this.deps.service.get(cid))?.ir;
-      const unfollow = follow?.();
-      try {
-        turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN });
-      } finally {
-        unfollow?.();
-      }
+      turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN, ...(follow ? { onStream: follow } : {}) });
       if (turnAnswered(before, turn)) await this.deps.answered?.set(key, { messageId: message.messageId });
     } finally {
       this.answering.delete(key);
@@ -239,7 +234,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
    * messageId (a client resending a message applies it once).
    */
   private async actions(
-    cid: string, messages: readonly unknown[], messageId: string, version: A2uiVersion | undefined, signal: AbortSignal, follow?: () => () => void,
+    cid: string, messages: readonly unknown[], messageId: string, version: A2uiVersion | undefined, signal: AbortSignal, follow?: TurnStreamListener,
   ): Promise<Outcome> {
     const { service } = this.deps;
     const notes: string[] = [];
@@ -252,7 +247,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       if (!parsed.ok) return { kind: 'failed', error: parsed.error, ...(parsed.issues ? { issues: parsed.issues } : {}) };
       const wire = a2uiWireOfMessageVersion(parsed.dialect === 'v0.8' ? undefined : parsed.dialect)!;
       const request = asTheIrHeldIt(parsed.request, wire);
-      const result = await service.applyAction(cid, request, { origin: A2A_ORIGIN, signal });
+      const result = await service.applyAction(cid, request, { origin: A2A_ORIGIN, signal, ...(follow ? { onStream: follow } : {}) });
       if (!result.ok) return { kind: 'failed', error: result.error, ...(result.issues ? { issues: result.issues } : {}) };
       // One accepted action, answered in the version it was sent in: the step from what its client held.
       if (messages.length === 1 && result.kind === 'applied' && !result.replayed && result.continuation === undefined
@@ -275,13 +270,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       }
       if (result.toast) notes.push(result.toast.text);
       if (result.continuation) {
-        const unfollow = follow?.();
-        let turn;
-        try {
-          turn = await result.continuation;
-        } finally {
-          unfollow?.();
-        }
+        const turn = await result.continuation;
         if (turn !== undefined && !turn.ok) return { kind: 'failed', error: turn.error };
         if (turn !== undefined) next = turn.next;
       }

@@ -136,11 +136,8 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       if (!(await bridges.prepare(cid))) return;
       for (const s of bridges.liveSurfaceStates(cid)) heldSurfaces.sent(cid, s.id, s.epoch, s.rev);
     };
-    /**
-     * Follows the one turn this run waits for (the first turn index it hears of; the service
-     * runs one turn at a time per conversation): its words and its applied parts, as they come.
-     */
-    const follow = (): (() => void) => followTurn(service, cid, {
+    /** Follows the turn this run runs (the service hands it that turn's events only): its words and applied parts. */
+    const follow = followTurn({
       text(delta, turnIndex) {
         if (signal.aborted) return;
         if (streamed === undefined) {
@@ -209,14 +206,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       // Claimed before the first await: two runs of one resent history cannot both start the turn.
       if (!inFlight.has(key)) {
         inFlight.add(key);
-        let unfollow = (): void => {};
         try {
           // Already answered: the history was resent; nothing runs again.
           if ((await options.answered.get(key)) === undefined) {
             const before = (await service.get(cid))?.ir;
-            unfollow = follow();
-            const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN });
-            unfollow();
+            const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN, onStream: follow });
             await surfacing;
             // An answered message is done, and so is one whose streamed directives were applied
             // before a cancel or failure (running it again would apply them twice). Otherwise the
@@ -225,13 +219,12 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
             turnDone(result, before);
           }
         } finally {
-          unfollow();
           inFlight.delete(key);
         }
       }
     } else if (intent.kind === 'action' && request !== undefined) {
       shown.add(wireSurfaceId(intent.body));
-      const result = await service.applyAction(cid, request, { origin: AGUI_ORIGIN, signal });
+      const result = await service.applyAction(cid, request, { origin: AGUI_ORIGIN, signal, onStream: follow });
       if (!result.ok) {
         error = result.error;
       } else if (result.kind === 'applied' && result.continuation === undefined && !result.replayed && request.kind === 'action') {
@@ -249,14 +242,11 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         emit({ type: EventType.STEP_STARTED, stepName } as BaseEvent);
         const onAbort = (): void => { void service.cancelTurn(cid).catch(() => false); };
         signal.addEventListener('abort', onAbort, { once: true });
-        const unfollow = follow();
         try {
           const turn = await result.continuation;
-          unfollow();
           await surfacing;
           turnDone(turn, result.next);
         } finally {
-          unfollow();
           signal.removeEventListener('abort', onAbort);
         }
         emit({ type: EventType.STEP_FINISHED, stepName } as BaseEvent);
