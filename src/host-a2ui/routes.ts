@@ -36,6 +36,8 @@ export interface A2uiRouteDeps {
   heartbeatMs?: number;
   /** SSE `retry:` hint sent first on every stream. Default 2 000. */
   retryMs?: number;
+  /** See NodeSinkOptions.socketWrites (default true; false only to measure the old path against it). */
+  socketWrites?: boolean;
   /** Largest accepted POST body. Default 64 KiB. */
   maxEventBytes?: number;
   pageTitle?: string;
@@ -79,6 +81,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     }
   };
   const heartbeat = createHeartbeat(heartbeatMs);
+  const sinkOptions = deps.socketWrites === false ? { socketWrites: false } : {};
   const allowed = async (c: Context): Promise<string | undefined> => {
     const cid = c.req.param('cid');
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
@@ -99,7 +102,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     if (outgoing instanceof ServerResponse) {
       // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.
       try {
-        void runConnection(nodeSink(outgoing), params);
+        void runConnection(nodeSink(outgoing, sinkOptions), params);
       } catch (error) {
         onError(error, { route: 'stream', cid });
         return c.json(makeError('INTERNAL_ERROR', 'the stream could not be initialised'), 500);

@@ -3,13 +3,14 @@ import {
 } from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import type { A2uiFeed } from './feed.ts';
-import { HubClosedError, type HubEvent, type SubscribeResult } from './hub.ts';
+import { framesOf } from './frames.ts';
+import { HubClosedError, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
 
 /*
  * The SSE side of one A2UI stream, written for fan-out to thousands of connections: every
- * published event is framed and UTF-8 encoded once (shared by all connections), and the
- * connection (src/sse: sink, shared heartbeat) is driven by the hub's notify callback.
+ * published batch is framed and UTF-8 encoded once (frames.ts, shared by all connections), and
+ * the connection (src/hosting/sse.ts: sink, shared heartbeat) is driven by the hub's notify callback.
  */
 
 export interface ConnectionParams {
@@ -77,27 +78,16 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
     for (const event of result.missed) head += sseFrame({ id: event.id, data: event.data });
   }
   connection = openPushConnection(sink, p.heartbeat, {
-    head, pull: () => subscription.take().map(frameOf), onEnd: () => subscription.close(),
+    head, pull: () => framesOf(subscription.take()), onEnd: () => subscription.close(),
   });
   if (droppedEarly) connection.end();
   return connection.finished;
 }
 
 /**
- * Events are shared by every subscriber of a conversation: frame and encode each once.
  * Snapshot messages are shared by every stream initialised from the same IR (the bridge caches
- * them): serialise each once.
+ * them): serialise each once. (Published events are framed once per batch: frames.ts.)
  */
-const frames = new WeakMap<HubEvent, Buffer>();
-function frameOf(event: HubEvent): Buffer {
-  let bytes = frames.get(event);
-  if (bytes === undefined) {
-    bytes = Buffer.from(sseFrame({ id: event.id, data: event.data }));
-    frames.set(event, bytes);
-  }
-  return bytes;
-}
-
 const serialised = new WeakMap<object, string>();
 export function serialise(message: A2uiServerMessage): string {
   let text = serialised.get(message);

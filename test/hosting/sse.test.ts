@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHeartbeat, openPushConnection, sseFrame, type SseSink } from '../../src/hosting/index.ts';
+import { createHeartbeat, openPushConnection, SharedFrame, sseFrame, type SseSink } from '../../src/hosting/index.ts';
 
 /** A sink whose writes complete when the test says so (a client reading slowly). */
 function slowSink() {
@@ -11,7 +11,7 @@ function slowSink() {
   let aborted = false;
   const sink: SseSink = {
     write(chunks) {
-      written.push(chunks.map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString())).join(''));
+      written.push(chunks.map((c) => (typeof c === 'string' ? c : c instanceof SharedFrame ? c.bytes.toString() : Buffer.from(c).toString())).join(''));
       return new Promise<void>((resolve) => waiting.push(resolve));
     },
     end() { ended = true; },
