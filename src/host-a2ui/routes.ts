@@ -9,7 +9,7 @@ import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage, type A2uiPageChrome } from './page.ts';
-import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
+import { createDrainBatcher, createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
@@ -81,6 +81,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     }
   };
   const heartbeat = createHeartbeat(heartbeatMs);
+  const drains = createDrainBatcher();
   const sinkOptions = deps.socketWrites === false ? { socketWrites: false } : {};
   const allowed = async (c: Context): Promise<string | undefined> => {
     const cid = c.req.param('cid');
@@ -97,7 +98,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const failed = await prepare(c, feed, cid, 'stream', lastEventId);
     if (failed) return failed;
-    const params: ConnectionParams = { feed, cid, lastEventId, retryMs, heartbeat };
+    const params: ConnectionParams = { feed, cid, lastEventId, retryMs, heartbeat, drains };
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
     if (outgoing instanceof ServerResponse) {
       // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.

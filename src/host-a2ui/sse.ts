@@ -1,5 +1,5 @@
 import {
-  openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, type Heartbeat, type PushConnection, type SseSink,
+  openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, type DrainBatcher, type Heartbeat, type PushConnection, type SseSink,
 } from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import type { A2uiFeed } from './feed.ts';
@@ -20,6 +20,8 @@ export interface ConnectionParams {
   lastEventId: string | undefined;
   retryMs: number;
   heartbeat: Heartbeat;
+  /** Where the hub's notifications go: drained once per event-loop turn, after the publisher's. */
+  drains: DrainBatcher;
 }
 
 /**
@@ -36,7 +38,7 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
   try {
     feed.open?.(p.cid);
     result = feed.hub.subscribe(p.cid, p.lastEventId, {
-      notify: () => connection?.drain(),
+      notify: () => { if (connection !== undefined) p.drains.schedule(connection); },
       dropped: (reason) => {
         if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
         else droppedEarly = true;

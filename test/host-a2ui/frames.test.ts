@@ -139,7 +139,14 @@ describe('shared batches and frames (hub + frames.ts)', () => {
     hub.publish('c', 3, [{ deleteSurface: { surfaceId: 'd' } }]);
     expect(subs[0]!.take().map((e) => e.id)).toEqual(['sc-2', 'sc-3']);
     expect(subs[1]!.take().map((e) => e.id)).toEqual(['sc-2', 'sc-3']);
+    // Subscribers holding the same run of batches (published in one turn) share one frame too.
+    hub.publish('c', 4, [{ deleteSurface: { surfaceId: 'e' } }]);
+    hub.publish('c', 5, [{ deleteSurface: { surfaceId: 'f' } }]);
+    const runs = [framesOf(subs[0]!.take()), framesOf(subs[1]!.take())];
+    expect(runs[1]![0]).toBe(runs[0]![0]);
+    expect(textOf(runs[0]!)).toBe(['sc-4', 'sc-5'].map((id, i) => sseFrame({ id, data: JSON.stringify({ deleteSurface: { surfaceId: 'ef'[i] } }) })).join(''));
+    expect(subs[2]!.take().map((e) => e.id)).toEqual(['sc-2', 'sc-3', 'sc-4', 'sc-5']);
     const again = hub.subscribe('c', 'sc-1', { notify() {}, dropped() {} });
-    expect(again.mode === 'resume' && again.missed.map((e) => e.id)).toEqual(['sc-2', 'sc-3']);
+    expect(again.mode === 'resume' && again.missed.map((e) => e.id)).toEqual(['sc-2', 'sc-3', 'sc-4', 'sc-5']);
   });
 });
