@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
  *
  * Reported per N: per-client delivery time (p50/p99 over clients × rounds); the time until
  * *all* N clients had it (p50/p99 over rounds: the goal's metric); the POST's own round trip;
- * the server's time inside hub.publish (queueing + writing the batch to every stream, which
- * happens synchronously) and that per connection; memory per connection: (value with N streams
+ * the server's fan-out (from hub.publish until every stream has written the batch, in the
+ * event-loop turn after the publish) and that per connection; memory per connection: (value with N streams
  * open and initialised − value before) / N, after a full GC, for RSS and for JS heap + external;
  * and the 1-minute load average when the row started (the machine is shared).
  * Goal (issue 23): 10,000 clients on one instance, all-clients p99 ≤ 250 ms, ≤ 32 KB RSS per
