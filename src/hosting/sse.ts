@@ -36,12 +36,12 @@ export interface NodeSinkOptions {
 }
 
 /**
- * Writes straight to the Node response (@hono/node-server's `c.env.outgoing`). Once the
- * response's own first write has put the headers on the socket, a SharedFrame is written to the
- * socket itself: at 10,000 connections the ServerResponse's per-write work (chunk header and
- * trailer as three buffers, corking, a writev) cost as much as the syscall (BENCHMARKS.md). The
- * response stays consistent: its writes go to the same socket in order, and `end()` adds the
- * last chunk.
+ * Writes straight to the Node response (@hono/node-server's `c.env.outgoing`). The first write
+ * hands the headers to the socket; from then on a SharedFrame is written to the socket itself,
+ * already framed as a chunk: the ServerResponse's per-write work (chunk header and trailer as
+ * three buffers, corking, a writev) was about a third of a fan-out's CPU (BENCHMARKS.md, "10,000
+ * clients on one instance"). The response stays consistent: its own writes go to the same
+ * socket in order, and `end()` adds the last chunk.
  */
 export function nodeSink(res: ServerResponse, options: NodeSinkOptions = {}): SseSink {
   let closed = res.destroyed;
