@@ -18,9 +18,13 @@ async function main(): Promise<void> {
   const server = await startServe({
     port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: dir,
     env: { SURFACER_SESSION_SECRET: 'bench-secret-0123456789abcdef', ...(redisUrl ? { SURFACER_REDIS_PREFIX: process.env.BENCH_REDIS_PREFIX ?? 'bench:' } : {}) },
-    logger: silentLogger, fsync: false, a2ui: { heartbeatMs: 60_000 }, ...(redisUrl ? { redisUrl } : {}),
+    logger: silentLogger, fsync: false,
+    // BENCH_SSE_SOCKET_WRITES=0: the write path before issue 23 (through the ServerResponse), the same-run baseline.
+    a2ui: { heartbeatMs: 60_000, ...(process.env.BENCH_SSE_SOCKET_WRITES === '0' ? { socketWrites: false } : {}) }, ...(redisUrl ? { redisUrl } : {}),
   });
-  // Time spent inside hub.publish: serialise + queue + (synchronously) write to every stream.
+  // The fan-out: from hub.publish until every stream has written the batch. Streams drain in
+  // the event-loop turn after the publish (createDrainBatcher's setImmediate, queued inside
+  // publish); an immediate queued after the publish returns runs right after that drain.
   const publishMs: number[] = [];
   const hub = server.a2ui.hub;
   const publish = hub.publish.bind(hub);
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
     try {
       return publish(cid, version, messages, lines);
     } finally {
-      publishMs.push(performance.now() - t0);
+      setImmediate(() => publishMs.push(performance.now() - t0));
     }
   };
   process.on('message', (message: { stats?: number }) => {

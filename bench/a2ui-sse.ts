@@ -4,7 +4,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A2UI SSE fan-out: N concurrent SSE clients (N = 100, 500, 2,000) follow one conversation
+ * A2UI SSE fan-out: N concurrent SSE clients (N = 2,000 and 10,000) follow one conversation
  * through `GET /a2ui/c/{cid}/stream` (bearer token, as external A2UI clients do), against the
  * product as `npm start` composes it, in a child process. Each round POSTs one form.submit
  * userAction to `/a2ui/c/{cid}/events` (shared ingress, log append, compileA2uiUpdate, hub) and
@@ -13,18 +13,28 @@ import { fileURLToPath } from 'node:url';
  *
  * Reported per N: per-client delivery time (p50/p99 over clients × rounds); the time until
  * *all* N clients had it (p50/p99 over rounds: the goal's metric); the POST's own round trip;
- * the server's time inside hub.publish (queueing + writing the batch to every stream, which
- * happens synchronously); and memory per connection: (value with N streams open and
- * initialised − value before) / N, after a full GC, for RSS and for JS heap + external.
- * Goals at 2,000: all-clients p99 ≤ 200 ms, ≤ 64 KB per connection.
+ * the server's fan-out (from hub.publish until every stream has written the batch, in the
+ * event-loop turn after the publish) and that per connection; memory per connection: (value with N streams
+ * open and initialised − value before) / N, after a full GC, for RSS and for JS heap + external;
+ * and the 1-minute load average when the row started (the machine is shared).
+ * Goal (issue 23): 10,000 clients on one instance, all-clients p99 ≤ 250 ms, ≤ 32 KB RSS per
+ * connection.
+ *
+ * At the largest N the same measure runs again with the write path before issue 23
+ * (BENCH_SSE_SOCKET_WRITES=0 in the server: every frame through the ServerResponse), and the
+ * ratios against it are printed: the baseline measured in the same run.
  *
  * The clients share the machine (raw sockets: node's http client costs several times more per
  * chunk and would dominate). Needs `ulimit -n` above N + a margin (checked; 20,000 here).
- * BENCH_SSE_SIZES=100,500 and BENCH_SSE_ROUNDS=10 shorten a run; BENCH_SSE_PROFILE=DIR writes a
- * CPU profile of the server.
+ * BENCH_SSE_SIZES=500,2000 and BENCH_SSE_ROUNDS=10 shorten a run; BENCH_SSE_BASELINE=0 skips
+ * the baseline, BENCH_SSE_TWO=0 the two-instance part; BENCH_SSE_PROFILE=DIR writes a CPU
+ * profile of the server.
  */
-const SIZES = (process.env.BENCH_SSE_SIZES ?? '100,500,2000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SSE_SIZES ?? '2000,10000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_SSE_ROUNDS ?? 30);
+const BASELINE = process.env.BENCH_SSE_BASELINE !== '0';
+const TWO_INSTANCES = process.env.BENCH_SSE_TWO !== '0';
+const GOAL = { clients: 10_000, allP99Ms: 250, kbPerConn: 32 };
 const CONNECT_BATCH = 100;
 
 interface Stats { rss: number; heapUsed: number; external: number; hub: { subscribers: number; queuedBytes: number }; publishMs: number[] }
@@ -172,7 +182,7 @@ function fdLimit(): number {
   }
 }
 
-interface Row { heapPerConn: number; publishP50: number; n: number; clientP50: number; clientP99: number; allP50: number; allP99: number; postP50: number; kbPerConn: number; rounds: number }
+interface Row { load: number; heapPerConn: number; publishP50: number; n: number; clientP50: number; clientP99: number; allP50: number; allP99: number; postP50: number; kbPerConn: number; rounds: number }
 
 /** Every server's stats, summed (the memory and subscriber counts of all instances together). */
 async function statsOf(servers: readonly Server[]): Promise<Stats> {
@@ -186,6 +196,7 @@ async function statsOf(servers: readonly Server[]): Promise<Stats> {
 
 /** Clients are split evenly over `servers`; every submit goes to the first. */
 async function measure(servers: readonly Server[], t: Target, n: number): Promise<Row> {
+  const load = os.loadavg()[0]!;
   const before = await statsOf(servers);
   const clients: Client[] = [];
   for (let i = 0; i < n; i += CONNECT_BATCH) {
@@ -237,7 +248,7 @@ async function measure(servers: readonly Server[], t: Target, n: number): Promis
   all.sort((a, b) => a - b);
   posts.sort((a, b) => a - b);
   return {
-    n, rounds: ROUNDS,
+    n, rounds: ROUNDS, load,
     clientP50: percentile(perClient, 50), clientP99: percentile(perClient, 99),
     allP50: percentile(all, 50), allP99: percentile(all, 99), postP50: percentile(posts, 50), publishP50: percentile(fanOut, 50),
     kbPerConn: (connected.rss - before.rss) / n / 1024,
@@ -245,31 +256,55 @@ async function measure(servers: readonly Server[], t: Target, n: number): Promis
   };
 }
 
+const HEADER = '| clients | write path | per-client p50 ms | per-client p99 ms | all clients p50 ms | all clients p99 ms | POST p50 ms | server fan-out p50 ms | fan-out / connection | server RSS / connection | JS heap + external / connection | load avg |\n'
+  + '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n';
+
+/** One size on a fresh server (its memory baseline is not what a previous size left behind). */
+async function single(n: number, socketWrites: boolean): Promise<Row> {
+  const server = await startServer(socketWrites ? {} : { BENCH_SSE_SOCKET_WRITES: '0' });
+  try {
+    const t = await prepare(`http://127.0.0.1:${server.port}`);
+    return await measure([server], t, n);
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function run(): Promise<void> {
   const limit = fdLimit();
   process.stdout.write(`${new Date().toISOString().slice(0, 10)} · ${os.cpus()[0]?.model ?? 'cpu'} (${os.cpus().length} vCPU) · node ${process.version} · ulimit -n ${limit}\n\n`);
-  process.stdout.write('| clients | per-client p50 ms | per-client p99 ms | all clients p50 ms | all clients p99 ms | POST p50 ms | server fan-out p50 ms | server RSS / connection | JS heap + external / connection |\n');
-  process.stdout.write('|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  process.stdout.write(HEADER);
+  const rows = new Map<number, Row>();
   for (const n of SIZES) {
     if (n + 64 > limit) {
-      process.stdout.write(`| ${n} | skipped: ulimit -n ${limit} is too low (run \`ulimit -n ${n * 2 + 256}\` first) | | | | | | | |\n`);
+      process.stdout.write(`| ${n} | skipped: ulimit -n ${limit} is too low (run \`ulimit -n ${n * 2 + 256}\` first) | | | | | | | | | | |\n`);
       continue;
     }
-    // A fresh server per size, so its memory baseline is not what the previous size left behind.
-    const server = await startServer();
-    try {
-      const t = await prepare(`http://127.0.0.1:${server.port}`);
-      printRow(n, await measure([server], t, n));
-    } finally {
-      await server.stop();
-    }
+    const row = await single(n, true);
+    rows.set(n, row);
+    printRow(row, 'socket (shared frames)');
   }
-  process.stdout.write(`\n${ROUNDS} measured rounds per size (after 3 warm-up rounds); goals at 2,000: all clients p99 ≤ 200 ms, ≤ 64 KB per connection.\n`);
-  await twoInstances(Math.max(...SIZES), limit);
+  const largest = Math.max(...rows.keys());
+  let baseline: Row | undefined;
+  if (BASELINE && rows.size > 0) {
+    baseline = await single(largest, false);
+    printRow(baseline, 'response (before issue 23)');
+  }
+  process.stdout.write(`\n${ROUNDS} measured rounds per row (after 3 warm-up rounds), a fresh server per row.\n`);
+  const top = rows.get(largest);
+  if (top !== undefined && baseline !== undefined) {
+    process.stdout.write(`Same run, ${largest.toLocaleString('en')} clients, socket writes against the response path: all-clients p99 ×${(top.allP99 / baseline.allP99).toFixed(2)}, p50 ×${(top.allP50 / baseline.allP50).toFixed(2)}, server fan-out p50 ×${(top.publishP50 / baseline.publishP50).toFixed(2)}.\n`);
+  }
+  const goal = rows.get(GOAL.clients);
+  if (goal !== undefined) {
+    const met = goal.allP99 <= GOAL.allP99Ms && goal.kbPerConn <= GOAL.kbPerConn;
+    process.stdout.write(`Goal at ${GOAL.clients.toLocaleString('en')} clients on one instance (all clients p99 ≤ ${GOAL.allP99Ms} ms, RSS ≤ ${GOAL.kbPerConn} KB per connection): ${met ? 'met' : 'NOT met'} (${goal.allP99.toFixed(1)} ms, ${goal.kbPerConn.toFixed(1)} KB; load average ${goal.load.toFixed(2)} at the start).\n`);
+  }
+  if (TWO_INSTANCES && rows.size > 0) await twoInstances(largest, limit);
 }
 
-function printRow(n: number, r: Row): void {
-  process.stdout.write(`| ${n.toLocaleString('en')} | ${r.clientP50.toFixed(1)} | ${r.clientP99.toFixed(1)} | ${r.allP50.toFixed(1)} | ${r.allP99.toFixed(1)} | ${r.postP50.toFixed(1)} | ${r.publishP50.toFixed(1)} | ${r.kbPerConn.toFixed(1)} KB | ${r.heapPerConn.toFixed(1)} KB |\n`);
+function printRow(r: Row, path: string): void {
+  process.stdout.write(`| ${r.n.toLocaleString('en')} | ${path} | ${r.clientP50.toFixed(1)} | ${r.clientP99.toFixed(1)} | ${r.allP50.toFixed(1)} | ${r.allP99.toFixed(1)} | ${r.postP50.toFixed(1)} | ${r.publishP50.toFixed(1)} | ${((r.publishP50 * 1000) / r.n).toFixed(1)} µs | ${r.kbPerConn.toFixed(1)} KB | ${r.heapPerConn.toFixed(1)} KB | ${r.load.toFixed(2)} |\n`);
 }
 
 /**
@@ -279,10 +314,9 @@ function printRow(n: number, r: Row): void {
  */
 async function twoInstances(n: number, limit: number): Promise<void> {
   process.stdout.write(`\nTwo instances on Redis (AOF, appendfsync always), ${n.toLocaleString('en')} clients split evenly, submits through instance 1:\n\n`);
-  process.stdout.write('| clients | per-client p50 ms | per-client p99 ms | all clients p50 ms | all clients p99 ms | POST p50 ms | server fan-out p50 ms | RSS / connection (both servers) | JS heap + external / connection |\n');
-  process.stdout.write('|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  process.stdout.write(HEADER);
   if (n + 64 > limit) {
-    process.stdout.write(`| ${n} | skipped: ulimit -n ${limit} is too low | | | | | | | |\n`);
+    process.stdout.write(`| ${n} | skipped: ulimit -n ${limit} is too low | | | | | | | | | | |\n`);
     return;
   }
   const { startRedis } = await import('../test/support/redis-server.ts');
@@ -291,7 +325,7 @@ async function twoInstances(n: number, limit: number): Promise<void> {
   const servers = [await startServer(env), await startServer(env)];
   try {
     const t = await prepare(`http://127.0.0.1:${servers[0]!.port}`);
-    printRow(n, await measure(servers, t, n));
+    printRow(await measure(servers, t, n), 'socket, two instances (RSS: both)');
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await redis.stop();

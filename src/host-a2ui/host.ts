@@ -38,6 +38,8 @@ export interface A2uiHostOptions {
   logger?: Logger;
   heartbeatMs?: number;
   retryMs?: number;
+  /** See A2uiRouteDeps.socketWrites. */
+  socketWrites?: boolean;
   maxEventBytes?: number;
   pageTitle?: string;
   /** The message box's limit (the HTML host's maxMessageLength). Default 4000. */
@@ -175,6 +177,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     onError: (error, where) => logger.error('A2UI route failed', { ...where, error: error instanceof Error ? error.message : String(error) }),
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),
+    ...(options.socketWrites !== undefined ? { socketWrites: options.socketWrites } : {}),
     ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
     pageTitle: options.pageTitle ?? service.app.name,
   };

@@ -32,8 +32,12 @@ export interface HubSink {
 }
 
 export interface HubSubscription {
-  /** Everything queued since the last call, oldest first; whole batches only. */
-  take(): HubEvent[];
+  /**
+   * Everything queued since the last call, oldest first; whole batches only. Often the very
+   * array publish() offered every subscriber (one batch since the last take): read it, never
+   * change it — the transport may key shared work on it (sse.ts frames a batch once).
+   */
+  take(): readonly HubEvent[];
   /** Idempotent; call on disconnect. */
   close(): void;
   readonly closed: boolean;
@@ -150,8 +154,12 @@ interface Channel {
   readonly knownSurfaces: Set<string>;
 }
 
+const NOTHING: readonly HubEvent[] = Object.freeze([]);
+
 class Subscriber implements HubSubscription {
-  queue: HubEvent[] = [];
+  /** Shared with the other subscribers (the published batch) until `owned`: copied before a push. */
+  queue: readonly HubEvent[] = NOTHING;
+  owned = false;
   bytes = 0;
   closed = false;
 
@@ -160,17 +168,33 @@ class Subscriber implements HubSubscription {
     readonly sink: HubSink,
   ) {}
 
-  take(): HubEvent[] {
+  take(): readonly HubEvent[] {
     const events = this.queue;
-    this.queue = [];
+    this.queue = NOTHING;
+    this.owned = false;
     this.bytes = 0;
     return events;
+  }
+
+  /** Adds a published batch: shared as is when nothing waits (the fan-out's case), else appended to an own copy. */
+  enqueue(events: readonly HubEvent[], bytes: number): void {
+    if (this.queue.length === 0) {
+      this.queue = events;
+      this.owned = false;
+    } else {
+      const own = this.owned ? (this.queue as HubEvent[]) : this.queue.slice();
+      for (const event of events) own.push(event);
+      this.queue = own;
+      this.owned = true;
+    }
+    this.bytes += bytes;
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.queue = [];
+    this.queue = NOTHING;
+    this.owned = false;
     this.bytes = 0;
     this.detach(this);
   }
@@ -251,8 +275,7 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
       drop(sub, 'slow');
       return;
     }
-    sub.queue.push(...events);
-    sub.bytes += bytes;
+    sub.enqueue(events, bytes);
     sub.sink.notify();
   }
 
@@ -347,6 +370,8 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
         if (surfaceId !== undefined) rememberSurface(ch, surfaceId);
         return { id: formatEventId(ch.stream, version, index === last ? undefined : index), version, index, data, bytes };
       });
+      // Every subscriber's queue may be this very array (Subscriber.enqueue): frozen, never changed.
+      Object.freeze(events);
       ch.buffer.push(...events);
       ch.bufferBytes += batchBytes;
       trimBuffer(ch);

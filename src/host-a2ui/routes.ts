@@ -9,7 +9,7 @@ import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage, type A2uiPageChrome } from './page.ts';
-import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
+import { createDrainBatcher, createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
@@ -36,6 +36,8 @@ export interface A2uiRouteDeps {
   heartbeatMs?: number;
   /** SSE `retry:` hint sent first on every stream. Default 2 000. */
   retryMs?: number;
+  /** See NodeSinkOptions.socketWrites (default true; false only to measure the old path against it). */
+  socketWrites?: boolean;
   /** Largest accepted POST body. Default 64 KiB. */
   maxEventBytes?: number;
   pageTitle?: string;
@@ -79,6 +81,8 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     }
   };
   const heartbeat = createHeartbeat(heartbeatMs);
+  const drains = createDrainBatcher();
+  const sinkOptions = deps.socketWrites === false ? { socketWrites: false } : {};
   const allowed = async (c: Context): Promise<string | undefined> => {
     const cid = c.req.param('cid');
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
@@ -94,12 +98,12 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const failed = await prepare(c, feed, cid, 'stream', lastEventId);
     if (failed) return failed;
-    const params: ConnectionParams = { feed, cid, lastEventId, retryMs, heartbeat };
+    const params: ConnectionParams = { feed, cid, lastEventId, retryMs, heartbeat, drains };
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
     if (outgoing instanceof ServerResponse) {
       // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.
       try {
-        void runConnection(nodeSink(outgoing), params);
+        void runConnection(nodeSink(outgoing, sinkOptions), params);
       } catch (error) {
         onError(error, { route: 'stream', cid });
         return c.json(makeError('INTERNAL_ERROR', 'the stream could not be initialised'), 500);

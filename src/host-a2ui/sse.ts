@@ -1,15 +1,16 @@
 import {
-  openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, type Heartbeat, type PushConnection, type SseSink,
+  openPushConnection, SSE_SHUTDOWN_FAREWELL, sseFrame, type DrainBatcher, type Heartbeat, type PushConnection, type SseSink,
 } from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import type { A2uiFeed } from './feed.ts';
-import { HubClosedError, type HubEvent, type SubscribeResult } from './hub.ts';
+import { framesOf } from './frames.ts';
+import { HubClosedError, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
 
 /*
  * The SSE side of one A2UI stream, written for fan-out to thousands of connections: every
- * published event is framed and UTF-8 encoded once (shared by all connections), and the
- * connection (src/sse: sink, shared heartbeat) is driven by the hub's notify callback.
+ * published batch is framed and UTF-8 encoded once (frames.ts, shared by all connections), and
+ * the connection (src/hosting/sse.ts: sink, shared heartbeat) is driven by the hub's notify callback.
  */
 
 export interface ConnectionParams {
@@ -19,6 +20,8 @@ export interface ConnectionParams {
   lastEventId: string | undefined;
   retryMs: number;
   heartbeat: Heartbeat;
+  /** Where the hub's notifications go: drained once per event-loop turn, after the publisher's. */
+  drains: DrainBatcher;
 }
 
 /**
@@ -35,7 +38,7 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
   try {
     feed.open?.(p.cid);
     result = feed.hub.subscribe(p.cid, p.lastEventId, {
-      notify: () => connection?.drain(),
+      notify: () => { if (connection !== undefined) p.drains.schedule(connection); },
       dropped: (reason) => {
         if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
         else droppedEarly = true;
@@ -77,27 +80,16 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
     for (const event of result.missed) head += sseFrame({ id: event.id, data: event.data });
   }
   connection = openPushConnection(sink, p.heartbeat, {
-    head, pull: () => subscription.take().map(frameOf), onEnd: () => subscription.close(),
+    head, pull: () => framesOf(subscription.take()), onEnd: () => subscription.close(),
   });
   if (droppedEarly) connection.end();
   return connection.finished;
 }
 
 /**
- * Events are shared by every subscriber of a conversation: frame and encode each once.
  * Snapshot messages are shared by every stream initialised from the same IR (the bridge caches
- * them): serialise each once.
+ * them): serialise each once. (Published events are framed once per batch: frames.ts.)
  */
-const frames = new WeakMap<HubEvent, Buffer>();
-function frameOf(event: HubEvent): Buffer {
-  let bytes = frames.get(event);
-  if (bytes === undefined) {
-    bytes = Buffer.from(sseFrame({ id: event.id, data: event.data }));
-    frames.set(event, bytes);
-  }
-  return bytes;
-}
-
 const serialised = new WeakMap<object, string>();
 export function serialise(message: A2uiServerMessage): string {
   let text = serialised.get(message);

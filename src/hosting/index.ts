@@ -3,9 +3,10 @@ export { clientAddress, createRateLimiter } from './rate-limit.ts';
 export type { RateLimiter } from './rate-limit.ts';
 export { secureHeadersOnNode } from './secure-headers.ts';
 export {
-  createHeartbeat, nodeSink, openPushConnection, SHUTDOWN_RETRY_MS, SSE_PING, SSE_SHUTDOWN_FAREWELL, sseFrame, webSink,
+  createDrainBatcher, createHeartbeat, nodeSink, openPushConnection, SHUTDOWN_RETRY_MS, SSE_PING, SSE_SHUTDOWN_FAREWELL, sseFrame, webSink,
 } from './sse.ts';
-export type { Heartbeat, PushConnection, PushConnectionOptions, SseSink } from './sse.ts';
+export type { DrainBatcher, Heartbeat, NodeSinkOptions, PushConnection, PushConnectionOptions, SseChunk, SseSink } from './sse.ts';
+export { SharedFrame } from './shared-frame.ts';
 export { bearerTokenAuthenticator, chooseAgentAuthenticate, isLoopbackHost, LOCAL_PRINCIPAL, ownerOfPrincipal, parseApiTokens } from './agent-auth.ts';
 export type { Authenticate, Principal } from './agent-auth.ts';
 export { agentGate, bodyTextOf, isJsonContentType, isLoopbackAddress, principalOf, readLimitedText, unauthorized } from './agent-gate.ts';

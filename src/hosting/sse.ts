@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { SSEStreamingApi } from 'hono/streaming';
+import { SharedFrame } from './shared-frame.ts';
 
 /*
  * Server-sent events for both hosts (the A2UI stream and the htmx page updates):
@@ -10,9 +12,12 @@ import type { SSEStreamingApi } from 'hono/streaming';
  *   one shared timer per host sends `: ping` to connections idle for `intervalMs`.
  */
 
+/** What a sink writes: text or bytes of this connection, or a frame shared by many (written as is). */
+export type SseChunk = string | Uint8Array | SharedFrame;
+
 /** Where one connection's bytes go. `write` returns a promise only under back-pressure. */
 export interface SseSink {
-  write(chunks: readonly (string | Uint8Array)[]): Promise<void> | undefined;
+  write(chunks: readonly SseChunk[]): Promise<void> | undefined;
   /** Normal end of the response. */
   end(): void;
   /** Cut the connection (e.g. a write stuck on a client that stopped reading). */
@@ -21,8 +26,24 @@ export interface SseSink {
   readonly closed: boolean;
 }
 
-/** Writes straight to the Node response (@hono/node-server's `c.env.outgoing`). */
-export function nodeSink(res: ServerResponse): SseSink {
+export interface NodeSinkOptions {
+  /**
+   * Shared frames go straight to the socket, already framed as HTTP chunks (default true).
+   * False: every write goes through the ServerResponse, which frames each chunk per connection —
+   * the path before issue 23, kept as the baseline bench/a2ui-sse.ts measures in the same run.
+   */
+  socketWrites?: boolean;
+}
+
+/**
+ * Writes straight to the Node response (@hono/node-server's `c.env.outgoing`). The first write
+ * hands the headers to the socket; from then on a SharedFrame is written to the socket itself,
+ * already framed as a chunk: the ServerResponse's per-write work (chunk header and trailer as
+ * three buffers, corking, a writev) was about a third of a fan-out's CPU (BENCHMARKS.md, "10,000
+ * clients on one instance"). The response stays consistent: its own writes go to the same
+ * socket in order, and `end()` adds the last chunk.
+ */
+export function nodeSink(res: ServerResponse, options: NodeSinkOptions = {}): SseSink {
   let closed = res.destroyed;
   const listeners: (() => void)[] = [];
   res.once('close', () => {
@@ -33,22 +54,54 @@ export function nodeSink(res: ServerResponse): SseSink {
   const head = (): void => {
     if (!res.headersSent) res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
   };
+  // HEAD has no body (the response drops what it is given; the socket would not).
+  const socketWrites = options.socketWrites !== false && res.req?.method !== 'HEAD';
+  /** The socket, when a shared frame may go to it directly: nothing of the response queued before it. */
+  const direct = (): Socket | undefined => {
+    const socket = res.socket;
+    return socketWrites && socket !== null && res.writableLength === socket.writableLength ? socket : undefined;
+  };
   return {
     write(chunks) {
       if (closed) return undefined;
+      const first = !res.headersSent;
+      if (first) {
+        // Handed to the socket now (corked: they leave with this write's bytes), so that
+        // frames may follow them there.
+        res.cork();
+        head();
+        res.flushHeaders();
+      }
+      const socket = direct();
+      // HTTP/1.0 clients get no chunked encoding: the body runs until the connection closes.
+      const chunked = res.chunkedEncoding;
       let ok = true;
-      head();
-      res.cork();
-      for (const chunk of chunks) ok = res.write(chunk) && ok;
-      res.uncork();
+      if (socket !== undefined && chunks.length === 1 && chunks[0] instanceof SharedFrame) {
+        // The fan-out's common case: one shared Buffer, one write, nothing allocated here.
+        const frame = chunks[0];
+        if (frame.bytes.length > 0) ok = socket.write(chunked ? frame.chunk : frame.bytes);
+      } else {
+        const target = socket ?? res;
+        target.cork();
+        for (const chunk of chunks) {
+          if (!(chunk instanceof SharedFrame)) ok = res.write(chunk) && ok;
+          else if (chunk.bytes.length === 0) continue; // an empty HTTP chunk would end the body
+          else if (socket !== undefined) ok = socket.write(chunked ? chunk.chunk : chunk.bytes) && ok;
+          else ok = res.write(chunk.bytes) && ok;
+        }
+        target.uncork();
+      }
+      if (first) res.uncork();
       if (ok || closed) return undefined;
+      // The response re-emits its socket's 'drain' only after a write of its own was refused.
+      const emitter = socket ?? res;
       return new Promise((resolve) => {
         const done = (): void => {
-          res.off('drain', done);
+          emitter.off('drain', done);
           res.off('close', done);
           resolve();
         };
-        res.on('drain', done);
+        emitter.on('drain', done);
         res.on('close', done);
       });
     },
@@ -82,7 +135,7 @@ export function webSink(stream: SSEStreamingApi): SseSink & { done: Promise<void
   return {
     done,
     async write(chunks) {
-      for (const chunk of chunks) await stream.write(chunk);
+      for (const chunk of chunks) await stream.write(chunk instanceof SharedFrame ? chunk.bytes : chunk);
     },
     end() {
       finish();
@@ -137,6 +190,32 @@ export function createHeartbeat(intervalMs: number): Heartbeat {
   };
 }
 
+/**
+ * Drains connections once per event-loop turn instead of inside the publish that notified them.
+ * The fan-out then runs after the publishing request has had its turn (at 10,000 followers the
+ * writes take ~170 ms: the acting client's own answer no longer waits behind them), and every
+ * batch published in the same turn leaves in one write per connection. One array and one
+ * setImmediate for all connections; nothing per connection.
+ */
+export interface DrainBatcher {
+  schedule(connection: { drain(): void }): void;
+}
+
+export function createDrainBatcher(): DrainBatcher {
+  let pending: { drain(): void }[] = [];
+  const run = (): void => {
+    const due = pending;
+    pending = [];
+    // A connection notified twice in one turn drains twice; the second finds nothing to write.
+    for (const connection of due) connection.drain();
+  };
+  return {
+    schedule(connection) {
+      if (pending.push(connection) === 1) setImmediate(run);
+    },
+  };
+}
+
 /** One SSE event. `data` may hold newlines: each line becomes its own `data:` line. */
 export function sseFrame(event: { id?: string; event?: string; data?: string }): string {
   let text = '';
@@ -146,7 +225,7 @@ export function sseFrame(event: { id?: string; event?: string; data?: string }):
   return `${text}\n`;
 }
 
-export const SSE_PING = Buffer.from(': ping\n\n');
+export const SSE_PING = SharedFrame.of(': ping\n\n');
 
 /**
  * What a stream says when its server shuts down: come back soon. Behind a load balancer the
@@ -171,7 +250,7 @@ export interface PushConnectionOptions {
   /** Opening bytes (e.g. `retry:` and an initial state). */
   head: string;
   /** The frames waiting to go out; called whenever the sink can take more. */
-  pull(): readonly (string | Uint8Array)[];
+  pull(): readonly SseChunk[];
   /** Once, when the connection ends for any reason. */
   onEnd(): void;
 }
@@ -206,7 +285,7 @@ export function openPushConnection(sink: SseSink, heartbeat: Heartbeat, options:
     finish();
   };
 
-  const write = (chunks: readonly (string | Uint8Array)[]): void => {
+  const write = (chunks: readonly SseChunk[]): void => {
     lastWrite = performance.now();
     const pending = sink.write(chunks);
     if (pending === undefined) return;

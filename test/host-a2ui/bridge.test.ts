@@ -83,7 +83,7 @@ describe('A2UI bridge (conversation service → hub)', () => {
     const live = createClientSim();
     live.applyAll(bridges.snapshot(cid));
     const { subscription } = hub.subscribe(cid, undefined, sink);
-    const late: Array<{ sim: ReturnType<typeof createClientSim>; take: () => HubEvent[] }> = [];
+    const late: Array<{ sim: ReturnType<typeof createClientSim>; take: () => readonly HubEvent[] }> = [];
     for (const text of ['create a character card', 'scene settings', 'hello', 'create a character card', 'close it', 'open my persona']) {
       // A client that joins now: checkpoint and snapshot in one tick, then only what follows.
       const joined = hub.subscribe(cid, undefined, sink);

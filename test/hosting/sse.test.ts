@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHeartbeat, openPushConnection, sseFrame, type SseSink } from '../../src/hosting/index.ts';
+import { createDrainBatcher, createHeartbeat, openPushConnection, SharedFrame, sseFrame, type SseSink } from '../../src/hosting/index.ts';
 
 /** A sink whose writes complete when the test says so (a client reading slowly). */
 function slowSink() {
@@ -11,7 +11,7 @@ function slowSink() {
   let aborted = false;
   const sink: SseSink = {
     write(chunks) {
-      written.push(chunks.map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString())).join(''));
+      written.push(chunks.map((c) => (typeof c === 'string' ? c : c instanceof SharedFrame ? c.bytes.toString() : Buffer.from(c).toString())).join(''));
       return new Promise<void>((resolve) => waiting.push(resolve));
     },
     end() { ended = true; },
@@ -102,5 +102,25 @@ describe('openPushConnection', () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(s.written.length).toBe(count);
     heartbeat.stop();
+  });
+});
+
+describe('createDrainBatcher', () => {
+  it('drains after the current turn, not inside the notifying call: every connection scheduled in one turn, in order, then again next turn', async () => {
+    const batcher = createDrainBatcher();
+    const drained: string[] = [];
+    const connection = (name: string) => ({ drain: () => { drained.push(name); } });
+    const [a, b] = [connection('a'), connection('b')];
+    batcher.schedule(a);
+    batcher.schedule(b);
+    batcher.schedule(a);
+    expect(drained).toEqual([]);
+    await Promise.resolve();
+    expect(drained).toEqual([]); // not a microtask: after the publishing request's own continuation
+    await new Promise((r) => setImmediate(r));
+    expect(drained).toEqual(['a', 'b', 'a']);
+    batcher.schedule(b);
+    await new Promise((r) => setImmediate(r));
+    expect(drained).toEqual(['a', 'b', 'a', 'b']);
   });
 });
