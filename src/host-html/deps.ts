@@ -1,6 +1,7 @@
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import type { ConversationService, Logger } from '../conversation/index.ts';
 import type { RateLimiter } from '../hosting/index.ts';
+import type { SurfacerMetrics } from '../telemetry/metrics.ts';
 
 export interface HostLimits {
   /** Largest request body (form posts, uploads included). */
@@ -40,6 +41,8 @@ export interface HostDeps {
   /** Signs session/flash cookies and derives CSRF tokens. */
   sessionSecret: string;
   limits?: Partial<HostLimits>;
+  /** Live htmx streams (src/telemetry); absent: none recorded. */
+  metrics?: SurfacerMetrics;
   logger?: Logger;
   /** Mark cookies Secure (serve behind HTTPS). */
   secureCookies?: boolean;

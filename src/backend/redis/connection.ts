@@ -1,5 +1,6 @@
 import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from 'redis';
 import { silentLogger, StoreUnavailableError, type Logger } from '../../conversation/index.ts';
+import type { SurfacerMetrics } from '../../telemetry/metrics.ts';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -18,6 +19,8 @@ export interface RedisConnectionOptions {
    * fails at once. Default 1 000.
    */
   maxInFlight?: number;
+  /** Command latency and errors (src/telemetry); absent: none recorded. */
+  metrics?: SurfacerMetrics;
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
@@ -44,6 +47,19 @@ export interface RedisConnectionStatus {
  */
 export class CommandNotSentError extends StoreUnavailableError {
   override name = 'CommandNotSentError';
+}
+
+/** Sent, and no answer within the deadline (it may still be applied later). */
+export class CommandTimeoutError extends StoreUnavailableError {
+  override name = 'CommandTimeoutError';
+}
+
+/** `error.type` of a failed command: never sent, timed out, otherwise unavailable, or Redis's error reply. */
+function redisErrorType(error: unknown): string {
+  if (error instanceof CommandNotSentError) return 'not_sent';
+  if (error instanceof CommandTimeoutError) return 'timeout';
+  if (error instanceof StoreUnavailableError) return 'unavailable';
+  return error instanceof ErrorReply ? 'reply' : 'other';
 }
 
 /** Error replies that say "not now" rather than "wrong command". */
@@ -149,7 +165,22 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     return stalledSince === undefined ? 'ready' : 'stalled';
   };
 
+  /** `send`, measured as its caller waits (readiness probes are not the service's work: left out). */
   async function call<T>(command: (client: RedisClient) => Promise<T>, callOptions: { timeoutMs?: number; probe?: boolean } = {}): Promise<T> {
+    const { metrics } = options;
+    if (metrics === undefined || callOptions.probe) return send(command, callOptions);
+    const startedAt = performance.now();
+    try {
+      const answer = await send(command, callOptions);
+      metrics.redisCommand((performance.now() - startedAt) / 1000);
+      return answer;
+    } catch (error) {
+      metrics.redisCommand((performance.now() - startedAt) / 1000, redisErrorType(error));
+      throw error;
+    }
+  }
+
+  async function send<T>(command: (client: RedisClient) => Promise<T>, callOptions: { timeoutMs?: number; probe?: boolean }): Promise<T> {
     if (!everReady) await Promise.race([firstReady, new Promise((resolve) => setTimeout(resolve, startupWaitMs).unref())]);
     if (stalledSince !== undefined && client.isReady) {
       throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
@@ -188,7 +219,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
             stalledSince = sentAt;
             logger.warn('redis does not answer; failing commands at once until it does', { timeoutMs });
           }
-          reject(new StoreUnavailableError(`redis: no answer within ${timeoutMs} ms`));
+          reject(new CommandTimeoutError(`redis: no answer within ${timeoutMs} ms`));
         }), timeoutMs);
       });
       return await Promise.race([sent, deadline]);

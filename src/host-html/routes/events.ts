@@ -71,10 +71,11 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
     }
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
+      const closed = host.deps.metrics?.streamOpened('htmx');
       connection = openPushConnection(webSink(stream), host.heartbeat, {
         head,
         pull: () => pending.splice(0).map((p) => p.frame),
-        onEnd: () => { unsubscribe(); unsubscribeStream(); unregister(); },
+        onEnd: () => { unsubscribe(); unsubscribeStream(); unregister(); closed?.(); },
       });
       if (endWhenOpen) connection.end();
       await connection.finished;

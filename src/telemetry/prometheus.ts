@@ -1,0 +1,20 @@
+import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
+import type { MetricsEndpoint } from './metrics-route.ts';
+
+/**
+ * A pull reader for a MeterProvider and the Prometheus text it collects (SDK side: `surfacer
+ * serve` and tests). The exporter's own HTTP server is never started: the text is served by
+ * our route (metrics-route.ts), behind the same door as the agent endpoints.
+ */
+export function createPrometheusEndpoint(): MetricsEndpoint & { reader: MetricReader } {
+  const reader = new PrometheusExporter({ preventServerStart: true });
+  const serializer = new PrometheusSerializer();
+  return {
+    reader,
+    async collect() {
+      const { resourceMetrics } = await reader.collect();
+      return serializer.serialize(resourceMetrics);
+    },
+  };
+}
