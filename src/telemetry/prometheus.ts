@@ -14,7 +14,10 @@ export function createPrometheusEndpoint(): MetricsEndpoint & { reader: MetricRe
     reader,
     async collect() {
       const { resourceMetrics } = await reader.collect();
-      return serializer.serialize(resourceMetrics);
+      const text = serializer.serialize(resourceMetrics);
+      // The format's last line must end with a line feed; the serializer leaves it off when
+      // nothing but target_info has been recorded yet (a strict scraper would refuse the text).
+      return text.endsWith('\n') ? text : `${text}\n`;
     },
   };
 }
