@@ -9,6 +9,7 @@ import type { HostLimits, RunningServer } from '../../host-html/index.ts';
 import { PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
 import { createSurfacer, MIN_SESSION_SECRET_LENGTH, SurfacerConfigError, type Surfacer } from '../../server/index.ts';
+import { startTelemetry, TelemetryConfigError, type Telemetry } from '../../telemetry/sdk.ts';
 import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
@@ -166,6 +167,16 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     return 2;
   }
   const logger = consoleLogger(io);
+  // Before the server: spans of the first requests already go to the exporter. Off (the API's
+  // no-op) unless the OTEL_* variables ask for it; see docs/operate.md.
+  let telemetry: Telemetry;
+  try {
+    telemetry = await startTelemetry({ env: io.env });
+  } catch (error) {
+    if (!(error instanceof TelemetryConfigError)) throw error;
+    io.stderr.write(`surfacer serve: ${error.message}\n`);
+    return 2;
+  }
   let server: ServeHandle;
   try {
     server = await startServe({
@@ -173,6 +184,7 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
       dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
     });
   } catch (error) {
+    await telemetry.shutdown();
     if (error instanceof ServeConfigError) {
       io.stderr.write(`surfacer serve: ${error.message}\n`);
       return 2;
@@ -196,6 +208,8 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   });
   io.stdout.write('Shutting down…\n');
   await server.close();
+  // After the server: the spans of the last requests are flushed, not dropped.
+  await telemetry.shutdown();
   return 0;
 }
 
