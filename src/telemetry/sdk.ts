@@ -11,10 +11,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { context, propagation, trace, type TracerProvider } from '@opentelemetry/api';
+import { context, propagation, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
+import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { surfacerRoot } from '../cli/commands/init.ts';
+import { metricsSettings, startMetrics, type MetricsSettings } from './metrics-sdk.ts';
+import type { MetricsEndpoint } from './metrics-route.ts';
 
 /** Where spans go: the OTLP/HTTP exporter, the console (for a look while developing), or nowhere. */
 export type TraceExporterKind = 'otlp' | 'console';
@@ -66,6 +69,8 @@ export interface StartTelemetryOptions {
   spanProcessors?: SpanProcessor[];
   /** Tests and benches: exporters to batch, instead of the ones the env names. */
   traceExporters?: SpanExporter[];
+  /** Tests and benches: metric readers added to the ones the env names; given, metrics start (unless OTEL_SDK_DISABLED). */
+  metricReaders?: IMetricReader[];
 }
 
 export interface Telemetry {
@@ -73,6 +78,12 @@ export interface Telemetry {
   tracing: boolean;
   /** The registered provider (undefined when tracing is off). */
   tracerProvider: TracerProvider | undefined;
+  /** Metrics (metrics-sdk.ts): the provider to hand createSurfacer and the Redis backend; undefined when off. */
+  meterProvider: MeterProvider | undefined;
+  /** What GET /metrics serves (OTEL_METRICS_EXPORTER=prometheus); undefined: no route. */
+  metricsEndpoint: MetricsEndpoint | undefined;
+  /** Where GET /metrics is served: SURFACER_METRICS_PORT / _HOST (absent: the main port). */
+  metricsListen: { port: number; host?: string } | undefined;
   /** The resource (service name, version, instance id) shared by every signal. */
   resource: Resource | undefined;
   /** Flushes and stops every provider and unregisters them from the API; safe to call twice. */
@@ -83,7 +94,7 @@ export interface Telemetry {
 
 /** Telemetry that does nothing: what `surfacer serve` holds when no OTEL_* variable asks for more. */
 export const NO_TELEMETRY: Telemetry = {
-  tracing: false, tracerProvider: undefined, resource: undefined,
+  tracing: false, tracerProvider: undefined, resource: undefined, meterProvider: undefined, metricsEndpoint: undefined, metricsListen: undefined,
   shutdown: async () => {}, forceFlush: async () => {},
 };
 
@@ -105,21 +116,31 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
   const disabled = nonEmpty(options.env.OTEL_SDK_DISABLED)?.toLowerCase() === 'true';
   const overridden = options.spanProcessors !== undefined || options.traceExporters !== undefined;
   const wantsTraces = !disabled && (overridden || settings.traces.length > 0);
-  if (!wantsTraces) return NO_TELEMETRY;
+  const metricsRead = metricsSettings(options.env);
+  if (!metricsRead.ok) throw new TelemetryConfigError(metricsRead.message);
+  const wantsMetrics = !disabled && (options.metricReaders !== undefined || metricsRead.settings.exporters.length > 0);
+  if (!wantsTraces && !wantsMetrics) return NO_TELEMETRY;
 
   const resource = await surfacerResource(settings.serviceName);
+  const metrics = wantsMetrics ? await startMetrics(metricsRead.settings, resource, options.metricReaders) : undefined;
+  const metricsPart = {
+    meterProvider: metrics?.meterProvider, metricsEndpoint: metrics?.endpoint, metricsListen: metricsListenOf(metrics, metricsRead.settings),
+  };
+  if (!wantsTraces) {
+    return { ...NO_TELEMETRY, ...metricsPart, resource, forceFlush: () => metrics!.forceFlush(), shutdown: once(() => metrics!.shutdown()) };
+  }
   const processors = await traceProcessors(settings, options);
   const { NodeTracerProvider } = await import('@opentelemetry/sdk-trace-node');
   const provider = new NodeTracerProvider({ resource, spanProcessors: processors });
   provider.register();
   let stopped: Promise<void> | undefined;
   return {
-    tracing: true, tracerProvider: provider, resource,
-    forceFlush: () => provider.forceFlush(),
+    tracing: true, tracerProvider: provider, resource, ...metricsPart,
+    forceFlush: async () => { await provider.forceFlush(); await metrics?.forceFlush(); },
     shutdown: () => {
       stopped ??= (async () => {
         try {
-          await provider.shutdown();
+          await Promise.all([provider.shutdown(), metrics?.shutdown()]);
         } finally {
           // Unregistered so a later start (tests, a restarted server in one process) can register again.
           trace.disable();
@@ -130,6 +151,17 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
       return stopped;
     },
   };
+}
+
+function metricsListenOf(metrics: { endpoint: MetricsEndpoint | undefined } | undefined, settings: MetricsSettings): Telemetry['metricsListen'] {
+  if (metrics?.endpoint === undefined || settings.port === undefined) return undefined;
+  return { port: settings.port, ...(settings.host !== undefined ? { host: settings.host } : {}) };
+}
+
+/** Runs `task` the first time; later calls get the same promise. */
+function once(task: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= task());
 }
 
 async function surfacerResource(serviceName: string): Promise<Resource> {
