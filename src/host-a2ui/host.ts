@@ -176,7 +176,10 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
     },
     clientAssets: options.clientAssets ?? a2uiClientAssets,
-    ...(options.metrics ? { streamOpened: (version: A2uiVersion) => options.metrics!.streamOpened('a2ui', version) } : {}),
+    ...(options.metrics ? {
+      streamOpened: (version: A2uiVersion) => options.metrics!.streamOpened('a2ui', version),
+      streamCut: (version: A2uiVersion, reason: string) => options.metrics!.streamCut('a2ui', reason, version),
+    } : {}),
     onError: (error, where) => logger.error('A2UI route failed', { ...where, error: error instanceof Error ? error.message : String(error) }),
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),

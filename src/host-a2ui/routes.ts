@@ -41,6 +41,8 @@ export interface A2uiRouteDeps {
   pageTitle?: string;
   /** A stream of `version` opened; the function returned is called once when it ends (live-stream metrics). */
   streamOpened?(version: A2uiVersion): () => void;
+  /** A stream of `version` was ended by the hub: its client fell behind (`slow`) or its conversation was forgotten. */
+  streamCut?(version: A2uiVersion, reason: string): void;
   /** Failures that cannot reach a client (snapshot or write errors). Default console.error. */
   onError?(error: unknown, where: { route: string; cid: string }): void;
 }
@@ -96,7 +98,10 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const failed = await prepare(c, feed, cid, 'stream', lastEventId);
     if (failed) return failed;
-    const params: ConnectionParams = { feed, cid, lastEventId, retryMs, heartbeat };
+    const params: ConnectionParams = {
+      feed, cid, lastEventId, retryMs, heartbeat,
+      ...(deps.streamCut ? { dropped: (reason: string) => { if (reason !== 'shutdown') deps.streamCut!(asked.version, reason); } } : {}),
+    };
     /** Counted live from here until the connection is over (or failed to start). */
     const counted = (sink: Parameters<typeof runConnection>[0]): Promise<void> => {
       const closed = deps.streamOpened?.(asked.version);

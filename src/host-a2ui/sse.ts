@@ -3,7 +3,7 @@ import {
 } from '../hosting/index.ts';
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import type { A2uiFeed } from './feed.ts';
-import { HubClosedError, type HubEvent, type SubscribeResult } from './hub.ts';
+import { HubClosedError, type DropReason, type HubEvent, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
 
 /*
@@ -19,6 +19,8 @@ export interface ConnectionParams {
   lastEventId: string | undefined;
   retryMs: number;
   heartbeat: Heartbeat;
+  /** The hub dropped this subscriber (metrics: a client that fell behind). */
+  dropped?(reason: DropReason): void;
 }
 
 /**
@@ -37,6 +39,7 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
     result = feed.hub.subscribe(p.cid, p.lastEventId, {
       notify: () => connection?.drain(),
       dropped: (reason) => {
+        p.dropped?.(reason);
         if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
         else droppedEarly = true;
       },

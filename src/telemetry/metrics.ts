@@ -60,6 +60,8 @@ export interface SurfacerMetrics {
   action(outcome: ActionOutcome, errorType?: string): void;
   /** A live stream opened; the function returned counts it closed (once, however often it is called). */
   streamOpened(transport: StreamTransport, version?: string): () => void;
+  /** A live stream this instance ended itself: its client fell behind (`slow`) or its conversation was forgotten. */
+  streamCut(transport: StreamTransport, reason: string, version?: string): void;
   /** A change compiled and handed to every live stream of the conversation on this instance. */
   fanout(seconds: number, version: string): void;
   /** One Redis command (or pipeline) answered or failed; `errorType` names the failure. */
@@ -83,6 +85,7 @@ export function createSurfacerMetrics(meter: Meter): SurfacerMetrics {
   const repairs = meter.createCounter('surfacer.repairs', { unit: '{repair}', description: 'Repair follow-ups asked of the model' });
   const actions = meter.createCounter('surfacer.actions', { unit: '{action}', description: 'User actions through the ingress, by outcome and canonical code' });
   const streams = meter.createUpDownCounter('surfacer.streams.active', { unit: '{stream}', description: 'Live event streams held by this instance' });
+  const cuts = meter.createCounter('surfacer.streams.cut', { unit: '{stream}', description: 'Live streams ended by this instance because the client fell behind or the conversation was forgotten' });
   const fanout = meter.createHistogram('surfacer.fanout.duration', {
     unit: 's', description: 'Time to compile a change and hand it to every live stream of its conversation', advice: { explicitBucketBoundaries: FAST_SECONDS_BUCKETS },
   });
@@ -126,6 +129,9 @@ export function createSurfacerMetrics(meter: Meter): SurfacerMetrics {
         open = false;
         streams.add(-1, attributes);
       };
+    },
+    streamCut(transport, reason, version) {
+      cuts.add(1, { 'surfacer.transport': transport, 'surfacer.stream.cut_reason': reason, ...(version !== undefined ? { 'surfacer.a2ui.version': version } : {}) });
     },
     fanout(seconds, version) {
       fanout.record(seconds, { 'surfacer.a2ui.version': version });

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
@@ -29,7 +30,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(options: { planner?: Planner; store?: ConversationStore } = {}) {
+async function start(options: { planner?: Planner; store?: ConversationStore; queueMessages?: number } = {}) {
   const endpoint = createPrometheusEndpoint();
   const provider = new MeterProvider({ readers: [endpoint.reader] });
   const app = createDemoApp();
@@ -37,6 +38,7 @@ async function start(options: { planner?: Planner; store?: ConversationStore } =
     app, store: options.store ?? createMemoryStore(), sessionSecret: 'metrics-secret-0123456789',
     env: { SURFACER_API_TOKENS: TOKEN }, meterProvider: provider, metricsEndpoint: endpoint,
     ...(options.planner ? { planner: options.planner } : {}),
+    ...(options.queueMessages !== undefined ? { a2ui: { hubOptions: { limits: { queueMessages: options.queueMessages } } } } : {}),
   });
   const server = await surfacer.listen({ port: 0 });
   running = { server, provider };
@@ -46,7 +48,7 @@ async function start(options: { planner?: Planner; store?: ConversationStore } =
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     return parsePrometheusText(await response.text());
   };
-  return { server, app, scrape, client: new HttpClient(server.url) };
+  return { server, app, surfacer, scrape, client: new HttpClient(server.url) };
 }
 
 describe('GET /metrics after real traffic', () => {
@@ -116,5 +118,42 @@ describe('GET /metrics after real traffic', () => {
     expect(sampleValue(m, 'surfacer_repairs_total', { surfacer_repair_exhausted: 'false' })).toBe(1);
     expect(sampleValue(m, 'surfacer_turns_total', { surfacer_turn_outcome: 'applied', surfacer_turn_repaired: 'true' })).toBe(1);
     expect(sampleValue(m, 'surfacer_turns_total', { surfacer_turn_outcome: 'planner_failed' })).toBe(1);
+  });
+
+  it('a stream cut for falling behind is counted by transport, version and reason, and no longer live', async () => {
+    const { client, scrape, surfacer, server } = await start({ queueMessages: 1 });
+    const c = await openConversation(client);
+    expect((await sendMessage(client, c, 'create a character card')).status).toBe(200);
+    // A client that stops reading: its socket fills, the server's writes wait, the hub queues.
+    const target = new URL(`${server.url}/a2ui${c.base}/stream`);
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, headers: { cookie: client.cookieHeader(), accept: 'text/event-stream' } }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    expect(response.statusCode).toBe(200);
+    response.pause();
+    expect(sampleValue(await scrape(), 'surfacer_streams_active', { surfacer_transport: 'a2ui', surfacer_a2ui_version: '0.8' })).toBe(1);
+    const hub = surfacer.a2ui.wire('0.8').hub;
+    const { version } = hub.checkpoint(c.cid);
+    // One batch larger than the socket buffers, then two more: the third overflows the one-message queue.
+    const big = { deleteSurface: { surfaceId: 'x'.repeat(16 * 1024 * 1024) } };
+    hub.publish(c.cid, version + 1, [big]);
+    hub.publish(c.cid, version + 2, [{ deleteSurface: { surfaceId: 'gone-2' } }]);
+    hub.publish(c.cid, version + 3, [{ deleteSurface: { surfaceId: 'gone-3' } }]);
+    let m = await scrape();
+    for (let i = 0; i < 100 && sampleSum(m, 'surfacer_streams_cut_total') === 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      m = await scrape();
+    }
+    expect(sampleValue(m, 'surfacer_streams_cut_total', { surfacer_transport: 'a2ui', surfacer_a2ui_version: '0.8', surfacer_stream_cut_reason: 'slow' })).toBe(1);
+    // The connection ends once what was written drains: read it out.
+    response.resume();
+    await new Promise((resolve) => response.on('end', resolve).on('close', resolve));
+    for (let i = 0; i < 100 && sampleSum(m, 'surfacer_streams_active') !== 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      m = await scrape();
+    }
+    expect(sampleValue(m, 'surfacer_streams_active', { surfacer_transport: 'a2ui', surfacer_a2ui_version: '0.8' })).toBe(0);
   });
 });
