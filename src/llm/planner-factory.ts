@@ -34,6 +34,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
     systemPrompt: deps.systemPrompt, timeoutMs: config.timeoutMs, strict: config.strict,
     retry: { maxRetries: config.maxRetries }, ...(Object.keys(config.sampling).length > 0 ? { sampling: config.sampling } : {}),
     toolLoop: { maxSteps: config.toolMaxSteps, timeoutMs: config.toolTimeoutMs }, stream: config.stream,
+    ...(config.captureContent === true ? { captureContent: true } : {}),
   };
   switch (config.planner) {
     case 'offline':

@@ -141,6 +141,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
   });
   const agentsMounted = agui !== undefined || a2a !== undefined;
+  const otelTraceUrl = traceUrlTemplate(env.SURFACER_OTEL_TRACE_URL);
   const host = createApp({
     app, conversations, logger, rateLimiter,
     health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
@@ -154,6 +155,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
     ...(options.hostLimits ? { limits: options.hostLimits } : {}),
+    ...(otelTraceUrl !== undefined ? { otelTraceUrl } : {}),
   });
   // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
   const closeStreams = (): void => {
@@ -195,4 +197,14 @@ function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: N
     readFile: (path) => readFileSync(path, 'utf8'),
   });
   return { planner, repairAttempts: config.repairAttempts };
+}
+
+/** SURFACER_OTEL_TRACE_URL: an http(s) URL with `{trace_id}` where the trace page links a turn's OpenTelemetry trace. */
+function traceUrlTemplate(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (text === undefined || text === '') return undefined;
+  if (!/^https?:\/\/[^\s"'<>]+$/.test(text) || !text.includes('{trace_id}')) {
+    throw new SurfacerConfigError(`SURFACER_OTEL_TRACE_URL must be an http(s) URL with {trace_id} in it (got "${text}")`);
+  }
+  return text;
 }

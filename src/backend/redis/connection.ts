@@ -1,5 +1,6 @@
 import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from 'redis';
 import { silentLogger, StoreUnavailableError, type Logger } from '../../conversation/index.ts';
+import { failSpan, isTracing, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -73,7 +74,7 @@ export interface RedisConnection {
    * StoreUnavailableError (a Redis error reply stays as it is). `timeoutMs` overrides the
    * command deadline; a `probe` that misses it does not mark the connection stalled.
    */
-  call<T>(command: (client: RedisClient) => Promise<T>, options?: { timeoutMs?: number; probe?: boolean }): Promise<T>;
+  call<T>(command: (client: RedisClient) => Promise<T>, options?: CallOptions): Promise<T>;
   /** The last known state, from this process alone (never waits on Redis). */
   status(): RedisConnectionStatus;
   /**
@@ -90,6 +91,17 @@ export interface RedisConnection {
    */
   readonly stats: { commands: number; roundTrips: number };
   close(): Promise<void>;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  probe?: boolean;
+  /**
+   * Names the batch for its span (`redis {name}`, e.g. `log.append`) and the command it sends
+   * (`db.operation.name`, e.g. EVALSHA). Spans are made only inside a recorded trace (a request,
+   * a turn): background work (catch-ups after a notification) adds none of its own.
+   */
+  span?: { name: string; command: string };
 }
 
 export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
@@ -149,7 +161,20 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     return stalledSince === undefined ? 'ready' : 'stalled';
   };
 
-  async function call<T>(command: (client: RedisClient) => Promise<T>, callOptions: { timeoutMs?: number; probe?: boolean } = {}): Promise<T> {
+  async function call<T>(command: (client: RedisClient) => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
+    const span = callOptions.span === undefined ? undefined : batchSpan(callOptions.span);
+    if (span === undefined) return send(command, callOptions);
+    try {
+      return await send(command, callOptions);
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  async function send<T>(command: (client: RedisClient) => Promise<T>, callOptions: CallOptions): Promise<T> {
     if (!everReady) await Promise.race([firstReady, new Promise((resolve) => setTimeout(resolve, startupWaitMs).unref())]);
     if (stalledSince !== undefined && client.isReady) {
       throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
@@ -267,4 +292,10 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       await sub?.catch(() => undefined);
     },
   };
+}
+
+/** A client span for one command batch, only under a recorded parent (cheap: nothing at all when tracing is off). */
+function batchSpan(named: { name: string; command: string }): Span | undefined {
+  if (!isTracing()) return undefined;
+  return startLeafSpan(`redis ${named.name}`, { 'db.system.name': 'redis', 'db.operation.name': named.command });
 }
