@@ -1,7 +1,7 @@
 // Spans through @opentelemetry/api only. Without an SDK registered (the default), every call
 // here lands on the API's no-op tracer: a non-recording span, no context switch worth the name,
 // nothing kept. `surfacer serve` registers an SDK when the OTEL_* variables ask (sdk.ts).
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 
 export { SpanKind } from '@opentelemetry/api';
 export type { Attributes, Span } from '@opentelemetry/api';
@@ -73,6 +73,14 @@ export function activeTraceId(): string | undefined {
 /** A span is being recorded in the active context (a request or turn under an SDK). */
 export function isTracing(): boolean {
   return trace.getActiveSpan()?.isRecording() === true;
+}
+
+/**
+ * Runs `fn` outside any trace. For long-lived things made lazily during a request (a pub/sub
+ * connection): everything their callbacks do later would otherwise count as that request's work.
+ */
+export function outsideTraces<T>(fn: () => T): T {
+  return context.with(ROOT_CONTEXT, fn);
 }
 
 /** A client span that is not made active (leaf work, e.g. one Redis command batch): cheaper than inSpan. */

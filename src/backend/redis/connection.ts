@@ -1,6 +1,6 @@
 import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from 'redis';
 import { silentLogger, StoreUnavailableError, type Logger } from '../../conversation/index.ts';
-import { failSpan, isTracing, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
+import { failSpan, isTracing, outsideTraces, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -263,7 +263,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       return Promise.race([probing, late]).finally(() => clearTimeout(timer));
     },
     subscriber() {
-      sub ??= (async () => {
+      // Made outside the trace of the request that first needed it: notifications arrive on its
+      // socket, and the catch-ups they start belong to no request (one trace per request).
+      sub ??= outsideTraces(async () => {
         const s = client.duplicate();
         subClient = s;
         s.on('error', () => {});
@@ -274,7 +276,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         });
         await s.connect();
         return s;
-      })();
+      });
       return sub;
     },
     onResubscribed(listener) {
