@@ -27,9 +27,9 @@ const SIZES = (process.env.BENCH_SSE_SIZES ?? '100,500,2000').split(',').map(Num
 const ROUNDS = Number(process.env.BENCH_SSE_ROUNDS ?? 30);
 const CONNECT_BATCH = 100;
 
-interface Stats { rss: number; heapUsed: number; external: number; hub: { subscribers: number; queuedBytes: number }; publishMs: number[] }
+interface Stats { spans?: number; rss: number; heapUsed: number; external: number; hub: { subscribers: number; queuedBytes: number }; publishMs: number[] }
 
-class Server {
+export class Server {
   private next = 0;
   private readonly waiting = new Map<number, (s: Stats) => void>();
   constructor(readonly child: ChildProcess, readonly port: number) {
@@ -37,6 +37,7 @@ class Server {
       if (m.stats !== undefined) this.waiting.get(m.stats)?.(m);
     });
   }
+  /** Memory, hub counters, publish timings, and (bench/telemetry.ts) the spans exported so far. */
   stats(): Promise<Stats> {
     const id = (this.next += 1);
     return new Promise((resolve) => {
@@ -51,7 +52,7 @@ class Server {
   }
 }
 
-async function startServer(env: Record<string, string> = {}): Promise<Server> {
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./_a2ui-sse-server.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SSE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SSE_PROFILE] : [])], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -62,10 +63,10 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
   return new Server(child, port);
 }
 
-interface Target { base: string; cid: string; token: string }
+export interface Target { base: string; cid: string; token: string }
 
 /** GET / (session + conversation), one planner turn, and the token from the A2UI page's connect box. */
-async function prepare(base: string): Promise<Target> {
+export async function prepare(base: string): Promise<Target> {
   const created = await fetch(`${base}/`, { redirect: 'manual' });
   const cookie = created.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const path = created.headers.get('location')!;
@@ -172,7 +173,7 @@ function fdLimit(): number {
   }
 }
 
-interface Row { heapPerConn: number; publishP50: number; n: number; clientP50: number; clientP99: number; allP50: number; allP99: number; postP50: number; kbPerConn: number; rounds: number }
+export interface Row { heapPerConn: number; publishP50: number; n: number; clientP50: number; clientP99: number; allP50: number; allP99: number; postP50: number; kbPerConn: number; rounds: number }
 
 /** Every server's stats, summed (the memory and subscriber counts of all instances together). */
 async function statsOf(servers: readonly Server[]): Promise<Stats> {
@@ -185,7 +186,7 @@ async function statsOf(servers: readonly Server[]): Promise<Stats> {
 }
 
 /** Clients are split evenly over `servers`; every submit goes to the first. */
-async function measure(servers: readonly Server[], t: Target, n: number): Promise<Row> {
+export async function measure(servers: readonly Server[], t: Target, n: number): Promise<Row> {
   const before = await statsOf(servers);
   const clients: Client[] = [];
   for (let i = 0; i < n; i += CONNECT_BATCH) {

@@ -67,6 +67,11 @@ export interface HostDeps {
   health?: (timeoutMs: number) => Promise<BackendStatus>;
   /** The details of `GET /healthz`: the shared state as last seen, without waiting on it. Default: always ok. */
   status?: () => BackendStatus;
+  /**
+   * Where the trace page links a turn's OpenTelemetry trace id: an http(s) URL with `{trace_id}`
+   * (SURFACER_OTEL_TRACE_URL, e.g. Jaeger's `http://127.0.0.1:16686/trace/{trace_id}`). Absent: the id is shown unlinked.
+   */
+  otelTraceUrl?: string;
 }
 
 export interface BackendStatus {

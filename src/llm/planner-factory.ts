@@ -38,6 +38,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
     systemPrompt: deps.systemPrompt, timeoutMs: config.timeoutMs, strict: config.strict,
     retry: { maxRetries: config.maxRetries }, ...(Object.keys(config.sampling).length > 0 ? { sampling: config.sampling } : {}),
     toolLoop: { maxSteps: config.toolMaxSteps, timeoutMs: config.toolTimeoutMs }, stream: config.stream,
+    ...(config.captureContent === true ? { captureContent: true } : {}),
   };
   // Inside the fallback: a model request that failed is counted as failed, not as the offline answer.
   const measured = (planner: Planner, model: string | undefined): Planner => (deps.metrics

@@ -158,6 +158,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   });
   const metricsEndpoint = options.metricsEndpoint;
   const agentsMounted = agui !== undefined || a2a !== undefined || metricsEndpoint !== undefined;
+  const otelTraceUrl = traceUrlTemplate(env.SURFACER_OTEL_TRACE_URL);
   const host = createApp({
     app, conversations, logger, rateLimiter, metrics,
     health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
@@ -172,6 +173,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
     ...(options.hostLimits ? { limits: options.hostLimits } : {}),
+    ...(otelTraceUrl !== undefined ? { otelTraceUrl } : {}),
   });
   // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
   const closeStreams = (): void => {
@@ -214,4 +216,14 @@ function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: N
     readFile: (path) => readFileSync(path, 'utf8'), metrics,
   });
   return { planner, repairAttempts: config.repairAttempts };
+}
+
+/** SURFACER_OTEL_TRACE_URL: an http(s) URL with `{trace_id}` where the trace page links a turn's OpenTelemetry trace. */
+function traceUrlTemplate(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (text === undefined || text === '') return undefined;
+  if (!/^https?:\/\/[^\s"'<>]+$/.test(text) || !text.includes('{trace_id}')) {
+    throw new SurfacerConfigError(`SURFACER_OTEL_TRACE_URL must be an http(s) URL with {trace_id} in it (got "${text}")`);
+  }
+  return text;
 }

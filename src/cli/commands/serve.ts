@@ -114,6 +114,7 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
   } catch (error) {
     await backend.close();
     await cards?.close();
+    if (error instanceof SurfacerConfigError) throw new ServeConfigError(error.message);
     throw error;
   }
   let server: RunningServer;
