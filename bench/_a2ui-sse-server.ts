@@ -18,10 +18,12 @@ async function main(): Promise<void> {
   // BENCH_REDIS_URL: one of several instances on one Redis (bench/a2ui-sse.ts starts them).
   const redisUrl = process.env.BENCH_REDIS_URL;
   // BENCH_TELEMETRY=on (bench/telemetry.ts): the SDK as `surfacer serve` starts it, batching every
-  // span to an exporter that drops them, so what is measured is the instrumentation and the SDK.
+  // span to an exporter that drops them, and metrics recorded into the SDK's aggregation behind
+  // GET /metrics (a pull exporter nobody scrapes: the metrics' no-op exporter), so what is
+  // measured is the instrumentation and the SDK.
   const exporter = noopSpanExporter();
   const telemetry: Telemetry | undefined = process.env.BENCH_TELEMETRY === 'on'
-    ? await startTelemetry({ env: {}, traceExporters: [exporter] })
+    ? await startTelemetry({ env: { OTEL_METRICS_EXPORTER: 'prometheus' }, traceExporters: [exporter] })
     : undefined;
   // BENCH_LOOSE_LIMITS=1: many conversations from one address and session (the action bench's slots).
   const loose = process.env.BENCH_LOOSE_LIMITS === '1' ? { hostLimits: { maxConversationsPerSession: 10_000, conversationCreatesPerMinute: 100_000 } } : {};
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
     port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: dir,
     env: { SURFACER_SESSION_SECRET: 'bench-secret-0123456789abcdef', ...(redisUrl ? { SURFACER_REDIS_PREFIX: process.env.BENCH_REDIS_PREFIX ?? 'bench:' } : {}) },
     logger: silentLogger, fsync: false, a2ui: { heartbeatMs: 60_000 }, ...(redisUrl ? { redisUrl } : {}),
+    ...(telemetry ? { telemetry } : {}),
   });
   // Time spent inside hub.publish: serialise + queue + (synchronously) write to every stream.
   const publishMs: number[] = [];
