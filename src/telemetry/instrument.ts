@@ -18,9 +18,11 @@ import { secondsSince, type SurfacerMetrics } from './metrics.ts';
  */
 export function instrumentPlanner(planner: Planner, metrics: SurfacerMetrics, options: { requestModel?: string } = {}): Planner {
   const requestModel = options.requestModel !== undefined ? { requestModel: options.requestModel } : {};
+  // Named, not spread: a planner's methods may live on its prototype.
   return {
-    ...planner,
     name: planner.name, label: planner.label,
+    ...(planner.mapText ? { mapText: (text: string) => planner.mapText!(text) } : {}),
+    ...(planner.streams === undefined ? {} : { streams: planner.streams }),
     async plan(input, signal) {
       const startedAt = performance.now();
       try {
