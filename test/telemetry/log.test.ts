@@ -1,21 +1,23 @@
 import { Writable } from 'node:stream';
-import { context } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
 import { createMemoryStore, type ConversationStore } from '../../src/conversation/index.ts';
-import { startServer, type RunningServer } from '../../src/host-html/index.ts';
+import type { RunningServer } from '../../src/host-html/index.ts';
 import { createSurfacer } from '../../src/server/index.ts';
 import { createPinoLogger, logSettingsFromEnv, scrubFields } from '../../src/telemetry/log.ts';
 import { openConversation, sendMessage } from '../host-html/support/page.ts';
 import { HttpClient } from '../support/http-client.ts';
+import { recordSpansForTestFile } from './support.ts';
 
 /*
  * The process's structured log (src/telemetry/log.ts): one JSON line per event, with the active
  * span's ids and the conversation id, and never a secret or — unless configured — a person's
  * words. Lines are captured in memory.
  */
+
+// The SDK as `surfacer serve` registers it, spans kept in memory.
+const spans = recordSpansForTestFile();
 
 function memoryLogger(options: { logContent?: boolean; format?: 'json' | 'pretty' } = {}) {
   const lines: string[] = [];
@@ -75,20 +77,16 @@ describe('log lines', () => {
 });
 
 describe('a request over HTTP', () => {
-  const contextManager = new AsyncLocalStorageContextManager();
-  const spans = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }).getTracer('test');
   let server: RunningServer;
   const captured = memoryLogger();
   const SESSION_SECRET = 'session-SECRET-0123456789abcdef';
   const API_TOKEN = 'api-token-SECRET-0123456789';
 
   beforeAll(async () => {
-    context.setGlobalContextManager(contextManager.enable());
     // The turn's append fails (a disk error): the service logs it, inside the request.
     const memory = createMemoryStore();
     const failing: ConversationStore = {
-      ...memory, writers: memory.writers,
+      writers: memory.writers,
       append: (cid, entry, version) => (entry.type === 'turn' ? Promise.reject(new Error('disk full')) : memory.append(cid, entry, version)),
       read: (cid, after) => memory.read(cid, after),
       countOwnedBy: (owner) => memory.countOwnedBy(owner),
@@ -97,22 +95,9 @@ describe('a request over HTTP', () => {
     const surfacer = createSurfacer({
       app: createDemoApp(), store: failing, sessionSecret: SESSION_SECRET, env: { SURFACER_API_TOKENS: API_TOKEN }, logger: captured.logger,
     });
-    // A server span around each request, as an HTTP instrumentation makes one.
-    server = await startServer({
-      fetch: (request) => tracer.startActiveSpan(`${request.method} request`, async (span) => {
-        try {
-          return await surfacer.fetch(request);
-        } finally {
-          span.end();
-        }
-      }),
-      closeStreams: () => surfacer.closeStreams(),
-    }, { port: 0 });
+    server = await surfacer.listen({ port: 0 });
   });
-  afterAll(async () => {
-    await server.close(1000);
-    context.disable();
-  });
+  afterAll(async () => { await server.close(1000); });
 
   it("the request's log line carries its trace and span ids and the conversation id; no secret, cookie or the person's words", async () => {
     const client = new HttpClient(server.url);
@@ -122,12 +107,14 @@ describe('a request over HTTP', () => {
     expect(response.status).toBe(503);
     const line = captured.json().find((l) => l.msg === 'conversation log append failed');
     expect(line).toMatchObject({ level: 'error', conversation_id: c.cid, error: 'Error: disk full' });
-    const postSpan = spans.getFinishedSpans().find((s) => s.name === 'POST request')!;
-    expect(line!.trace_id).toBe(postSpan.spanContext().traceId);
-    expect(line!.span_id).toBe(postSpan.spanContext().spanId);
-    expect(line!.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    // The product's own SERVER span of that request (src/telemetry/http-span.ts), and the span
+    // active when the line was written: one of that request's trace.
+    const request = spans.spans().find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /c/:cid/messages')!;
+    expect(request).toBeDefined();
+    expect(line!.trace_id).toBe(request.spanContext().traceId);
+    const inTrace = spans.spans().filter((s) => s.spanContext().traceId === line!.trace_id).map((s) => s.spanContext().spanId);
+    expect(inTrace).toContain(line!.span_id);
     const all = captured.lines.join('\n');
     for (const secret of [SESSION_SECRET, API_TOKEN, words, c.csrf, ...client.cookies.values()]) expect(all).not.toContain(secret);
   });
 });
-
