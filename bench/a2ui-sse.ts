@@ -33,8 +33,18 @@ export class Server {
   private next = 0;
   private readonly waiting = new Map<number, (s: Stats) => void>();
   constructor(readonly child: ChildProcess, readonly port: number) {
-    child.on('message', (m: { stats?: number } & Stats) => {
+    child.on('message', (m: { stats?: number; cpu?: number; us?: number } & Stats) => {
       if (m.stats !== undefined) this.waiting.get(m.stats)?.(m);
+      if (m.cpu !== undefined) this.cpuWaiting.get(m.cpu)?.(m.us!);
+    });
+  }
+  private readonly cpuWaiting = new Map<number, (us: number) => void>();
+  /** The server's CPU time so far (user + system, µs), read without a GC (bench/telemetry.ts). */
+  cpu(): Promise<number> {
+    const id = (this.next += 1);
+    return new Promise((resolve) => {
+      this.cpuWaiting.set(id, resolve);
+      this.child.send({ cpu: id });
     });
   }
   /** Memory, hub counters, publish timings, and (bench/telemetry.ts) the spans exported so far. */

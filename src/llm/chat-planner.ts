@@ -123,6 +123,8 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
           const retriesBefore = retries.length;
           const result = await send(spec, callSignal, onText);
           const { reply } = result;
+          // What was really sent: the sanitiser may have turned streaming off.
+          span.setAttribute('surfacer.llm.stream', result.sent.stream);
           endModelCall(span, {
             responseModel: reply.responseModel, finishReason: reply.finishReason,
             responseId: typeof reply.meta?.['response_id'] === 'string' ? reply.meta['response_id'] : undefined,

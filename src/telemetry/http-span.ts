@@ -25,6 +25,7 @@ export function httpServerSpans(): MiddlewareHandler {
   return async (c, next) => {
     const method = c.req.method;
     const parent = propagation.fields().length === 0 ? context.active() : propagation.extract(context.active(), c.req.raw.headers, headers);
+    // The path, never the query: an A2UI stream may carry its bearer token there (`?token=`).
     const span = tracer().startSpan(method, {
       kind: SpanKind.SERVER,
       attributes: { 'http.request.method': method, 'url.path': c.req.path, 'url.scheme': c.req.url.startsWith('https:') ? 'https' : 'http' },

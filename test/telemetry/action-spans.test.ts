@@ -2,7 +2,8 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newConversation, startE2e, type E2eServer } from '../e2e/support/stack.ts';
 import { formOnPage } from '../scale/support/user.ts';
-import { childrenOf, clientTrace, only, parentOf, recordSpansForTestFile, serverSpan } from './support.ts';
+import { openSse } from '../support/sse-client.ts';
+import { childrenOf, clientTrace, everything, only, parentOf, recordSpansForTestFile, serverSpan } from './support.ts';
 
 /**
  * Issue 25: an action through the ingress is a `surfacer.action` span under its request's
@@ -77,5 +78,15 @@ describe('spans of actions through the ingress', () => {
     expect(response.status).toBe(200);
     const span = only(recorded.spans(), (s) => s.name === 'GET /healthz', 'health span');
     expect(span.parentSpanContext).toBeUndefined();
+  });
+
+  it('an A2UI stream opened with its token in the query: the route and the path are recorded, the token is not', async () => {
+    const client = server.client();
+    const c = await newConversation(server, client, 'create a character card');
+    const conn = await openSse(`${server.url}${c.a2ui}/stream?token=${encodeURIComponent(c.token)}`);
+    conn.close();
+    const span = serverSpan(recorded.spans(), 'GET /a2ui/c/:cid/stream');
+    expect(span.attributes).toMatchObject({ 'http.route': '/a2ui/c/:cid/stream', 'url.path': `${c.a2ui}/stream`, 'http.response.status_code': 200 });
+    expect(everything(recorded.spans())).not.toContain(c.token);
   });
 });
