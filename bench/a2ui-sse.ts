@@ -37,16 +37,27 @@ const TWO_INSTANCES = process.env.BENCH_SSE_TWO !== '0';
 const GOAL = { clients: 10_000, allP99Ms: 250, kbPerConn: 32 };
 const CONNECT_BATCH = 100;
 
-interface Stats { rss: number; heapUsed: number; external: number; hub: { subscribers: number; queuedBytes: number }; publishMs: number[] }
+interface Stats { spans?: number; rss: number; heapUsed: number; external: number; hub: { subscribers: number; queuedBytes: number }; publishMs: number[] }
 
-class Server {
+export class Server {
   private next = 0;
   private readonly waiting = new Map<number, (s: Stats) => void>();
   constructor(readonly child: ChildProcess, readonly port: number) {
-    child.on('message', (m: { stats?: number } & Stats) => {
+    child.on('message', (m: { stats?: number; cpu?: number; us?: number } & Stats) => {
       if (m.stats !== undefined) this.waiting.get(m.stats)?.(m);
+      if (m.cpu !== undefined) this.cpuWaiting.get(m.cpu)?.(m.us!);
     });
   }
+  private readonly cpuWaiting = new Map<number, (us: number) => void>();
+  /** The server's CPU time so far (user + system, µs), read without a GC (bench/telemetry.ts). */
+  cpu(): Promise<number> {
+    const id = (this.next += 1);
+    return new Promise((resolve) => {
+      this.cpuWaiting.set(id, resolve);
+      this.child.send({ cpu: id });
+    });
+  }
+  /** Memory, hub counters, publish timings, and (bench/telemetry.ts) the spans exported so far. */
   stats(): Promise<Stats> {
     const id = (this.next += 1);
     return new Promise((resolve) => {
@@ -61,7 +72,7 @@ class Server {
   }
 }
 
-async function startServer(env: Record<string, string> = {}): Promise<Server> {
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./_a2ui-sse-server.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SSE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SSE_PROFILE] : [])], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -72,10 +83,10 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
   return new Server(child, port);
 }
 
-interface Target { base: string; cid: string; token: string }
+export interface Target { base: string; cid: string; token: string }
 
 /** GET / (session + conversation), one planner turn, and the token from the A2UI page's connect box. */
-async function prepare(base: string): Promise<Target> {
+export async function prepare(base: string): Promise<Target> {
   const created = await fetch(`${base}/`, { redirect: 'manual' });
   const cookie = created.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const path = created.headers.get('location')!;
@@ -182,7 +193,7 @@ function fdLimit(): number {
   }
 }
 
-interface Row { load: number; heapPerConn: number; publishP50: number; n: number; clientP50: number; clientP99: number; allP50: number; allP99: number; postP50: number; kbPerConn: number; rounds: number }
+export interface Row { load: number; heapPerConn: number; publishP50: number; n: number; clientP50: number; clientP99: number; allP50: number; allP99: number; postP50: number; kbPerConn: number; rounds: number }
 
 /** Every server's stats, summed (the memory and subscriber counts of all instances together). */
 async function statsOf(servers: readonly Server[]): Promise<Stats> {
@@ -195,7 +206,7 @@ async function statsOf(servers: readonly Server[]): Promise<Stats> {
 }
 
 /** Clients are split evenly over `servers`; every submit goes to the first. */
-async function measure(servers: readonly Server[], t: Target, n: number): Promise<Row> {
+export async function measure(servers: readonly Server[], t: Target, n: number): Promise<Row> {
   const load = os.loadavg()[0]!;
   const before = await statsOf(servers);
   const clients: Client[] = [];

@@ -83,6 +83,12 @@ export type {
   ActionResult, Conversation, ConversationService, DirectivesMode, Logger, ServiceLimits, TurnResult,
 } from './conversation/index.ts';
 
+// --- telemetry (docs/operate.md): through @opentelemetry/api only ----------------------------
+export { surfacerMetrics } from './telemetry/metrics.ts';
+export type { SurfacerMetrics } from './telemetry/metrics.ts';
+export { METRICS_PATH } from './telemetry/metrics-route.ts';
+export type { MetricsEndpoint } from './telemetry/metrics-route.ts';
+
 // --- stores and backends -------------------------------------------------------------------
 export { createJsonlStore, createMemoryStore, StoreUnavailableError } from './conversation/index.ts';
 export type { ConversationStore, JsonlStoreOptions, LogEntry } from './conversation/index.ts';

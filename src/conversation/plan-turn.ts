@@ -4,6 +4,7 @@ import { sumUsage } from '../planner/usage.ts';
 import { createSeededSource } from '../ui-ir/index.ts';
 import type { TraceIssue } from './trace.ts';
 import { applyTurn, type TurnContext } from './turn.ts';
+import { failSpanWithCode, inSpan, setDefined, type Span } from '../telemetry/tracing.ts';
 
 /**
  * The bounded repair loop of one turn. Each answer is dry-run first — parsed, validated and
@@ -104,7 +105,8 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
   const maxRepairs = Math.max(0, Math.min(MAX_REPAIR_ATTEMPTS, Math.trunc(options.maxRepairs)));
   const scored: Scored[] = [];
   const records: AttemptRecord[] = [];
-  for (let index = 0; index <= maxRepairs; index++) {
+  /** One answer of the loop, dry-run; true when the loop is over (it passed, or a repair call failed). */
+  async function attempt(index: number, span: Span | undefined): Promise<boolean> {
     const started = performance.now();
     let output: PlannerOutput;
     try {
@@ -119,7 +121,8 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
         index, status: 'planner_failed', errors: [{ code: failure?.code ?? 'PLANNER_FAILED', message: failure?.message ?? String(error), detail: failure?.technical_detail ?? String(error) }],
         warningCodes: [], applied: 0, llmMs: performance.now() - started,
       });
-      break;
+      if (span) failSpanWithCode(span, failure?.code ?? 'PLANNER_FAILED');
+      return true;
     }
     // The first answer only needs checking when a repair could follow it.
     const check = maxRepairs === 0 ? undefined : dryRun(input, output.rawText, options.turn);
@@ -131,7 +134,16 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
     };
     records.push(record);
     scored.push({ record, output });
-    if (passed) break;
+    if (span) setDefined(span, { 'surfacer.repair.status': record.status, 'surfacer.repair.error_codes': uniqueCodes(record.errors), 'surfacer.repair.applied': record.applied });
+    return passed;
+  }
+
+  for (let index = 0; index <= maxRepairs; index++) {
+    // Each repair follow-up is a span of its own (its model call beneath it), naming the codes it was sent back with.
+    const done = index === 0 ? await attempt(0, undefined) : await inSpan('surfacer.repair', {
+      attributes: { 'surfacer.repair.attempt': index, 'surfacer.repair.for_codes': uniqueCodes(records.at(-1)?.errors ?? []) },
+    }, (span) => attempt(index, span));
+    if (done) break;
   }
   const last = scored.at(-1)!;
   const passed = last.record.status === 'failed' ? undefined : last;
@@ -150,4 +162,8 @@ export async function planTurn(input: PlannerInput, options: PlanTurnOptions, si
   };
   if (usage !== undefined) planned.usage = usage;
   return planned;
+}
+
+function uniqueCodes(errors: readonly TraceIssue[]): string[] {
+  return [...new Set(errors.map((e) => e.code))];
 }

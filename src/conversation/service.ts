@@ -19,6 +19,8 @@ import { AppendConflictError, StoreUnavailableError, type ConversationStore } fr
 import { createLocalTurnGate, TURN_CANCELLED, type TurnGate } from './turn-gate.ts';
 import { askPlanner, recordTurn, TURN_TIMEOUT, type TurnRecordContext } from './turn-record.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
+import { actionSpanAttributes, endActionSpan, endTurnSpan } from './spans.ts';
+import { activeTraceId, inSpan } from '../telemetry/tracing.ts';
 import { applyTurnPart, runDirectivesAdapter, type DirectivesMode, type RunDirectives } from './turn.ts';
 import {
   silentLogger, type ActionResult, type Conversation, type ConversationListener,
@@ -215,7 +217,21 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
    * (fold.ts): checked under the turn gate after catching up, so across instances and retries it
    * runs at most once; undefined when it did not run.
    */
-  async function turnIn(
+  function turnIn(
+    cid: string, input: { text: string; continuation?: { actionVersion: number; event: ActionEvent } },
+    signal: AbortSignal | undefined, options: { origin?: string },
+  ): Promise<TurnResult | undefined> {
+    // The span of the whole turn: the gate, the planner (its model and tool calls, repairs), the append.
+    return inSpan('surfacer.turn', {
+      attributes: { 'surfacer.conversation.id': cid, 'gen_ai.conversation.id': cid, 'surfacer.turn.kind': input.continuation ? 'continuation' : 'text' },
+    }, async (span) => {
+      const result = await turnUnder(cid, input, signal, options);
+      endTurnSpan(span, result);
+      return result;
+    });
+  }
+
+  async function turnUnder(
     cid: string, input: { text: string; continuation?: { actionVersion: number; event: ActionEvent } },
     signal: AbortSignal | undefined, options: { origin?: string; onStream?: TurnStreamListener },
   ): Promise<TurnResult | undefined> {
@@ -241,6 +257,8 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return { ok: false, error: makeError('CONVERSATION_BUSY', 'a turn is running on another instance') };
     }
     const times = { startedAt: iso(), t0: performance.now() };
+    // Stored with the turn's own trace, so its page can point at the OpenTelemetry trace.
+    const otelTraceId = activeTraceId();
     try {
       // Another instance's turn may have just changed the conversation: plan on what it is now.
       await catchUp(cid, state);
@@ -264,7 +282,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       const streamed = await session.settle();
       const result = await decided(cid, state, async (state) => {
         const basis = state.folded.version;
-        const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin, continuation, streamed });
+        const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin, continuation, streamed, otelTraceId });
         await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
         return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
       });
@@ -425,7 +443,12 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       // over as a promise of its own.
       return new Promise<ActionResult>((resolve, reject) => {
         serialised<ActionResult>(cid, async () => {
-          const decided = await decideAction(cid, request, options);
+          // The decision's span (retries after conflicts included); a continuation turn is a span of its own beside it.
+          const decided = await inSpan('surfacer.action', { attributes: actionSpanAttributes(cid, request) }, async (span) => {
+            const decided = await decideAction(cid, request, options);
+            endActionSpan(span, decided.result);
+            return decided;
+          });
           const result = decided.result;
           if (decided.continues === undefined || !result.ok || result.kind !== 'applied') return result;
           const continuation = turnIn(cid, { text: describeActionEvent(decided.continues.event), continuation: decided.continues }, undefined, options)

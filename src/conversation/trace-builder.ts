@@ -20,6 +20,7 @@ export interface TraceParams {
   error: SurfacerError | undefined;
   timings: Trace['timings'];
   continuation?: Trace['continuation'];
+  otelTraceId?: string;
 }
 
 const FORMAT_MODES = ['none', 'json', 'json_schema'] as const;
@@ -77,6 +78,7 @@ export function buildTrace(p: TraceParams): Trace {
     trace.repair = { max_repairs: maxRepairs, used, exhausted, chosen };
   }
   if (p.continuation !== undefined) trace.continuation = p.continuation;
+  if (p.otelTraceId !== undefined) trace.otel_trace_id = p.otelTraceId;
   const loop = toolLoop(meta['tool_loop'], p.output?.toolSteps);
   if (loop !== undefined) trace.tool_loop = loop;
   return trace;

@@ -120,5 +120,7 @@ export const TraceSchema = z.object({
   /** Set when the turn continued an action (a clarifier's answers) instead of typed text. */
   continuation: z.object({ action: z.string(), surface_id: z.string(), action_version: z.number().int().positive() }).optional(),
   tool_loop: TraceToolLoop.optional(),
+  /** The OpenTelemetry trace id the turn ran in (32 hex digits), when an SDK recorded it (docs/operate.md). */
+  otel_trace_id: z.string().regex(/^[0-9a-f]{32}$/).optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;

@@ -72,6 +72,8 @@ export function recordTurn(
     continuation?: { actionVersion: number; event: ActionEvent } | undefined;
     /** What was applied while the answer streamed (turn_part entries before this one). */
     streamed?: StreamedSoFar | undefined;
+    /** The OpenTelemetry trace the turn ran in, when one was recorded. */
+    otelTraceId?: string | undefined;
   },
 ): TurnRecord {
   const { planned, continuation } = turn;
@@ -105,6 +107,7 @@ export function recordTurn(
   const trace = buildTrace({
     requestId: ctx.requestId(), cid: folded.meta.cid, turnIndex, startedAt: turn.startedAt, finishedAt: ctx.iso(), mode: ctx.mode,
     outcome, planner: ctx.planner, output: planned.kind === 'ok' ? planned.output : undefined, run, surfaces, error,
+    ...(turn.otelTraceId === undefined ? {} : { otelTraceId: turn.otelTraceId }),
     ...(continuation ? {
       continuation: { action: continuation.event.action, surface_id: continuation.event.surface.id, action_version: continuation.actionVersion },
     } : {}),

@@ -2,6 +2,7 @@ import {
   a2uiWire, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiWire, type CompileResult, type SurfaceBatch,
 } from '../compiler/index.ts';
 import { silentLogger, StoreUnavailableError, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
+import type { SurfacerMetrics } from '../telemetry/metrics.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { parseEventId, streamNameOf } from './event-id.ts';
 import type { A2uiHub } from './hub.ts';
@@ -29,6 +30,8 @@ import { surfaceIdOf, type A2uiServerMessage } from './messages.ts';
 export interface BridgeOptions {
   service: Pick<ConversationService, 'get' | 'subscribe' | 'resetSurfaceEpoch' | 'irAt'>;
   hub: A2uiHub;
+  /** Fan-out latency (src/telemetry); absent: none recorded. */
+  metrics?: SurfacerMetrics;
   /** The A2UI wire version these bridges compile to. Default v0.8. */
   wire?: A2uiWire;
   /** Compiler options for every batch and snapshot (not `reinit`/`priorTypes`: the bridge owns them). */
@@ -195,6 +198,13 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
   }
 
   function publishChange(b: Bridge, next: ConversationIr, version: number): void {
+    const startedAt = options.metrics ? performance.now() : 0;
+    published(b, next, version);
+    // Compiled, framed once and handed to every subscriber of this instance (their sockets drain after).
+    options.metrics?.fanout((performance.now() - startedAt) / 1000, wire.version);
+  }
+
+  function published(b: Bridge, next: ConversationIr, version: number): void {
     const prev = b.ir!;
     const reinit = [...b.fallbacks];
     b.last = undefined;

@@ -9,6 +9,7 @@ import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
 import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
+import type { SurfacerMetrics } from '../telemetry/metrics.ts';
 
 /*
  * The A2UI host over a real conversation service: bridges (service → hub), the shared ingress
@@ -53,6 +54,8 @@ export interface A2uiHostOptions {
   now?: () => number;
   /** Token buckets (shared by every instance with the Redis backend); default in-process. */
   rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;
+  /** Live streams and fan-out latency (src/telemetry); absent: none recorded. */
+  metrics?: SurfacerMetrics;
 }
 
 export interface A2uiHost {
@@ -83,6 +86,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     const hub = (version === '0.8' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
     const bridges = createA2uiBridges({
       service, hub, logger, wire,
+      ...(options.metrics ? { metrics: options.metrics } : {}),
       ...(options.compile ? { compile: options.compile } : {}),
       ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
     });
@@ -174,6 +178,10 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
     },
     clientAssets: options.clientAssets ?? a2uiClientAssets,
+    ...(options.metrics ? {
+      streamOpened: (version: A2uiVersion) => options.metrics!.streamOpened('a2ui', version),
+      streamCut: (version: A2uiVersion, reason: string) => options.metrics!.streamCut('a2ui', reason, version),
+    } : {}),
     onError: (error, where) => logger.error('A2UI route failed', { ...where, error: error instanceof Error ? error.message : String(error) }),
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),

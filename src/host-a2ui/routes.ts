@@ -41,6 +41,10 @@ export interface A2uiRouteDeps {
   /** Largest accepted POST body. Default 64 KiB. */
   maxEventBytes?: number;
   pageTitle?: string;
+  /** A stream of `version` opened; the function returned is called once when it ends (live-stream metrics). */
+  streamOpened?(version: A2uiVersion): () => void;
+  /** A stream of `version` was ended by the hub: its client fell behind (`slow`) or its conversation was forgotten. */
+  streamCut?(version: A2uiVersion, reason: string): void;
   /** Failures that cannot reach a client (snapshot or write errors). Default console.error. */
   onError?(error: unknown, where: { route: string; cid: string }): void;
 }
@@ -98,12 +102,25 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const failed = await prepare(c, feed, cid, 'stream', lastEventId);
     if (failed) return failed;
-    const params: ConnectionParams = { feed, cid, lastEventId, retryMs, heartbeat, drains };
+    const params: ConnectionParams = {
+      feed, cid, lastEventId, retryMs, heartbeat, drains,
+      ...(deps.streamCut ? { dropped: (reason: string) => { if (reason !== 'shutdown') deps.streamCut!(asked.version, reason); } } : {}),
+    };
+    /** Counted live from here until the connection is over (or failed to start). */
+    const counted = (sink: Parameters<typeof runConnection>[0]): Promise<void> => {
+      const closed = deps.streamOpened?.(asked.version);
+      try {
+        return closed === undefined ? runConnection(sink, params) : runConnection(sink, params).finally(closed);
+      } catch (error) {
+        closed?.();
+        throw error;
+      }
+    };
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
     if (outgoing instanceof ServerResponse) {
       // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.
       try {
-        void runConnection(nodeSink(outgoing, sinkOptions), params);
+        void counted(nodeSink(outgoing, sinkOptions));
       } catch (error) {
         onError(error, { route: 'stream', cid });
         return c.json(makeError('INTERNAL_ERROR', 'the stream could not be initialised'), 500);
@@ -114,7 +131,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     return streamSSE(c, async (stream) => {
       const sink = webSink(stream);
       try {
-        await runConnection(sink, params);
+        await counted(sink);
       } catch (error) {
         onError(error, { route: 'stream', cid });
       }

@@ -4,7 +4,7 @@ import {
 import { formatEventId, formatInitEventId } from './event-id.ts';
 import type { A2uiFeed } from './feed.ts';
 import { framesOf } from './frames.ts';
-import { HubClosedError, type SubscribeResult } from './hub.ts';
+import { HubClosedError, type DropReason, type HubEvent, type SubscribeResult } from './hub.ts';
 import { initMessages, type A2uiServerMessage } from './messages.ts';
 
 /*
@@ -22,6 +22,8 @@ export interface ConnectionParams {
   heartbeat: Heartbeat;
   /** Where the hub's notifications go: drained once per event-loop turn, after the publisher's. */
   drains: DrainBatcher;
+  /** The hub dropped this subscriber (metrics: a client that fell behind). */
+  dropped?(reason: DropReason): void;
 }
 
 /**
@@ -40,6 +42,7 @@ export function runConnection(sink: SseSink, p: ConnectionParams): Promise<void>
     result = feed.hub.subscribe(p.cid, p.lastEventId, {
       notify: () => { if (connection !== undefined) p.drains.schedule(connection); },
       dropped: (reason) => {
+        p.dropped?.(reason);
         if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
         else droppedEarly = true;
       },

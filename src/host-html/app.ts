@@ -18,6 +18,7 @@ import { registerTurnRoutes } from './routes/turns.ts';
 import { createSessions } from './session.ts';
 import { createStreamRegistry } from './streams.ts';
 import { createViews } from './views.ts';
+import { httpServerSpans } from '../telemetry/http-span.ts';
 
 export interface HostApp {
   hono: Hono<HostEnv>;
@@ -98,6 +99,8 @@ export function createApp(deps: HostDeps): HostApp {
   };
 
   const app = new Hono<HostEnv>();
+  // First, so that every route of every host mounted here (A2UI, AG-UI, A2A) runs inside it.
+  app.use('*', httpServerSpans());
 
   /** Errors outside an owned conversation: no flash to go back to, so a page for browsers. */
   function plainError(c: HostContext, error: SurfacerError, status = statusFor(error)): Response {

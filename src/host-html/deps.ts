@@ -1,6 +1,7 @@
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import type { ConversationService, Logger } from '../conversation/index.ts';
 import type { RateLimiter } from '../hosting/index.ts';
+import type { SurfacerMetrics } from '../telemetry/metrics.ts';
 
 export interface HostLimits {
   /** Largest request body (form posts, uploads included). */
@@ -40,6 +41,8 @@ export interface HostDeps {
   /** Signs session/flash cookies and derives CSRF tokens. */
   sessionSecret: string;
   limits?: Partial<HostLimits>;
+  /** Live htmx streams (src/telemetry); absent: none recorded. */
+  metrics?: SurfacerMetrics;
   logger?: Logger;
   /** Mark cookies Secure (serve behind HTTPS). */
   secureCookies?: boolean;
@@ -64,6 +67,11 @@ export interface HostDeps {
   health?: (timeoutMs: number) => Promise<BackendStatus>;
   /** The details of `GET /healthz`: the shared state as last seen, without waiting on it. Default: always ok. */
   status?: () => BackendStatus;
+  /**
+   * Where the trace page links a turn's OpenTelemetry trace id: an http(s) URL with `{trace_id}`
+   * (SURFACER_OTEL_TRACE_URL, e.g. Jaeger's `http://127.0.0.1:16686/trace/{trace_id}`). Absent: the id is shown unlinked.
+   */
+  otelTraceUrl?: string;
 }
 
 export interface BackendStatus {

@@ -62,25 +62,8 @@ export function agentGate(options: AgentGateOptions): MiddlewareHandler {
     if (length !== undefined && (!/^\d+$/.test(length) || Number(length) > options.maxBodyBytes)) {
       return tooLarge(c, `request body over ${options.maxBodyBytes} bytes`);
     }
-    // Open endpoints are a laptop's own: a peer elsewhere (a bind widened behind our back, a
-    // proxy) is refused as if it held no token. An unknown peer (no Node socket) is refused too.
-    if (options.open && !isLoopbackAddress(clientAddress(c))) {
-      return unauthorized(c, 'agent endpoints without SURFACER_API_TOKENS answer loopback callers only');
-    }
-    // And only under a loopback name: a page whose own host name was rebound to 127.0.0.1 (DNS
-    // rebinding) is same-origin to itself and could otherwise drive the open endpoints.
-    if (options.open && !isLoopbackHost(hostnameOf(c.req.header('host')))) {
-      return unauthorized(c, 'agent endpoints without SURFACER_API_TOKENS answer requests for localhost or a loopback address only');
-    }
-    let principal: Principal | undefined;
-    try {
-      principal = await options.authenticate(c.req.raw);
-    } catch {
-      principal = undefined;
-    }
-    if (principal === undefined || typeof principal.id !== 'string' || principal.id === '') {
-      return unauthorized(c, 'missing or unknown bearer token');
-    }
+    const principal = await admitCaller(c, options);
+    if (principal instanceof Response) return principal;
     // JSON only: a cross-site page cannot send it without a CORS preflight (never granted), which
     // is why these endpoints need no CSRF token (the htmx host's Origin check exempts them).
     if (!isJsonContentType(c.req.header('content-type'))) {
@@ -93,6 +76,34 @@ export function agentGate(options: AgentGateOptions): MiddlewareHandler {
     c.set(BODY_KEY as never, text as never);
     return next();
   };
+}
+
+/**
+ * Who calls, as every gated endpoint (the agent endpoints, GET /metrics) decides it: with
+ * `open`, loopback peers under a loopback name only; otherwise the principal `authenticate`
+ * finds. The principal, or the canonical 401 to answer with.
+ */
+export async function admitCaller(c: Context, options: Pick<AgentGateOptions, 'authenticate' | 'open'>): Promise<Principal | Response> {
+  // Open endpoints are a laptop's own: a peer elsewhere (a bind widened behind our back, a
+  // proxy) is refused as if it held no token. An unknown peer (no Node socket) is refused too.
+  if (options.open && !isLoopbackAddress(clientAddress(c))) {
+    return unauthorized(c, 'agent endpoints without SURFACER_API_TOKENS answer loopback callers only');
+  }
+  // And only under a loopback name: a page whose own host name was rebound to 127.0.0.1 (DNS
+  // rebinding) is same-origin to itself and could otherwise drive the open endpoints.
+  if (options.open && !isLoopbackHost(hostnameOf(c.req.header('host')))) {
+    return unauthorized(c, 'agent endpoints without SURFACER_API_TOKENS answer requests for localhost or a loopback address only');
+  }
+  let principal: Principal | undefined;
+  try {
+    principal = await options.authenticate(c.req.raw);
+  } catch {
+    principal = undefined;
+  }
+  if (principal === undefined || typeof principal.id !== 'string' || principal.id === '') {
+    return unauthorized(c, 'missing or unknown bearer token');
+  }
+  return principal;
 }
 
 /**

@@ -9,7 +9,7 @@ export type { DrainBatcher, Heartbeat, NodeSinkOptions, PushConnection, PushConn
 export { SharedFrame } from './shared-frame.ts';
 export { bearerTokenAuthenticator, chooseAgentAuthenticate, isLoopbackHost, LOCAL_PRINCIPAL, ownerOfPrincipal, parseApiTokens } from './agent-auth.ts';
 export type { Authenticate, Principal } from './agent-auth.ts';
-export { agentGate, bodyTextOf, isJsonContentType, isLoopbackAddress, principalOf, readLimitedText, unauthorized } from './agent-gate.ts';
+export { admitCaller, agentGate, bodyTextOf, isJsonContentType, isLoopbackAddress, principalOf, readLimitedText, unauthorized } from './agent-gate.ts';
 export type { AgentGateOptions } from './agent-gate.ts';
 export { createHeldSurfaces } from './held-surfaces.ts';
 export type { HeldSurfaces } from './held-surfaces.ts';

@@ -6,6 +6,9 @@ import { classifyFailure } from './failure.ts';
 import { PlannerError } from './planner-error.ts';
 import { preflightLlmRequest, sanitizeLlmRequest, type LlmRequestSpec, type LlmToolCall, type StreamAllowance } from './request.ts';
 import { DEFAULT_TOOL_LOOP, runToolLoop, type ToolLoopLimits } from './tool-loop.ts';
+import { trace } from '@opentelemetry/api';
+import { endModelCall, modelCallStart, recordModelContent } from '../telemetry/gen-ai.ts';
+import { failSpanWithCode, inSpan, SpanKind } from '../telemetry/tracing.ts';
 import { abortableSleep, DEFAULT_RETRY_POLICY, observedFetch, retryDelay, type RetryPolicy } from './retry.ts';
 
 /** What one provider's client answered, reduced to what the planner needs. */
@@ -19,6 +22,8 @@ export interface ProviderReply {
   meta?: Record<string, unknown>;
   /** The tools the model called instead of answering (read by the tool loop). */
   toolCalls?: LlmToolCall[];
+  /** The model that answered, as the provider names it (may differ from the one asked for). */
+  responseModel?: string;
 }
 
 /**
@@ -67,6 +72,11 @@ export interface ChatPlannerOptions {
   toolLoop?: Partial<ToolLoopLimits>;
   /** SURFACER_STREAM (default `auto`: as the capability table says). */
   stream?: StreamSetting;
+  /**
+   * SURFACER_OTEL_CAPTURE_CONTENT=1: model calls' spans carry the messages and the answer, and
+   * tool calls' spans their arguments and results. Off by default: they hold what people typed.
+   */
+  captureContent?: boolean;
 }
 
 /** The planner every chat provider shares: messages, preflight, sanitiser, retries, output. */
@@ -99,6 +109,33 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
         : { withFormat: options.capabilities.streamStructured, withTools: options.capabilities.streamTools };
       /** What a streamed call delivered before it broke: never retried (the reader has seen it). */
       let streamed = '';
+
+      /**
+       * One model call, retries included (as the GenAI conventions want one span for it): a
+       * `chat {model}` client span around send.
+       */
+      function call(spec: LlmRequestSpec, callSignal: AbortSignal, onText?: (delta: string) => void): Promise<{ reply: ProviderReply; sent: LlmRequestSpec }> {
+        const start = modelCallStart({
+          provider: provider.capabilityKey, model: spec.model, endpoint: provider.endpoint, json: spec.format !== undefined,
+          stream: spec.stream, ...(spec.options ? { sampling: spec.options } : {}),
+        });
+        return inSpan(start.name, { kind: SpanKind.CLIENT, attributes: start.attributes }, async (span) => {
+          const retriesBefore = retries.length;
+          const result = await send(spec, callSignal, onText);
+          const { reply } = result;
+          // What was really sent: the sanitiser may have turned streaming off.
+          span.setAttribute('surfacer.llm.stream', result.sent.stream);
+          endModelCall(span, {
+            responseModel: reply.responseModel, finishReason: reply.finishReason,
+            responseId: typeof reply.meta?.['response_id'] === 'string' ? reply.meta['response_id'] : undefined,
+            inputTokens: reply.usage?.prompt_tokens, outputTokens: reply.usage?.completion_tokens, retries: retries.length - retriesBefore,
+          });
+          const cut = reply.meta?.['stream_cut'] as { code?: unknown } | undefined;
+          if (typeof cut?.code === 'string') failSpanWithCode(span, cut.code, 'the stream broke; the part that arrived is kept');
+          if (options.captureContent) recordModelContent(span, spec.messages, reply.modelText ?? reply.content);
+          return result;
+        });
+      }
 
       /** One request: preflight, sanitiser, then the provider with our retries. */
       async function send(spec: LlmRequestSpec, callSignal: AbortSignal, onText?: (delta: string) => void): Promise<{ reply: ProviderReply; sent: LlmRequestSpec }> {
@@ -133,6 +170,7 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
               throw new PlannerError({ ...failure.error, technical_detail: failure.error.technical_detail + tried });
             }
             retries.push({ code: failure.error.code, wait_ms: wait });
+            trace.getActiveSpan()?.addEvent('retry', { 'surfacer.error.code': failure.error.code, 'surfacer.retry.wait_ms': wait });
             try {
               await sleep(wait, callSignal);
             } catch (reason) {
@@ -146,7 +184,8 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
       const loop = input.tools === undefined || input.tools.definitions.length === 0 ? undefined : await runToolLoop(base, {
         tools: input.tools, supported: options.capabilities.tools, limits: { ...DEFAULT_TOOL_LOOP, ...options.toolLoop }, signal: combined,
         request: (messages) => ({ model: options.model, stream: false, ...sampling, messages, tools: toolSpecs(input.tools!), parallelToolCalls: false }),
-        send: async (spec, callSignal) => (await send(spec, callSignal)).reply,
+        send: async (spec, callSignal) => (await call(spec, callSignal)).reply,
+        captureContent: options.captureContent === true,
       }).catch((error: unknown) => {
         // A cancel or the call's timeout during a tool call: the same canonical error as during a request.
         throw error instanceof PlannerError ? error : new PlannerError(classifyFailure(error, { caller: signal, timeout }).error);
@@ -155,7 +194,7 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
       // and someone reads it.
       const withFormat = options.format !== undefined && options.capabilities.structuredOutput;
       const stream = input.stream !== undefined && streamFinalRequest(setting, options.capabilities, withFormat);
-      const { reply, sent } = await send({
+      const { reply, sent } = await call({
         model: options.model, stream, ...(options.format ? { format: options.format } : {}), ...sampling,
         messages: [...base, ...loop?.messages ?? []],
       }, combined, stream ? (delta) => input.stream!.text(delta) : undefined);

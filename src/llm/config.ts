@@ -39,6 +39,8 @@ export const PlannerConfig = z.object({
   toolTimeoutMs: z.number().int().positive(),
   /** SURFACER_STREAM: stream the final directive request as the capability table says (auto), always (on), never (off). */
   stream: StreamSetting,
+  /** SURFACER_OTEL_CAPTURE_CONTENT=1: spans of model and tool calls carry their text (docs/operate.md). */
+  captureContent: z.boolean().optional(),
 });
 export type PlannerConfig = z.infer<typeof PlannerConfig>;
 
@@ -84,6 +86,7 @@ export function plannerConfigFromEnv(env: NodeJS.ProcessEnv, flag?: string): Pla
     toolMaxSteps: numberOr(env.SURFACER_TOOL_MAX_STEPS, DEFAULT_TOOL_LOOP.maxSteps),
     toolTimeoutMs: numberOr(env.SURFACER_TOOL_TIMEOUT_MS, DEFAULT_TOOL_LOOP.timeoutMs),
     stream: env.SURFACER_STREAM === undefined || env.SURFACER_STREAM.trim() === '' ? 'auto' : env.SURFACER_STREAM.trim(),
+    ...(env.SURFACER_OTEL_CAPTURE_CONTENT === '1' ? { captureContent: true } : {}),
   });
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   if (parsed.success && parsed.data.planner === 'replay' && parsed.data.replayFile === undefined) problems.push('SURFACER_REPLAY_FILE is required');

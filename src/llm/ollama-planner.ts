@@ -40,6 +40,7 @@ export function createOllamaPlanner(options: OllamaPlannerOptions): Planner {
         usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
         ...(typeof response.done_reason === 'string' ? { finishReason: response.done_reason } : {}),
         ...(toolCalls.length > 0 ? { toolCalls } : {}),
+        ...(typeof response.model === 'string' && response.model !== '' ? { responseModel: response.model } : {}),
       };
     },
   };
@@ -69,6 +70,7 @@ export function createOllamaPlanner(options: OllamaPlannerOptions): Planner {
           content, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
           ...(typeof part.done_reason === 'string' ? { finishReason: part.done_reason } : {}),
           ...(toolCalls.length > 0 ? { toolCalls } : {}),
+          ...(typeof part.model === 'string' && part.model !== '' ? { responseModel: part.model } : {}),
         };
       }
     }

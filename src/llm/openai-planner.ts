@@ -59,9 +59,11 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
       let refusal = '';
       let finish: string | undefined;
       let id: string | undefined;
+      let model: string | undefined;
       let usage: ProviderReply['usage'];
       for await (const chunk of chunks) {
         id ??= chunk.id;
+        if (typeof chunk.model === 'string' && chunk.model !== '') model ??= chunk.model;
         const choice = chunk.choices?.[0];
         const delta = choice?.delta;
         if (typeof delta?.content === 'string' && delta.content !== '') { content += delta.content; onText(delta.content); }
@@ -77,6 +79,7 @@ export function createOpenAiPlanner(options: OpenAiPlannerOptions): Planner {
       if (finish === undefined) throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'the stream was cut off: it ended without a finish_reason'));
       const reply: ProviderReply = { content, finishReason: finish, meta: { response_id: id } };
       if (usage) reply.usage = usage;
+      if (model !== undefined) reply.responseModel = model;
       const mapped = spec.format === undefined ? undefined : mapStrictNulls(content, options.envelopeSchema);
       if (mapped !== undefined) {
         reply.modelText = content;
@@ -110,6 +113,7 @@ function readCompletion(completion: OpenAI.Chat.ChatCompletion, envelopeSchema: 
   }
   if (typeof content !== 'string') throw new PlannerError(makeError('LLM_RESPONSE_INVALID', 'reply has no message.content string'));
   const reply: ProviderReply = { content, meta: { response_id: completion.id } };
+  if (typeof completion.model === 'string' && completion.model !== '') reply.responseModel = completion.model;
   const toolCalls = readToolCalls(message.tool_calls);
   if (toolCalls.length > 0) reply.toolCalls = toolCalls;
   if (choice?.finish_reason) reply.finishReason = choice.finish_reason;

@@ -1,4 +1,6 @@
 import type { Planner } from '../planner/types.ts';
+import { instrumentPlanner } from '../telemetry/instrument.ts';
+import type { SurfacerMetrics } from '../telemetry/metrics.ts';
 import { capabilitiesFor, parseCapabilityTable, type CapabilityTable } from './capabilities.ts';
 import type { PlannerConfig } from './config.ts';
 import { createFallbackPlanner } from './fallback-planner.ts';
@@ -15,6 +17,8 @@ export interface PlannerDeps {
   /** The directive envelope's JSON Schema (directiveJsonSchema). */
   envelopeSchema: Record<string, unknown>;
   readFile: (path: string) => string;
+  /** GenAI metrics of every model request (src/telemetry); absent: none recorded. */
+  metrics?: SurfacerMetrics;
 }
 
 function readTable(config: PlannerConfig, readFile: PlannerDeps['readFile']): CapabilityTable {
@@ -34,7 +38,12 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
     systemPrompt: deps.systemPrompt, timeoutMs: config.timeoutMs, strict: config.strict,
     retry: { maxRetries: config.maxRetries }, ...(Object.keys(config.sampling).length > 0 ? { sampling: config.sampling } : {}),
     toolLoop: { maxSteps: config.toolMaxSteps, timeoutMs: config.toolTimeoutMs }, stream: config.stream,
+    ...(config.captureContent === true ? { captureContent: true } : {}),
   };
+  // Inside the fallback: a model request that failed is counted as failed, not as the offline answer.
+  const measured = (planner: Planner, model: string | undefined): Planner => (deps.metrics
+    ? instrumentPlanner(planner, deps.metrics, model !== undefined ? { requestModel: model } : {})
+    : planner);
   switch (config.planner) {
     case 'offline':
       return deps.offline;
@@ -43,7 +52,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
         ...common, host: config.ollamaHost, model: config.ollamaModel, format: deps.envelopeSchema,
         capabilities: capabilitiesFor('ollama', config.ollamaModel, readTable(config, deps.readFile)),
       });
-      return createFallbackPlanner(ollama, deps.offline);
+      return createFallbackPlanner(measured(ollama, config.ollamaModel), deps.offline);
     }
     case 'openai': {
       const table = readTable(config, deps.readFile);
@@ -51,7 +60,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
         ...common, baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey!, model: config.openaiModel!, envelopeSchema: deps.envelopeSchema,
         capabilities: capabilitiesFor(openAiProviderFor(config.openaiBaseUrl), config.openaiModel!, table),
       });
-      return createFallbackPlanner(openai, deps.offline);
+      return createFallbackPlanner(measured(openai, config.openaiModel), deps.offline);
     }
     case 'replay': {
       const parsed = parseReplayFile(deps.readFile(config.replayFile!), config.replayFile!);

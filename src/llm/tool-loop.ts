@@ -1,6 +1,8 @@
 import type { PlannerTools, ToolStep } from '../planner/types.ts';
 import { toolExchangeMessages } from './chat-messages.ts';
 import type { LlmMessage, LlmRequestSpec, LlmToolCall } from './request.ts';
+import { GEN_AI, toolCallStart } from '../telemetry/gen-ai.ts';
+import { failSpanWithCode, inSpan } from '../telemetry/tracing.ts';
 
 /**
  * The tool loop of a turn (design §1, the hybrid run): requests with the app's tools and no
@@ -44,6 +46,8 @@ export interface ToolLoopParams<R extends { toolCalls?: LlmToolCall[] }> {
   send(spec: LlmRequestSpec, signal: AbortSignal): Promise<R>;
   /** The turn's own signal (cancel, the planner call's timeout): it aborts the loop as a failure. */
   signal: AbortSignal;
+  /** Tool calls' spans carry their arguments and results (SURFACER_OTEL_CAPTURE_CONTENT=1). */
+  captureContent?: boolean;
 }
 
 const OUT_OF_TIME = { error: { code: 'TOOL_TIMEOUT', detail: 'the turn\'s tool loop ran out of time' } };
@@ -80,13 +84,22 @@ export async function runToolLoop<R extends { toolCalls?: LlmToolCall[] }>(base:
     // One at a time, in the order the model asked: a later call may depend on an earlier result.
     for (const call of calls) {
       const started = performance.now();
-      let outcome: { ok: boolean; result: unknown };
-      try {
-        outcome = await p.tools.call(call.name, call.arguments, signal);
-      } catch (error) {
-        if (!outOfTime()) throw error;
-        outcome = { ok: false, result: OUT_OF_TIME };
-      }
+      const span = toolCallStart(call.name, call.id);
+      const outcome = await inSpan(span.name, { attributes: span.attributes }, async (active) => {
+        let outcome: { ok: boolean; result: unknown };
+        try {
+          outcome = await p.tools.call(call.name, call.arguments, signal);
+        } catch (error) {
+          if (!outOfTime()) throw error;
+          outcome = { ok: false, result: OUT_OF_TIME };
+        }
+        // A tool's refusal is its answer to the model, not a crash: the span says which code.
+        if (!outcome.ok) failSpanWithCode(active, toolErrorCode(outcome.result));
+        if (p.captureContent === true && active.isRecording()) {
+          active.setAttributes({ [GEN_AI.toolArguments]: JSON.stringify(call.arguments) ?? 'null', [GEN_AI.toolResult]: JSON.stringify(outcome.result) ?? 'null' });
+        }
+        return outcome;
+      });
       steps.push({
         index: steps.length, round, ...(call.id === undefined ? {} : { callId: call.id }), name: call.name,
         arguments: call.arguments, ok: outcome.ok, result: outcome.result, ms: performance.now() - started,
@@ -95,4 +108,10 @@ export async function runToolLoop<R extends { toolCalls?: LlmToolCall[] }>(base:
     messages.push(...toolExchangeMessages(steps.slice(first)));
   }
   return { messages, steps, replies, summary: { tools, stopped, requests: replies.length } };
+}
+
+/** The code a failed tool call reports (`{error: {code}}`, as the app's tools and OUT_OF_TIME answer), or a generic one. */
+function toolErrorCode(result: unknown): string {
+  const code = (result as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === 'string' ? code : 'TOOL_FAILED';
 }

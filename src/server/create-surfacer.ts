@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { MeterProvider } from '@opentelemetry/api';
 import type { Hono } from 'hono';
 import { createLocalBackend, type Backend } from '../backend/index.ts';
 import type { AppDefinition } from '../conversation/app-definition.ts';
@@ -15,6 +16,9 @@ import { A2A_PATH, createA2aHost } from '../host-a2a/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
+import { instrumentPlanner, instrumentService, instrumentStore } from '../telemetry/instrument.ts';
+import { surfacerMetrics, type SurfacerMetrics } from '../telemetry/metrics.ts';
+import { METRICS_PATH, metricsHandler, type MetricsEndpoint } from '../telemetry/metrics-route.ts';
 import { createSystemSource, type EntropySource } from '../ui-ir/index.ts';
 
 /** Options createSurfacer cannot start with. */
@@ -64,6 +68,16 @@ export interface SurfacerOptions {
    * with none, every caller is one local principal and `listen` refuses a non-loopback bind.
    */
   authenticate?: Authenticate;
+  /**
+   * Where metrics go (docs/operate.md). Default: the global MeterProvider, the OpenTelemetry
+   * API's no-op one unless an SDK registered before createSurfacer.
+   */
+  meterProvider?: MeterProvider;
+  /**
+   * Serves `GET /metrics` (Prometheus text) behind the agent endpoints' door: bearer tokens from
+   * `SURFACER_API_TOKENS` (or `authenticate`), loopback callers only without. Absent: no route.
+   */
+  metricsEndpoint?: MetricsEndpoint;
 }
 
 export interface ListenOptions {
@@ -101,7 +115,8 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const logger = options.logger ?? silentLogger;
   const { app } = options;
   const env = options.env ?? process.env;
-  const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', env);
+  const metrics = surfacerMetrics(options.meterProvider);
+  const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', env, metrics);
   const backend = options.backend ?? createLocalBackend(options.store ?? createMemoryStore());
   const secret = options.sessionSecret;
   if (backend.store.writers === 'many' && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
@@ -111,15 +126,16 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   if (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH) {
     logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
   }
-  const conversations = createConversationStack({
-    app, planner, store: backend.store, turns: backend.turns,
+  // Metrics around the service's ports (src/telemetry/instrument.ts), not inside it.
+  const conversations = instrumentService(createConversationStack({
+    app, planner, store: instrumentStore(backend.store, metrics), turns: backend.turns,
     idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
     entropy: options.entropy ?? createSystemSource(), logger,
     mode: options.mode ?? 'best-effort',
     limits: { maxRepairAttempts: repairAttempts, ...options.serviceLimits },
-  });
+  }), metrics);
   const rateLimiter = backend.rateLimiter.bind(backend);
-  const a2ui = createA2uiHost({ rateLimiter, ...options.a2ui, service: conversations, logger });
+  const a2ui = createA2uiHost({ rateLimiter, metrics, ...options.a2ui, service: conversations, logger });
   // The agent endpoints share one door: who calls, how much they send (agent-gate.ts).
   const hostLimits = { ...DEFAULT_HOST_LIMITS, ...options.hostLimits };
   const agentAuth = chooseAgentAuthenticate({
@@ -140,20 +156,24 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
     ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
   });
-  const agentsMounted = agui !== undefined || a2a !== undefined;
+  const metricsEndpoint = options.metricsEndpoint;
+  const agentsMounted = agui !== undefined || a2a !== undefined || metricsEndpoint !== undefined;
+  const otelTraceUrl = traceUrlTemplate(env.SURFACER_OTEL_TRACE_URL);
   const host = createApp({
-    app, conversations, logger, rateLimiter,
+    app, conversations, logger, rateLimiter, metrics,
     health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
     extend: (hono) => {
       a2ui.mount(hono);
       agui?.mount(hono);
       a2a?.mount(hono);
+      if (metricsEndpoint) hono.get(METRICS_PATH, metricsHandler({ ...agentAuth, endpoint: metricsEndpoint, logger }));
     },
     agentPaths: [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH] : [])],
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
     ...(options.hostLimits ? { limits: options.hostLimits } : {}),
+    ...(otelTraceUrl !== undefined ? { otelTraceUrl } : {}),
   });
   // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
   const closeStreams = (): void => {
@@ -167,7 +187,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
       if (agentsMounted && agentAuth.open) {
         const hostname = listenOptions.hostname ?? '127.0.0.1';
         if (!isLoopbackHost(hostname)) {
-          throw new SurfacerConfigError(`the agent endpoints (AG-UI, A2A) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off, or bind to 127.0.0.1`);
+          throw new SurfacerConfigError(`the agent endpoints (AG-UI, A2A, /metrics) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off, or bind to 127.0.0.1`);
         }
         logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only', { hostname });
       }
@@ -187,12 +207,23 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
 }
 
 /** Throws an LLM_CONFIG_INVALID PlannerError on a bad planner configuration. */
-function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: NodeJS.ProcessEnv): { planner: Planner; repairAttempts: number } {
+function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: NodeJS.ProcessEnv, metrics: SurfacerMetrics): { planner: Planner; repairAttempts: number } {
   const config = plannerConfigFromEnv(env, typeof choice === 'string' ? choice : 'offline');
-  if (typeof choice !== 'string') return { planner: choice, repairAttempts: config.repairAttempts };
+  // A planner of the caller's own is measured as a model's, unless it says it is offline.
+  if (typeof choice !== 'string') return { planner: choice.name === 'offline' ? choice : instrumentPlanner(choice, metrics), repairAttempts: config.repairAttempts };
   const planner = createConfiguredPlanner(config, {
     offline: app.offlinePlanner, systemPrompt: renderSystemPrompt(app.directives), envelopeSchema: directiveJsonSchema(app.directives),
-    readFile: (path) => readFileSync(path, 'utf8'),
+    readFile: (path) => readFileSync(path, 'utf8'), metrics,
   });
   return { planner, repairAttempts: config.repairAttempts };
+}
+
+/** SURFACER_OTEL_TRACE_URL: an http(s) URL with `{trace_id}` where the trace page links a turn's OpenTelemetry trace. */
+function traceUrlTemplate(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (text === undefined || text === '') return undefined;
+  if (!/^https?:\/\/[^\s"'<>]+$/.test(text) || !text.includes('{trace_id}')) {
+    throw new SurfacerConfigError(`SURFACER_OTEL_TRACE_URL must be an http(s) URL with {trace_id} in it (got "${text}")`);
+  }
+  return text;
 }

@@ -1,5 +1,7 @@
 import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from 'redis';
 import { silentLogger, StoreUnavailableError, type Logger } from '../../conversation/index.ts';
+import type { SurfacerMetrics } from '../../telemetry/metrics.ts';
+import { failSpan, isTracing, outsideTraces, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -18,6 +20,8 @@ export interface RedisConnectionOptions {
    * fails at once. Default 1 000.
    */
   maxInFlight?: number;
+  /** Command latency and errors (src/telemetry); absent: none recorded. */
+  metrics?: SurfacerMetrics;
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
@@ -44,6 +48,19 @@ export interface RedisConnectionStatus {
  */
 export class CommandNotSentError extends StoreUnavailableError {
   override name = 'CommandNotSentError';
+}
+
+/** Sent, and no answer within the deadline (it may still be applied later). */
+export class CommandTimeoutError extends StoreUnavailableError {
+  override name = 'CommandTimeoutError';
+}
+
+/** `error.type` of a failed command: never sent, timed out, otherwise unavailable, or Redis's error reply. */
+function redisErrorType(error: unknown): string {
+  if (error instanceof CommandNotSentError) return 'not_sent';
+  if (error instanceof CommandTimeoutError) return 'timeout';
+  if (error instanceof StoreUnavailableError) return 'unavailable';
+  return error instanceof ErrorReply ? 'reply' : 'other';
 }
 
 /** Error replies that say "not now" rather than "wrong command". */
@@ -73,7 +90,7 @@ export interface RedisConnection {
    * StoreUnavailableError (a Redis error reply stays as it is). `timeoutMs` overrides the
    * command deadline; a `probe` that misses it does not mark the connection stalled.
    */
-  call<T>(command: (client: RedisClient) => Promise<T>, options?: { timeoutMs?: number; probe?: boolean }): Promise<T>;
+  call<T>(command: (client: RedisClient) => Promise<T>, options?: CallOptions): Promise<T>;
   /** The last known state, from this process alone (never waits on Redis). */
   status(): RedisConnectionStatus;
   /**
@@ -90,6 +107,17 @@ export interface RedisConnection {
    */
   readonly stats: { commands: number; roundTrips: number };
   close(): Promise<void>;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  probe?: boolean;
+  /**
+   * Names the batch for its span (`redis {name}`, e.g. `log.append`) and the command it sends
+   * (`db.operation.name`, e.g. EVALSHA). Spans are made only inside a recorded trace (a request,
+   * a turn): background work (catch-ups after a notification) adds none of its own.
+   */
+  span?: { name: string; command: string };
 }
 
 export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
@@ -149,7 +177,30 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     return stalledSince === undefined ? 'ready' : 'stalled';
   };
 
-  async function call<T>(command: (client: RedisClient) => Promise<T>, callOptions: { timeoutMs?: number; probe?: boolean } = {}): Promise<T> {
+  /**
+   * `send`, inside the batch's span when the caller is traced, and measured as its caller waits
+   * (readiness probes are not the service's work: left out of the metrics).
+   */
+  async function call<T>(command: (client: RedisClient) => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
+    const span = callOptions.span === undefined ? undefined : batchSpan(callOptions.span);
+    const { metrics } = options;
+    const measured = metrics !== undefined && !callOptions.probe;
+    if (span === undefined && !measured) return send(command, callOptions);
+    const startedAt = performance.now();
+    try {
+      const answer = await send(command, callOptions);
+      if (measured) metrics.redisCommand((performance.now() - startedAt) / 1000);
+      return answer;
+    } catch (error) {
+      if (span !== undefined) failSpan(span, error);
+      if (measured) metrics.redisCommand((performance.now() - startedAt) / 1000, redisErrorType(error));
+      throw error;
+    } finally {
+      span?.end();
+    }
+  }
+
+  async function send<T>(command: (client: RedisClient) => Promise<T>, callOptions: CallOptions): Promise<T> {
     if (!everReady) await Promise.race([firstReady, new Promise((resolve) => setTimeout(resolve, startupWaitMs).unref())]);
     if (stalledSince !== undefined && client.isReady) {
       throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
@@ -188,7 +239,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
             stalledSince = sentAt;
             logger.warn('redis does not answer; failing commands at once until it does', { timeoutMs });
           }
-          reject(new StoreUnavailableError(`redis: no answer within ${timeoutMs} ms`));
+          reject(new CommandTimeoutError(`redis: no answer within ${timeoutMs} ms`));
         }), timeoutMs);
       });
       return await Promise.race([sent, deadline]);
@@ -238,7 +289,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       return Promise.race([probing, late]).finally(() => clearTimeout(timer));
     },
     subscriber() {
-      sub ??= (async () => {
+      // Made outside the trace of the request that first needed it: notifications arrive on its
+      // socket, and the catch-ups they start belong to no request (one trace per request).
+      sub ??= outsideTraces(async () => {
         const s = client.duplicate();
         subClient = s;
         s.on('error', () => {});
@@ -249,7 +302,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         });
         await s.connect();
         return s;
-      })();
+      });
       return sub;
     },
     onResubscribed(listener) {
@@ -267,4 +320,10 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       await sub?.catch(() => undefined);
     },
   };
+}
+
+/** A client span for one command batch, only under a recorded parent (cheap: nothing at all when tracing is off). */
+function batchSpan(named: { name: string; command: string }): Span | undefined {
+  if (!isTracing()) return undefined;
+  return startLeafSpan(`redis ${named.name}`, { 'db.system.name': 'redis', 'db.operation.name': named.command });
 }

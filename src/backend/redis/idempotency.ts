@@ -11,13 +11,13 @@ export function createRedisIdempotencyStore<V>(
 ): IdempotencyStore<V> {
   return {
     async get(key) {
-      const text = await connection.call((client) => client.get(keys.idempotency(name, key)));
+      const text = await connection.call((client) => client.get(keys.idempotency(name, key)), { span: { name: 'idempotency.get', command: 'GET' } });
       return text === null ? undefined : JSON.parse(text) as V;
     },
     async set(key, value) {
       await connection.call((client) => client.set(keys.idempotency(name, key), JSON.stringify(value), {
         condition: 'NX', expiration: { type: 'PX', value: options.ttlMs },
-      }));
+      }), { span: { name: 'idempotency.set', command: 'SET' } });
     },
   };
 }

@@ -6,6 +6,7 @@ import { redisKeys } from './keys.ts';
 import { createRedisLogStore } from './log-store.ts';
 import { createRedisRateLimiter } from './rate-limiter.ts';
 import { createRedisRecords } from './records.ts';
+import type { SurfacerMetrics } from '../../telemetry/metrics.ts';
 import { createRedisTurnGate, type RedisTurnGateOptions } from './turn-gate.ts';
 
 export interface RedisBackendOptions {
@@ -19,6 +20,8 @@ export interface RedisBackendOptions {
   commandTimeoutMs?: number;
   /** Commands waiting for an answer beyond which new ones fail at once (503). Default 1 000. */
   maxInFlight?: number;
+  /** Redis command latency and errors (src/telemetry `surfacerMetrics`); absent: none recorded. */
+  metrics?: SurfacerMetrics;
 }
 
 /** Several instances, one Redis: the logs as streams, and every shared concern beside them. */
@@ -27,6 +30,7 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
     url: options.url, ...(options.logger ? { logger: options.logger } : {}),
     ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
     ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const status = (): BackendHealth => {
     const now = connection.status();

@@ -38,13 +38,13 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
       const json = JSON.stringify(LogEntrySchema.parse(entry));
       const owner = entry.type === 'created' ? cid : '';
       const ownerKey = entry.type === 'created' ? keys.owner(entry.ownerSessionId) : keys.log(cid);
-      const reply = await connection.call((client) => APPEND.run(client, [keys.log(cid), ownerKey], [String(version), json, keys.channel(cid), owner])) as [number, number];
+      const reply = await connection.call((client) => APPEND.run(client, [keys.log(cid), ownerKey], [String(version), json, keys.channel(cid), owner]), { span: { name: 'log.append', command: 'EVALSHA' } }) as [number, number];
       if (reply[0] !== 1) throw new AppendConflictError(cid, version, Number(reply[1]));
     },
 
     async read(cid, after = 0) {
       const start = after === 0 ? '-' : `${after + 1}-0`;
-      const items = (await connection.call((client) => client.xRange(keys.log(cid), start, '+'))) ?? [];
+      const items = (await connection.call((client) => client.xRange(keys.log(cid), start, '+'), { span: { name: 'log.read', command: 'XRANGE' } })) ?? [];
       if (items.length === 0 && after === 0) return undefined;
       return items.map((item, i): LogEntry => {
         const text = item.message['e'];
@@ -81,7 +81,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
     },
 
     async countOwnedBy(owner) {
-      return connection.call((client) => client.sCard(keys.owner(owner)));
+      return connection.call((client) => client.sCard(keys.owner(owner)), { span: { name: 'log.count-owned', command: 'SCARD' } });
     },
 
     close: async () => {},

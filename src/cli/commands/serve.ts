@@ -9,6 +9,12 @@ import type { HostLimits, RunningServer } from '../../host-html/index.ts';
 import { PlannerError, PlannerKind } from '../../llm/index.ts';
 import type { Planner } from '../../planner/types.ts';
 import { createSurfacer, MIN_SESSION_SECRET_LENGTH, SurfacerConfigError, type Surfacer } from '../../server/index.ts';
+import { startTelemetry, TelemetryConfigError, type Telemetry } from '../../telemetry/sdk.ts';
+import { createPinoLogger, logSettingsFromEnv } from '../../telemetry/log.ts';
+import { surfacerMetrics } from '../../telemetry/metrics.ts';
+import { createMetricsApp } from '../../telemetry/metrics-route.ts';
+import { chooseAgentAuthenticate, isLoopbackHost, parseApiTokens } from '../../hosting/index.ts';
+import { startServer } from '../../host-html/index.ts';
 import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
@@ -33,6 +39,8 @@ export interface ServeOptions {
   fsync?: boolean;
   /** Tests: htmx host limits (e.g. a short SSE heartbeat); the environment's settings win. */
   hostLimits?: Partial<HostLimits>;
+  /** Metrics (startTelemetry): the provider, what GET /metrics serves, and where (absent: the main port). */
+  telemetry?: Pick<Telemetry, 'meterProvider' | 'metricsEndpoint' | 'metricsListen'>;
 }
 
 export interface ServeHandle extends RunningServer {
@@ -40,6 +48,8 @@ export interface ServeHandle extends RunningServer {
   conversations: ConversationService;
   a2ui: A2uiHost;
   backend: Backend;
+  /** GET /metrics on a port of its own (SURFACER_METRICS_PORT), when served there. */
+  metricsUrl?: string;
 }
 
 /** A setting `surfacer serve` cannot start with. */
@@ -65,6 +75,8 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
   const readyTimeoutMs = positiveSetting(options.env, 'SURFACER_READY_TIMEOUT_MS');
   const hostLimits = { ...options.hostLimits, ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}) };
   const offlineStream = offlineStreamPace(options.env.SURFACER_OFFLINE_STREAM);
+  const meterProvider = options.telemetry?.meterProvider;
+  const metricsListen = options.telemetry?.metricsEndpoint !== undefined ? options.telemetry.metricsListen : undefined;
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
   const backend = options.redisUrl !== undefined
     ? createRedisBackend({
@@ -72,6 +84,7 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(options.env.SURFACER_REDIS_PREFIX ? { prefix: options.env.SURFACER_REDIS_PREFIX } : {}),
       ...(commandTimeoutMs !== undefined ? { commandTimeoutMs } : {}),
       ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+      ...(meterProvider ? { metrics: surfacerMetrics(meterProvider) } : {}),
     })
     : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
   // The demo app's own store, outside the conversation logs (docs/directives.md, Actions with side
@@ -94,10 +107,14 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
       ...(options.a2ui ? { a2ui: options.a2ui } : {}),
       ...(Object.keys(hostLimits).length > 0 ? { hostLimits } : {}),
+      ...(meterProvider ? { meterProvider } : {}),
+      // On the main port unless SURFACER_METRICS_PORT gives it one of its own.
+      ...(options.telemetry?.metricsEndpoint && metricsListen === undefined ? { metricsEndpoint: options.telemetry.metricsEndpoint } : {}),
     });
   } catch (error) {
     await backend.close();
     await cards?.close();
+    if (error instanceof SurfacerConfigError) throw new ServeConfigError(error.message);
     throw error;
   }
   let server: RunningServer;
@@ -110,11 +127,36 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
     if (error instanceof SurfacerConfigError) throw new ServeConfigError(error.message);
     throw error;
   }
+  let metricsServer: RunningServer | undefined;
+  if (metricsListen !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(options, metricsListen);
+    } catch (error) {
+      await server.close();
+      await cards?.close();
+      throw error;
+    }
+  }
   const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {
+    await metricsServer?.close(...args);
     await server.close(...args);
     await cards?.close();
   };
-  return { ...server, close, plannerLabel: surfacer.planner.label, conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend };
+  return { ...server, close, ...(metricsServer ? { metricsUrl: `${metricsServer.url}/metrics` } : {}), plannerLabel: surfacer.planner.label, conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend };
+}
+
+/**
+ * GET /metrics alone on SURFACER_METRICS_PORT (SURFACER_METRICS_HOST, default the server's
+ * address): the same door as on the main port, so without SURFACER_API_TOKENS only on loopback.
+ */
+async function startMetricsServer(options: ServeOptions, listen: { port: number; host?: string }): Promise<RunningServer> {
+  const hostname = listen.host ?? options.hostname;
+  const auth = chooseAgentAuthenticate({ tokens: parseApiTokens(options.env.SURFACER_API_TOKENS) });
+  if (auth.open && !isLoopbackHost(hostname)) {
+    throw new ServeConfigError(`GET /metrics on ${hostname} needs SURFACER_API_TOKENS; set tokens or bind SURFACER_METRICS_HOST to 127.0.0.1`);
+  }
+  const app = createMetricsApp({ ...auth, endpoint: options.telemetry!.metricsEndpoint!, logger: options.logger });
+  return startServer({ fetch: app.fetch, closeStreams: () => {} }, { port: listen.port, hostname });
 }
 
 /** A whole number of at least 1 from the environment, or undefined when unset; anything else cannot start. */
@@ -125,11 +167,15 @@ function positiveSetting(env: NodeJS.ProcessEnv, name: string): number | undefin
   return Number(text);
 }
 
-function consoleLogger(io: CliIo): Logger {
-  const line = (level: string) => (message: string, fields?: Record<string, unknown>): void => {
-    io.stderr.write(`${level} ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
-  };
-  return { info: line('info'), warn: line('warn'), error: line('error') };
+/**
+ * The process's log on stderr (stdout is the command's own output): pino JSON lines, or
+ * pino-pretty's readable ones on a terminal or with SURFACER_LOG_FORMAT=pretty (src/telemetry/log.ts).
+ */
+function processLogger(io: CliIo): { ok: true; logger: Logger } | { ok: false; message: string } {
+  const isTty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  const settings = logSettingsFromEnv(io.env, isTty);
+  if ('error' in settings) return { ok: false, message: settings.error };
+  return { ok: true, logger: createPinoLogger({ ...settings, destination: io.stderr, colorize: isTty && settings.format === 'pretty' }) };
 }
 
 /** `surfacer serve`: runs until SIGINT/SIGTERM (or `stop` aborts), then shuts down gracefully. */
@@ -165,14 +211,30 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     io.stderr.write(`surfacer serve: --redis / SURFACER_REDIS_URL must be a redis:// or rediss:// URL\n${USAGE}`);
     return 2;
   }
-  const logger = consoleLogger(io);
+  const made = processLogger(io);
+  if (!made.ok) {
+    io.stderr.write(`surfacer serve: ${made.message}\n${USAGE}`);
+    return 2;
+  }
+  const { logger } = made;
+  // Before the server: spans of the first requests already go to the exporter. Off (the API's
+  // no-op) unless the OTEL_* variables ask for it; see docs/operate.md.
+  let telemetry: Telemetry;
+  try {
+    telemetry = await startTelemetry({ env: io.env });
+  } catch (error) {
+    if (!(error instanceof TelemetryConfigError)) throw error;
+    io.stderr.write(`surfacer serve: ${error.message}\n`);
+    return 2;
+  }
   let server: ServeHandle;
   try {
     server = await startServe({
       port, planner: planner.data, hostname: values.host ?? io.env.HOST ?? '127.0.0.1', ...(redisUrl ? { redisUrl } : {}),
-      dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger,
+      dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger, telemetry,
     });
   } catch (error) {
+    await telemetry.shutdown();
     if (error instanceof ServeConfigError) {
       io.stderr.write(`surfacer serve: ${error.message}\n`);
       return 2;
@@ -182,6 +244,7 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     return 2;
   }
   io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel}; ${server.backend.engine === 'redis' ? 'shared state on Redis' : 'JSONL log'})\n`);
+  if (server.metricsUrl !== undefined) io.stdout.write(`Metrics for Prometheus at ${server.metricsUrl}\n`);
   await new Promise<void>((resolve) => {
     const done = (): void => {
       process.off('SIGINT', done);
@@ -196,6 +259,8 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   });
   io.stdout.write('Shutting down…\n');
   await server.close();
+  // After the server: the spans of the last requests are flushed, not dropped.
+  await telemetry.shutdown();
   return 0;
 }
 

@@ -34,6 +34,13 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       if (connection) connection.end(reason === 'shutdown' ? SSE_SHUTDOWN_FAREWELL : undefined);
       else endWhenOpen = true;
     };
+    // Too far behind: ended (the page reconnects and is refreshed), counted once.
+    let wasCut = false;
+    const cut = (): void => {
+      if (!wasCut) host.deps.metrics?.streamCut('htmx', 'slow');
+      wasCut = true;
+      end();
+    };
     // Subscribed before the current version is read: nothing falls between the two.
     const unsubscribe = host.service.subscribe(conversation.id, (event: ConversationEvent) => {
       // A streamed part reaches the page that asked too: its own response comes only at the end.
@@ -41,7 +48,7 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       const id = String(event.version);
       pending.push({ version: event.version, frame: own ? sseFrame({ id }) : sseFrame({ event: 'update', id, data: changesHtml(pc, event.prev, event.next) }) });
       if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
-      else end();
+      else cut();
     });
     // The assistant's words while its answer streams: previews, without an event id (not replayed on reconnect).
     const previewHtml = createPreview();
@@ -50,7 +57,7 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       if (html === undefined) return;
       pending.push({ version: Number.MAX_SAFE_INTEGER, frame: sseFrame({ event: 'update', data: html }) });
       if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
-      else end();
+      else cut();
     });
     const unregister = host.streams.add(end);
     let head = 'retry: 2000\n\n';
@@ -71,10 +78,11 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
     }
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
+      const closed = host.deps.metrics?.streamOpened('htmx');
       connection = openPushConnection(webSink(stream), host.heartbeat, {
         head,
         pull: () => pending.splice(0).map((p) => p.frame),
-        onEnd: () => { unsubscribe(); unsubscribeStream(); unregister(); },
+        onEnd: () => { unsubscribe(); unsubscribeStream(); unregister(); closed?.(); },
       });
       if (endWhenOpen) connection.end();
       await connection.finished;

@@ -57,6 +57,7 @@ export function registerPageRoutes(app: HostHono, host: Host): void {
     const base = c.get('pc').base;
     return c.html(host.views.page('trace', host.layout(c, { title: `Traces · ${host.deps.app.name}` }), {
       traces, backUrl: base, jsonUrl: `${base}/trace`,
+      ...(host.deps.otelTraceUrl !== undefined ? { otelTraceUrl: host.deps.otelTraceUrl } : {}),
     }));
   });
 }

@@ -12,7 +12,7 @@ export interface ChildServer {
   readonly url: string;
   /** From spawn to the "listening" line (tsx start-up included). */
   readonly startupMs: number;
-  /** What the server wrote to stderr (its logger's warn and error lines). */
+  /** What the server wrote to stderr (its logger's JSON lines). */
   stderr(): string;
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;

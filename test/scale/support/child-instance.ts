@@ -10,7 +10,7 @@ import { E2E_SESSION_SECRET } from '../../e2e/support/stack.ts';
 export interface ChildInstance {
   readonly url: string;
   readonly pid: number;
-  /** What it wrote to stderr so far (its log: `info …`, `warn …`, `error …` lines). */
+  /** What it wrote to stderr so far (its log: pino JSON lines, `"level":"warn"` …). */
   stderr(): string;
   /** SIGKILL, resolved once the process is gone. */
   kill(): Promise<void>;

@@ -1,0 +1,113 @@
+import { AppendConflictError, StoreUnavailableError, type ConversationStore } from '../conversation/store.ts';
+import type { ConversationService } from '../conversation/service.ts';
+import type { ActionResult, TurnResult } from '../conversation/types.ts';
+import { PlannerError } from '../llm/planner-error.ts';
+import type { Planner } from '../planner/types.ts';
+import { secondsSince, type SurfacerMetrics } from './metrics.ts';
+
+/*
+ * Metrics around the service's ports, as decorators: the service, the planner and the store
+ * stay as they are (no metrics code in the functional core), and what is counted is what their
+ * callers see — the same results the hosts answer with.
+ */
+
+/**
+ * A model planner whose every request is one GenAI operation (`gen_ai.client.*`): its duration,
+ * the tokens the provider reported, the canonical code when it failed. Wrap the model's own
+ * planner, inside the fallback to the offline planner, so a failed call is counted as failed.
+ */
+export function instrumentPlanner(planner: Planner, metrics: SurfacerMetrics, options: { requestModel?: string } = {}): Planner {
+  const requestModel = options.requestModel !== undefined ? { requestModel: options.requestModel } : {};
+  // Named, not spread: a planner's methods may live on its prototype.
+  return {
+    name: planner.name, label: planner.label,
+    ...(planner.mapText ? { mapText: (text: string) => planner.mapText!(text) } : {}),
+    ...(planner.streams === undefined ? {} : { streams: planner.streams }),
+    async plan(input, signal) {
+      const startedAt = performance.now();
+      try {
+        const output = await planner.plan(input, signal);
+        metrics.modelCall({
+          provider: output.provider, ...requestModel, ...(output.model !== undefined ? { responseModel: output.model } : {}),
+          seconds: secondsSince(startedAt),
+          ...(output.usage ? { inputTokens: output.usage.prompt_tokens, outputTokens: output.usage.completion_tokens } : {}),
+        });
+        return output;
+      } catch (error) {
+        metrics.modelCall({
+          provider: planner.name, ...requestModel, seconds: secondsSince(startedAt),
+          errorType: error instanceof PlannerError ? error.error.code : error instanceof Error ? error.name : 'unknown',
+        });
+        throw error;
+      }
+    },
+  };
+}
+
+/** The service, counting turns (outcome, repairs) and actions (outcome, code) as the hosts get them. */
+export function instrumentService(service: ConversationService, metrics: SurfacerMetrics): ConversationService {
+  const turnEnded = (result: TurnResult, startedAt: number): void => {
+    if (!result.ok) {
+      metrics.turn({ outcome: 'refused', errorType: result.error.code, repairs: 0, repairsExhausted: false, seconds: secondsSince(startedAt) });
+      return;
+    }
+    const repair = result.trace.repair;
+    metrics.turn({
+      outcome: result.outcome, ...(result.error ? { errorType: result.error.code } : {}),
+      repairs: repair?.used ?? 0, repairsExhausted: repair?.exhausted ?? false, seconds: secondsSince(startedAt),
+    });
+  };
+  const actionEnded = (result: ActionResult): void => {
+    if (!result.ok) metrics.action('rejected', result.error.code);
+    else if (result.replayed) metrics.action('replayed');
+    else if (result.kind === 'recover') metrics.action('recover', result.error.code);
+    else metrics.action('applied');
+  };
+  return {
+    ...service,
+    // Methods the service defines on its object: spread copies them, but getters would not be.
+    planner: service.planner, app: service.app, ingress: service.ingress,
+    async runTurn(cid, text, signal, options) {
+      const startedAt = performance.now();
+      const result = await service.runTurn(cid, text, signal, options);
+      turnEnded(result, startedAt);
+      return result;
+    },
+    async applyAction(cid, request, options) {
+      const result = await service.applyAction(cid, request, options);
+      actionEnded(result);
+      if (result.ok && result.kind === 'applied' && result.continuation !== undefined) {
+        // The action's own continuation turn: counted as a turn when it ends (it never rejects).
+        const startedAt = performance.now();
+        const continuation = result.continuation.then((turn) => {
+          if (turn !== undefined) turnEnded(turn, startedAt);
+          return turn;
+        });
+        return { ...result, continuation };
+      }
+      return result;
+    },
+  };
+}
+
+/** The store, counting appends by how they ended (a conflict is the compare-and-append working, not a failure). */
+export function instrumentStore(store: ConversationStore, metrics: SurfacerMetrics): ConversationStore {
+  return {
+    writers: store.writers,
+    async append(cid, entry, version) {
+      try {
+        await store.append(cid, entry, version);
+        metrics.logAppend('ok', entry.type);
+      } catch (error) {
+        metrics.logAppend(
+          error instanceof AppendConflictError ? 'conflict' : error instanceof StoreUnavailableError ? 'unavailable' : 'failed', entry.type,
+        );
+        throw error;
+      }
+    },
+    read: (cid, after) => store.read(cid, after),
+    ...(store.watch ? { watch: (cid: string, changed: () => void) => store.watch!(cid, changed) } : {}),
+    countOwnedBy: (owner) => store.countOwnedBy(owner),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,95 @@
+// Spans through @opentelemetry/api only. Without an SDK registered (the default), every call
+// here lands on the API's no-op tracer: a non-recording span, no context switch worth the name,
+// nothing kept. `surfacer serve` registers an SDK when the OTEL_* variables ask (sdk.ts).
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+
+export { SpanKind } from '@opentelemetry/api';
+export type { Attributes, Span } from '@opentelemetry/api';
+
+/** The instrumentation scope of every Surfacer span. */
+export const TRACER_NAME = 'surfacer';
+
+/**
+ * The tracer, looked up per use: a tracer kept from before an SDK was registered (or after it
+ * was shut down) would keep pointing at the provider of that moment.
+ */
+export function tracer(): Tracer {
+  return trace.getTracer(TRACER_NAME);
+}
+
+/**
+ * Runs `fn` inside a new active span (its child spans and the async work it starts see it as
+ * parent) and ends it. A throw marks the span as an error with the exception recorded, and is
+ * rethrown; `fn` sets its own outcome attributes on success.
+ */
+export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+  return tracer().startActiveSpan(name, options, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Marks a span failed by a thrown value (the exception event, and its canonical code when it carries one). */
+export function failSpan(span: Span, error: unknown): void {
+  if (!span.isRecording()) return;
+  const code = canonicalCode(error);
+  if (code !== undefined) span.setAttribute(ATTR_ERROR_CODE, code);
+  span.setAttribute('error.type', code ?? (error instanceof Error ? error.name : 'unknown'));
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+}
+
+/** Marks a span failed with a canonical error code (a refusal returned as a value, not thrown). */
+export function failSpanWithCode(span: Span, code: string, message?: string): void {
+  if (!span.isRecording()) return;
+  span.setAttributes({ [ATTR_ERROR_CODE]: code, 'error.type': code });
+  span.setStatus({ code: SpanStatusCode.ERROR, ...(message === undefined ? {} : { message }) });
+}
+
+/** Surfacer's canonical error code on a span (src/errors): the same code the client got. */
+export const ATTR_ERROR_CODE = 'surfacer.error.code';
+
+/** Sets only the attributes that have a value (the API drops undefined ones, but not before we build them). */
+export function setDefined(span: Span, attributes: Record<string, string | number | boolean | string[] | undefined>): void {
+  if (!span.isRecording()) return;
+  const defined: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) defined[key] = value;
+  span.setAttributes(defined);
+}
+
+/** The trace id of the active span, when one is being recorded (for the conversation's own trace page). */
+export function activeTraceId(): string | undefined {
+  const span = trace.getSpan(context.active());
+  if (span === undefined || !span.isRecording()) return undefined;
+  return span.spanContext().traceId;
+}
+
+/** A span is being recorded in the active context (a request or turn under an SDK). */
+export function isTracing(): boolean {
+  return trace.getActiveSpan()?.isRecording() === true;
+}
+
+/**
+ * Runs `fn` outside any trace. For long-lived things made lazily during a request (a pub/sub
+ * connection): everything their callbacks do later would otherwise count as that request's work.
+ */
+export function outsideTraces<T>(fn: () => T): T {
+  return context.with(ROOT_CONTEXT, fn);
+}
+
+/** A client span that is not made active (leaf work, e.g. one Redis command batch): cheaper than inSpan. */
+export function startLeafSpan(name: string, attributes: Attributes): Span {
+  return tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes });
+}
+
+function canonicalCode(error: unknown): string | undefined {
+  // PlannerError and friends carry the canonical error as `.error` (src/llm/planner-error.ts).
+  const inner = (error as { error?: { code?: unknown } } | null)?.error;
+  return typeof inner?.code === 'string' ? inner.code : undefined;
+}
