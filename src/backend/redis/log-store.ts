@@ -10,19 +10,25 @@ import { redisScript } from './script.ts';
  * `n-0`. The append script compares the stream's last id with the version the writer folded and
  * appends only when they are equal, so the check and the write are one atomic step on the
  * server. In the same step it publishes the new version on the conversation's channel (the
- * fan-out: instances with clients on the conversation follow it) and, for a `created` entry,
- * records the conversation under its owner (the per-session cap).
+ * fan-out: instances with clients on the conversation follow it). The script touches only the
+ * keys it is given, log and channel, which share the conversation's slot; in a cluster the
+ * notice is a sharded one (SPUBLISH), sent to the subscribers of that slot's shard only.
+ *
+ * A `created` entry's conversation is added to its owner's set (the per-session cap) just before:
+ * that set hashes elsewhere in a cluster. Added first, a crash in between counts a conversation
+ * that never started against the cap (never the reverse: an uncounted one).
  */
-const APPEND = redisScript(`
+const appendScript = (publish: 'PUBLISH' | 'SPUBLISH') => redisScript(`
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local have = 0
 if #top > 0 then have = tonumber(string.match(top[1][1], '^(%d+)')) end
 if have ~= tonumber(ARGV[1]) then return {0, have} end
 redis.call('XADD', KEYS[1], (have + 1) .. '-0', 'e', ARGV[2])
-if ARGV[4] ~= '' then redis.call('SADD', KEYS[2], ARGV[4]) end
-redis.call('PUBLISH', ARGV[3], tostring(have + 1))
+redis.call('${publish}', KEYS[2], tostring(have + 1))
 return {1, have + 1}
 `);
+const APPEND = appendScript('PUBLISH');
+const APPEND_SHARDED = appendScript('SPUBLISH');
 
 export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys): ConversationStore {
   /** Per conversation: the callbacks of this process's watchers, sharing one subscription and its listener. */
@@ -31,14 +37,17 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
     for (const { listener } of watchers.values()) listener();
   });
 
+  const append = connection.cluster ? APPEND_SHARDED : APPEND;
+  const changes = connection.cluster ? 'sharded' : 'broadcast';
+
   return {
     writers: 'many',
 
     async append(cid, entry, version) {
       const json = JSON.stringify(LogEntrySchema.parse(entry));
-      const owner = entry.type === 'created' ? cid : '';
-      const ownerKey = entry.type === 'created' ? keys.owner(entry.ownerSessionId) : keys.log(cid);
-      const reply = await connection.call((client) => APPEND.run(client, [keys.log(cid), ownerKey], [String(version), json, keys.channel(cid), owner])) as [number, number];
+      if (entry.type === 'created') await connection.call((client) => client.sAdd(keys.owner(entry.ownerSessionId), cid));
+      // Acknowledged once on the primary's AOF and on the replicas the connection waits for.
+      const reply = await connection.durable(keys.log(cid), (node) => append.run(node, [keys.log(cid), keys.channel(cid)], [String(version), json])) as [number, number];
       if (reply[0] !== 1) throw new AppendConflictError(cid, version, Number(reply[1]));
     },
 
@@ -62,7 +71,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
         const listener = (): void => { for (const c of callbacks) c(); };
         entry = { callbacks, listener };
         watchers.set(cid, entry);
-        void connection.subscriber().then((sub) => sub.subscribe(keys.channel(cid), listener)).then(
+        void connection.subscriber(changes).then((sub) => sub.subscribe(keys.channel(cid), listener)).then(
           // Anything appended before the subscription took effect would be missed: look once.
           listener,
           () => { /* Redis is away: the resubscription after it returns catches up */ },
@@ -76,7 +85,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
         // With its listener, so node-redis marks the channel as leaving: a watch of the same
         // conversation before the UNSUBSCRIBE is answered subscribes again instead of joining
         // a listener set the answer then clears.
-        void connection.subscriber().then((sub) => sub.unsubscribe(keys.channel(cid), current.listener)).catch(() => {});
+        void connection.subscriber(changes).then((sub) => sub.unsubscribe(keys.channel(cid), current.listener)).catch(() => {});
       };
     },
 

@@ -1,0 +1,92 @@
+import { createCluster } from 'redis';
+import type { DriverOptions, RedisClient, RedisDriver } from './driver.ts';
+
+type RedisCluster = ReturnType<typeof createCluster>;
+
+/** Pause before trying the seeds again when none answered at start-up. */
+const CONNECT_RETRY_MS = 500;
+/**
+ * After a node's connection is lost, how soon the topology is read again (default 5 s): a
+ * failover promotes a replica after cluster-node-timeout, and until the client learns it every
+ * request for that shard answers 503.
+ */
+const TOPOLOGY_REFRESH_MS = 200;
+/**
+ * A sharded subscription moved to a new primary is re-sent after that primary's connection is
+ * ready, so a catch-up run at 'ready' may read before it takes effect: look once more after this.
+ */
+const LATE_CATCH_UP_MS = 1_000;
+
+/**
+ * Redis Cluster through node-redis's cluster client: every command goes to the primary of its
+ * first key's slot, MOVED (slot moved, failover) and ASK (slot moving) are followed by the
+ * client, and change notices use sharded pub/sub (SSUBSCRIBE on the shard of the channel's slot,
+ * moved with the slot). Turn cancels use classic pub/sub, which a cluster broadcasts.
+ */
+export function createClusterDriver(seeds: string[], options: DriverOptions): RedisDriver {
+  const cluster: RedisCluster = createCluster({
+    rootNodes: seeds.map((url) => ({ url })),
+    defaults: {
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 2_000, reconnectStrategy: options.reconnectDelay },
+    },
+    topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_MS,
+  });
+  const errors = new Set<(error: Error) => void>();
+  const readies = new Set<(first: boolean) => void>();
+  const resubscribed = new Set<() => void>();
+  const error = (e: unknown): void => { for (const l of errors) l(e instanceof Error ? e : new Error(String(e))); };
+  cluster.on('error', error);
+  cluster.on('node-error', error);
+  cluster.on('sharded-channel-moved-error', error);
+  let connected = false;
+  let destroyed = false;
+  cluster.on('node-ready', () => {
+    if (!connected) return;
+    for (const l of readies) l(false);
+    for (const l of resubscribed) l();
+    setTimeout(() => { if (!destroyed) for (const l of resubscribed) l(); }, LATE_CATCH_UP_MS).unref();
+  });
+  let firstReady: Promise<void> | undefined;
+
+  return {
+    cluster: true,
+    commands: cluster,
+    isReady: () => connected && cluster.isReady,
+    connect() {
+      firstReady ??= (async () => {
+        while (!destroyed) {
+          try {
+            await cluster.connect();
+            connected = true;
+            for (const l of readies) l(true);
+            return;
+          } catch (e) {
+            error(e);
+            await new Promise((resolve) => setTimeout(resolve, CONNECT_RETRY_MS).unref());
+          }
+        }
+      })();
+      return firstReady;
+    },
+    onError: (l) => { errors.add(l); },
+    onReady: (l) => { readies.add(l); },
+    onResubscribed: (l) => { resubscribed.add(l); },
+    nodeFor: (key) => cluster.getNodeClientForKey(key) as Promise<RedisClient>,
+    async relocate(key) {
+      // Any command for the key through the cluster client: on MOVED it re-reads the slots.
+      await cluster.exists(key);
+    },
+    primaries: () => Promise.all(cluster.masters.map((m) => cluster.nodeClient(m) as Promise<RedisClient>)),
+    async subscriber(kind) {
+      await firstReady;
+      return kind === 'sharded'
+        ? { subscribe: (c, l) => cluster.sSubscribe<false>(c, l), unsubscribe: (c, l) => cluster.sUnsubscribe<false>(c, l) }
+        : { subscribe: (c, l) => cluster.subscribe<false>(c, l), unsubscribe: (c, l) => cluster.unsubscribe<false>(c, l as Parameters<RedisCluster['unsubscribe']>[1]) };
+    },
+    destroy() {
+      destroyed = true;
+      try { cluster.destroy(); } catch { /* not connected */ }
+    },
+  };
+}
