@@ -30,7 +30,8 @@ const live = new Set<ChildProcess>();
 // A worker that dies must not leave servers behind.
 process.once('exit', () => { for (const child of live) child.kill('SIGKILL'); });
 
-export async function startRedis(): Promise<TestRedis> {
+/** `args`: more redis-server options (a replica's `--replicaof`, a cluster node's settings). */
+export async function startRedis(options: { args?: string[] } = {}): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'surfacer-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -39,6 +40,7 @@ export async function startRedis(): Promise<TestRedis> {
     const proc = spawn('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes',
       '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'warning',
+      ...(options.args ?? []),
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     const spawned = new Promise<void>((resolve, reject) => {
       proc.once('spawn', resolve);
