@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisKeys } from '../../src/backend/redis/keys.ts';
-import type { UserActionMessage } from '../../src/clientsim/index.ts';
-import { hashAll } from '../../src/clientsim/snapshot.ts';
 import { newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
 import type { TestRedisCluster } from '../support/redis-cluster.ts';
 import type { TestRedis } from '../support/redis-server.ts';
 import { startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
-import { caughtUp, followA2ui, fromSnapshot, type A2uiFollower } from './support/followers.ts';
+import { followA2ui, type A2uiFollower } from './support/followers.ts';
 import { actionKeyCounts, readRedisLog } from './support/redis-log.ts';
-import { characterAction, turn } from './support/user.ts';
+import { loadFigures, matchesSnapshot, startSubmitLoad, type LoadUser } from './support/submit-load.ts';
+import { turn } from './support/user.ts';
 
 /*
  * Issue 23, no acknowledged loss on failover: two instances on a local Redis Cluster (3 primaries,
@@ -35,9 +34,6 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-interface Submission { key: string; action: UserActionMessage; acked: boolean; replayed?: boolean; unavailable: number }
-interface User { c: Conversation; follower: A2uiFollower; on: number; submissions: Submission[] }
-
 /** A seeded generator (mulberry32): the kill timings vary, and a failure can be replayed. */
 function random(seed: number): () => number {
   let a = seed;
@@ -58,7 +54,7 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
     const redis = cluster.redis;
     const keys = redisKeys(PREFIX, { cluster: true });
 
-    const users: User[] = [];
+    const users: LoadUser[] = [];
     for (let j = 0; j < USERS; j += 1) {
       const c = await newConversation(instances[0], clients[0]);
       expect(await turn(clients[j % 2]!, c, 'create a character card')).toMatchObject({ status: 200 });
@@ -69,48 +65,9 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
     }
     const busy = users[0]!;
 
-    let stop = false;
-    const unexpected: string[] = [];
-    const acks: Array<{ user: number; at: number }> = [];
     const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-    /** The renderer shows the conversation's current version (retried while its store is away). */
-    async function current(u: User): Promise<void> {
-      for (let tries = 0; ; tries += 1) {
-        try {
-          await caughtUp(instances[u.on]!, u.c.cid, u.follower, 15_000);
-          return;
-        } catch (error) {
-          if (tries >= 20) throw error;
-          await sleep(200);
-        }
-      }
-    }
-
-    async function submitLoop(u: User, j: number): Promise<void> {
-      for (let n = 0; !stop; n += 1) {
-        await current(u);
-        const s: Submission = { key: `u${j}-${n}`, action: characterAction(u.follower.sim, { name: `User ${j}.${n}`, personality: `Take ${n}.` }), acked: false, unavailable: 0 };
-        u.submissions.push(s);
-        // Until acknowledged: the same key and body, through either instance (the load balancer's pick).
-        for (let attempt = 0; !s.acked; attempt += 1) {
-          const answer = await clients[(n + attempt) % 2]!.a2uiEvent(u.c, s.action, s.key);
-          if (answer.status === 200) {
-            s.acked = true;
-            s.replayed = answer.body.replayed === true;
-            acks.push({ user: j, at: performance.now() });
-          } else if (answer.status === 503 && answer.headers.get('Retry-After') !== null) {
-            s.unavailable += 1;
-            await sleep(100);
-          } else {
-            unexpected.push(`${s.key}: ${answer.status} ${JSON.stringify(answer.body)}`);
-            return;
-          }
-        }
-      }
-    }
-
-    const load = users.map((u, j) => submitLoop(u, j));
+    const load = startSubmitLoad(users, instances, clients);
+    const { acks, unexpected } = load;
     const kills: Array<{ port: number; promotedMs: number; recoveredMs: number; healthyMs: number }> = [];
     try {
       for (let k = 0; k < KILLS && unexpected.length === 0; k += 1) {
@@ -139,10 +96,10 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
         const recoveredMs = performance.now() - killedAt;
         // The busy user's renderer moves to the other instance, resuming with Last-Event-ID (as
         // EventSource does, again after a 503 while the shard is away).
-        busy.on = 1 - busy.on;
         for (let tries = 0; ; tries += 1) {
           try {
-            await busy.follower.reconnect(instances[busy.on]!.url);
+            await busy.follower.reconnect(instances[1 - busy.on]!.url);
+            busy.on = 1 - busy.on;
             break;
           } catch (error) {
             if (tries >= 20) throw error;
@@ -153,10 +110,8 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
         kills.push({ port: victim.port, promotedMs, recoveredMs, healthyMs: performance.now() - killedAt });
       }
     } finally {
-      stop = true;
-      await Promise.allSettled(load);
+      await load.stop();
     }
-    await Promise.all(load);
     expect(unexpected).toEqual([]);
     expect(kills).toHaveLength(KILLS);
 
@@ -165,21 +120,17 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
       // Every acknowledged submission exactly once; nothing else (every submission was retried until acknowledged).
       expect(u.submissions.every((s) => s.acked), `user ${j}`).toBe(true);
       expect(Object.fromEntries(actionKeyCounts(entries)), `user ${j}`).toEqual(Object.fromEntries(u.submissions.map((s) => [s.key, 1])));
-      await current(u);
-      const fresh = await fromSnapshot(instances[u.on]!.url, u.c);
-      expect(hashAll(u.follower.sim.state(), { reachableOnly: true, sortDataKeys: true }), `user ${j}`)
-        .toEqual(hashAll(fresh.sim.state(), { reachableOnly: true, sortDataKeys: true }));
+      const { held, fresh } = await matchesSnapshot(instances, u);
+      expect(held, `user ${j}`).toEqual(fresh);
       expect(u.follower.sim.stuckBuffering()).toEqual([]);
     }
 
-    const submissions = users.flatMap((u) => u.submissions);
     const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
     const median = (xs: number[]): number => sorted(xs)[Math.floor(xs.length / 2)]!;
     const recovered = kills.map((k) => k.recoveredMs);
     console.log([
       `cluster failover (seed ${seed}): ${kills.length} kills of the busy conversation's primary`,
-      `  acknowledged submissions: ${submissions.length} (${submissions.filter((s) => s.replayed).length} acknowledged by a retry as already applied)`,
-      `  503 answers (retried): ${submissions.reduce((n, s) => n + s.unavailable, 0)} over ${submissions.filter((s) => s.unavailable > 0).length} submissions`,
+      ...loadFigures(users),
       `  replica promoted after kill: median ${Math.round(median(kills.map((k) => k.promotedMs)))} ms, max ${Math.round(Math.max(...kills.map((k) => k.promotedMs)))} ms`,
       `  busy conversation acknowledging again: median ${Math.round(median(recovered))} ms, min ${Math.round(Math.min(...recovered))} ms, max ${Math.round(Math.max(...recovered))} ms`,
       `  cluster whole again (killed node a synced replica): median ${Math.round(median(kills.map((k) => k.healthyMs)))} ms`,
