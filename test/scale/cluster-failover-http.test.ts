@@ -84,8 +84,10 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
           await sleep(50);
         }
         const promotedMs = performance.now() - killedAt;
-        // Back as the new primary's replica, at once or a little later.
-        if (rand() < 0.5) await sleep(rand() * 500);
+        // Back as the new primary's replica, 1–1.5 s after the promotion. Not at once: a restarted
+        // primary believes it still serves its old slots (with its old data) until the cluster
+        // tells it otherwise, and a client that has not yet learnt of the promotion would use it.
+        await sleep(1_000 + rand() * 500);
         await victim.start();
         for (;;) {
           if (acks.some((a) => a.user === 0 && a.at > killedAt)) break;
@@ -111,6 +113,13 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
       }
     } finally {
       await load.stop();
+    }
+    if (unexpected.length > 0) {
+      for (const s of busy.submissions.slice(-4)) console.log(s.key, s.attempts.join('\n   '));
+      const entries = await readRedisLog(redis.url, PREFIX, busy.c.cid);
+      console.log(entries.slice(-4).map((e) => JSON.stringify(e).slice(0, 300)).join('\n'));
+      console.log('follower events', busy.follower.sessions.map((c) => c.events.slice(-6).map((e) => `${e.lastEventId}`).join(' ')).join(' | '));
+      console.log('kills', JSON.stringify(kills));
     }
     expect(unexpected).toEqual([]);
     expect(kills).toHaveLength(KILLS);

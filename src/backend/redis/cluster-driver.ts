@@ -12,6 +12,13 @@ const CONNECT_RETRY_MS = 500;
  */
 const TOPOLOGY_REFRESH_MS = 200;
 /**
+ * Longest pause between reconnects to a node. The topology is read again only on a reconnect
+ * attempt: a short pause makes the client learn of a promotion soon after it happens, before
+ * the failed primary can be back (then briefly still believing it serves its old slots, with
+ * its old data, until the cluster tells it otherwise).
+ */
+const MAX_NODE_RECONNECT_MS = 500;
+/**
  * A sharded subscription moved to a new primary is re-sent after that primary's connection is
  * ready, so a catch-up run at 'ready' may read before it takes effect: look once more after this.
  */
@@ -28,7 +35,7 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     rootNodes: seeds.map((url) => ({ url })),
     defaults: {
       disableOfflineQueue: true,
-      socket: { connectTimeout: 2_000, reconnectStrategy: options.reconnectDelay },
+      socket: { connectTimeout: 2_000, reconnectStrategy: (attempt: number) => Math.min(options.reconnectDelay(attempt), MAX_NODE_RECONNECT_MS) },
     },
     topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_MS,
   });

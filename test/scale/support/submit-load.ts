@@ -11,7 +11,7 @@ import { characterAction } from './user.ts';
  * Retry-After is retried with the same key and body until acknowledged; any other failure is
  * recorded as unexpected and ends that user's loop.
  */
-export interface Submission { key: string; action: UserActionMessage; acked: boolean; replayed?: boolean; unavailable: number }
+export interface Submission { key: string; action: UserActionMessage; acked: boolean; replayed?: boolean; unavailable: number; attempts: string[] }
 export interface LoadUser { c: Conversation; follower: A2uiFollower; on: number; submissions: Submission[] }
 
 export interface SubmitLoad {
@@ -43,10 +43,12 @@ export function startSubmitLoad(users: readonly LoadUser[], instances: readonly 
   async function loop(u: LoadUser, j: number): Promise<void> {
     for (let n = 0; !stopped && unexpected.length === 0; n += 1) {
       await current(instances, u);
-      const s: Submission = { key: `u${j}-${n}`, action: characterAction(u.follower.sim, { name: `User ${j}.${n}`, personality: `Take ${n}.` }), acked: false, unavailable: 0 };
+      const s: Submission = { key: `u${j}-${n}`, action: characterAction(u.follower.sim, { name: `User ${j}.${n}`, personality: `Take ${n}.` }), acked: false, unavailable: 0, attempts: [] };
       u.submissions.push(s);
       for (let attempt = 0; !s.acked; attempt += 1) {
-        const answer = await clients[(n + attempt) % clients.length]!.a2uiEvent(u.c, s.action, s.key);
+        const via = (n + attempt) % clients.length;
+        const answer = await clients[via]!.a2uiEvent(u.c, s.action, s.key);
+        s.attempts.push(`${performance.now().toFixed(0)} i${via} ${answer.status} ${answer.status === 200 ? `replayed=${answer.body.replayed} rev=${JSON.stringify((answer.body.surface as { rev?: number } | undefined)?.rev)}` : String(answer.body.technical_detail ?? '').slice(0, 120)}`);
         if (answer.status === 200) {
           s.acked = true;
           s.replayed = answer.body.replayed === true;
