@@ -1,5 +1,6 @@
 import { createCluster } from 'redis';
-import type { DriverOptions, RedisClient, RedisDriver } from './driver.ts';
+import { createClient } from 'redis';
+import { createDurablePool, type DriverOptions, type DurablePool, type RedisClient, type RedisDriver } from './driver.ts';
 
 type RedisCluster = ReturnType<typeof createCluster>;
 
@@ -31,11 +32,16 @@ const LATE_CATCH_UP_MS = 1_000;
  * moved with the slot). Turn cancels use classic pub/sub, which a cluster broadcasts.
  */
 export function createClusterDriver(seeds: string[], options: DriverOptions): RedisDriver {
+  const seed = new URL(seeds[0]!);
+  const nodeSocket = { connectTimeout: 2_000, reconnectStrategy: (attempt: number) => Math.min(options.reconnectDelay(attempt), MAX_NODE_RECONNECT_MS) };
   const cluster: RedisCluster = createCluster({
     rootNodes: seeds.map((url) => ({ url })),
     defaults: {
       disableOfflineQueue: true,
-      socket: { connectTimeout: 2_000, reconnectStrategy: (attempt: number) => Math.min(options.reconnectDelay(attempt), MAX_NODE_RECONNECT_MS) },
+      socket: nodeSocket,
+      // Credentials of the seeds hold for every node (ACL users are per node in a cluster, set alike).
+      ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+      ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
     },
     topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_MS,
   });
@@ -55,6 +61,15 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     setTimeout(() => { if (!destroyed) for (const l of resubscribed) l(); }, LATE_CATCH_UP_MS).unref();
   });
   let firstReady: Promise<void> | undefined;
+  /** Durable-write connections per primary address; those of former primaries are dropped as the topology changes. */
+  const pools = new Map<string, DurablePool>();
+  const dropFormerPrimaries = (): void => {
+    const current = new Set(cluster.masters.map((m) => `${m.host}:${m.port}`));
+    for (const [address, pool] of pools) {
+      if (!current.has(address)) { pool.destroy(); pools.delete(address); }
+    }
+  };
+  cluster.on('node-ready', () => { if (connected) dropFormerPrimaries(); });
 
   return {
     cluster: true,
@@ -79,7 +94,22 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     onError: (l) => { errors.add(l); },
     onReady: (l) => { readies.add(l); },
     onResubscribed: (l) => { resubscribed.add(l); },
-    nodeFor: (key) => cluster.getNodeClientForKey(key) as Promise<RedisClient>,
+    async durableFor(key) {
+      const primary = await cluster.getNodeClientForKey(key);
+      const { host, port } = primary.options?.socket as { host: string; port: number };
+      const address = `${host}:${port}`;
+      let pool = pools.get(address);
+      if (pool === undefined) {
+        pool = createDurablePool(() => createClient({
+          disableOfflineQueue: true,
+          socket: { ...nodeSocket, host, port, ...(seed.protocol === 'rediss:' ? { tls: true as const } : {}) },
+          ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+          ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+        }) as RedisClient, (error) => { for (const l of errors) l(error); });
+        pools.set(address, pool);
+      }
+      return pool.take();
+    },
     async relocate(key) {
       // Any command for the key through the cluster client: on MOVED it re-reads the slots.
       await cluster.exists(key);
@@ -93,6 +123,8 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     },
     destroy() {
       destroyed = true;
+      for (const pool of pools.values()) pool.destroy();
+      pools.clear();
       try { cluster.destroy(); } catch { /* not connected */ }
     },
   };

@@ -276,8 +276,16 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     // A WAIT blocks the connection up to the ack timeout: the deadline covers both.
     const timeoutMs = commandTimeoutMs + (replicas > 0 ? ackTimeoutMs : 0);
     return call(async () => {
+      const attempt = async (): Promise<T> => {
+        const node = await driver.durableFor(key);
+        try {
+          return await writeAndWait(node.client, write, replicas);
+        } finally {
+          node.release();
+        }
+      };
       try {
-        return await writeAndWait(await driver.nodeFor(key), write, replicas);
+        return await attempt();
       } catch (error) {
         if (!(error instanceof ErrorReply) || !REDIRECT_REPLY.test(error.message)) throw error;
         // The slot moved (resharding, failover): once the client knows where, the write goes
@@ -286,7 +294,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         if (error.message.startsWith('ASK ')) throw new CommandNotSentError(`redis: slot of ${key} is moving (${error.message})`);
         await driver.relocate(key);
         try {
-          return await writeAndWait(await driver.nodeFor(key), write, replicas);
+          return await attempt();
         } catch (again) {
           if (again instanceof ErrorReply && REDIRECT_REPLY.test(again.message)) {
             throw new CommandNotSentError(`redis: slot of ${key} is moving (${again.message})`);

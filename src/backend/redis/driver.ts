@@ -34,8 +34,11 @@ export interface RedisDriver {
   onReady(listener: (first: boolean) => void): void;
   /** Subscriptions were re-established (after a reconnect or a failover): notices meanwhile were missed. */
   onResubscribed(listener: () => void): void;
-  /** The connection to the primary serving `key` (one server: the only one). */
-  nodeFor(key: string): Promise<RedisClient>;
+  /**
+   * A connection to the primary serving `key` (one server: the only one) for a durable write and
+   * its WAIT (see DurablePool); `release` once both are answered.
+   */
+  durableFor(key: string): Promise<{ client: RedisClient; release(): void }>;
   /** After a MOVED from `nodeFor(key)`'s node: learn where the slot is now. */
   relocate(key: string): Promise<void>;
   primaries(): Promise<RedisClient[]>;
@@ -45,6 +48,51 @@ export interface RedisDriver {
 
 export interface DriverOptions {
   reconnectDelay: (attempt: number) => number;
+}
+
+/**
+ * Connections of one primary for durable writes. A write's WAIT must follow it on the same
+ * connection (WAIT counts that connection's writes) and blocks that connection until the
+ * replicas answer (a replica round trip and its fsync): on the commands connection it would hold
+ * every other command of the instance behind it. So durable writes take their own connections,
+ * several, the least busy first.
+ */
+export const DURABLE_CONNECTIONS = 4;
+
+export interface DurablePool {
+  /** The least busy connection (made on first use); `release` when its write and WAIT are answered. */
+  take(): Promise<{ client: RedisClient; release(): void }>;
+  destroy(): void;
+}
+
+export function createDurablePool(make: () => RedisClient, onError: (error: Error) => void): DurablePool {
+  const slots: Array<{ client: RedisClient; connecting: Promise<unknown>; busy: number }> = [];
+  let destroyed = false;
+  return {
+    async take() {
+      if (destroyed) throw new Error('closed');
+      let slot = slots.reduce<(typeof slots)[number] | undefined>((best, s) => (best === undefined || s.busy < best.busy ? s : best), undefined);
+      if (slot === undefined || (slot.busy > 0 && slots.length < DURABLE_CONNECTIONS)) {
+        const client = make();
+        client.on('error', onError);
+        slot = { client, connecting: client.connect().catch(() => {}), busy: 0 };
+        slots.push(slot);
+      }
+      const taken = slot;
+      taken.busy += 1;
+      // While it connects, commands would fail at once (no offline queue): wait for it (the
+      // caller's deadline bounds the wait).
+      if (!taken.client.isReady) await taken.connecting;
+      let released = false;
+      return { client: taken.client, release: () => { if (!released) { released = true; taken.busy -= 1; } } };
+    },
+    destroy() {
+      destroyed = true;
+      for (const s of slots.splice(0)) {
+        try { s.client.destroy(); } catch { /* already closed */ }
+      }
+    },
+  };
 }
 
 /** One server: one commands connection, and on first use a second one for pub/sub. */
@@ -67,6 +115,7 @@ export function createSingleDriver(url: string, options: DriverOptions): RedisDr
     if (!first) for (const l of resubscribed) l();
   });
   let firstReady: Promise<void> | undefined;
+  const durable = createDurablePool(() => client.duplicate(), (error) => { for (const l of errors) l(error); });
   let sub: Promise<RedisClient> | undefined;
   let subClient: RedisClient | undefined;
   const subscriberClient = (): Promise<RedisClient> => {
@@ -99,7 +148,7 @@ export function createSingleDriver(url: string, options: DriverOptions): RedisDr
     onError: (l) => { errors.add(l); },
     onReady: (l) => { readies.add(l); },
     onResubscribed: (l) => { resubscribed.add(l); },
-    nodeFor: async () => client,
+    durableFor: () => durable.take(),
     relocate: async () => {},
     primaries: async () => [client],
     async subscriber() {
@@ -114,6 +163,7 @@ export function createSingleDriver(url: string, options: DriverOptions): RedisDr
       for (const c of [client, subClient]) {
         try { c?.destroy(); } catch { /* already closed */ }
       }
+      durable.destroy();
     },
   };
 }
