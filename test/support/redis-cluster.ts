@@ -24,6 +24,14 @@ export interface TestRedisCluster {
   waitHealthy(timeoutMs?: number): Promise<void>;
   /** Moves `slot` to `to` (a primary) while it is served: SETSLOT IMPORTING/MIGRATING, MIGRATE in batches, SETSLOT NODE. */
   moveSlot(slot: number, to: TestRedis): Promise<void>;
+  /**
+   * Brings a killed node back as a replica of `primary`, the way a failed node is replaced: its
+   * data and cluster config wiped, its old id forgotten by every node, then CLUSTER MEET and
+   * CLUSTER REPLICATE. (Restarted with its old files it would first believe it still serves its
+   * old slots, with its old data, until the cluster corrects it: a client that has not yet learnt
+   * of the promotion would read and write there.)
+   */
+  rejoinAsReplica(node: TestRedis, primary: TestRedis): Promise<void>;
   /** A command on one node, on a connection of the harness's own. */
   command(node: TestRedis, args: string[]): Promise<unknown>;
   stop(): Promise<void>;
@@ -134,6 +142,28 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       for (const node of nodes) {
         if (node === to || node === from || !(await alive(node))) continue;
         await command(node, ['CLUSTER', 'SETSLOT', String(slot), 'NODE', toId]).catch(() => undefined);
+      }
+    },
+    async rejoinAsReplica(node, primary) {
+      const nodesOf = async (n: TestRedis): Promise<string> => String(await command(n, ['CLUSTER', 'NODES']));
+      const idAt = (table: string, port: number): string | undefined => table.split('\n').find((line) => line.includes(`127.0.0.1:${port}@`))?.split(' ')[0];
+      const oldId = idAt(await nodesOf(primary), node.port);
+      clients.get(node)?.destroy();
+      clients.delete(node);
+      await node.start({ fresh: true });
+      if (oldId !== undefined) {
+        for (const other of nodes) {
+          if (other !== node && (await alive(other))) await command(other, ['CLUSTER', 'FORGET', oldId]).catch(() => undefined);
+        }
+      }
+      await command(node, ['CLUSTER', 'MEET', '127.0.0.1', String(primary.port)]);
+      const primaryId = String(await command(primary, ['CLUSTER', 'MYID']));
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const replicated = await command(node, ['CLUSTER', 'REPLICATE', primaryId]).then(() => true, () => false);
+        if (replicated) return;
+        if (Date.now() > deadline) throw new Error(`${node.port} could not replicate ${primary.port}`);
+        await new Promise((r) => setTimeout(r, 100));
       }
     },
     stop,
