@@ -85,7 +85,9 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
           // A promoted replica must not refuse writes because its own replica is not back yet.
           '--cluster-replica-validity-factor', '0', '--cluster-require-full-coverage', 'no', '--cluster-allow-reads-when-down', 'no',
           // Stopped at once at the end (every write is on disk already): no wait for lagging replicas.
-          '--shutdown-on-sigterm', 'now'],
+          '--shutdown-on-sigterm', 'now',
+          // A rejoining replica's full sync starts at once (default: 5 s to wait for others).
+          '--repl-diskless-sync-delay', '0'],
       }));
     }
     await run('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
