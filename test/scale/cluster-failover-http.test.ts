@@ -14,8 +14,8 @@ import { turn } from './support/user.ts';
  * 3 replicas, cluster-node-timeout 1 s, AOF always) serve several users, each submitting through
  * both instances what their A2UI renderer shows. The primary that owns the busy conversation's
  * slot is SIGKILLed, again and again (≥ 10 kills, at varied moments of the load); each time its
- * replica is promoted and the killed node is started again, rejoining as the new primary's
- * replica. Meanwhile requests answer 503 with Retry-After, and the users retry the same key and
+ * replica is promoted and the killed node is replaced (wiped, rejoined as the new primary's
+ * replica). Meanwhile requests answer 503 with Retry-After, and the users retry the same key and
  * body until acknowledged. The busy user's renderer moves to the other instance after every kill,
  * resuming with Last-Event-ID.
  *
