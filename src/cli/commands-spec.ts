@@ -60,7 +60,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'host', type: 'string', value: 'ADDR', env: 'HOST', default: '127.0.0.1', description: 'the address to listen on' },
       { name: 'planner', type: 'string', value: PLANNER_CHOICES.join('|'), env: 'SURFACER_PLANNER', default: 'offline', description: 'who answers a message: the offline keyword planner or a model' },
       { name: 'data', type: 'string', value: 'DIR', env: 'SURFACER_DATA_DIR', default: '.data/conversations', description: 'the directory of the conversation logs; unused with --redis' },
-      { name: 'redis', type: 'string', value: 'URL', env: 'SURFACER_REDIS_URL', description: 'share conversations with other instances through Redis: a redis:// or rediss:// URL' },
+      { name: 'redis', type: 'string', value: 'URL', env: 'SURFACER_REDIS_URL', description: 'share conversations with other instances through Redis: a redis:// or rediss:// URL; several comma-separated (or SURFACER_REDIS_CLUSTER=1): a Redis Cluster' },
     ],
     load: () => import('./commands/serve.ts'),
   },

@@ -3,7 +3,7 @@ import type { ActionEvent } from '../planner/action-event.ts';
 import { createKeyedQueue, createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../ingress/index.ts';
 import type { StoredOutcome } from './ingress-port.ts';
 import type { LogEntry } from './log.ts';
-import { AppendConflictError, type ConversationStore } from './store.ts';
+import { AppendConflictError, LogRewrittenError, type ConversationStore } from './store.ts';
 import type { ChangeCause, ConversationListener, Logger } from './types.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 
@@ -136,7 +136,22 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     if (!shared) return Promise.resolve(0);
     return mutations.run(cid, async () => {
       refreshQueued.delete(cid);
-      const entries = await store.read(cid, state.folded.version);
+      let entries: LogEntry[] | undefined;
+      try {
+        entries = await store.read(cid, state.folded.version);
+      } catch (error) {
+        if (!(error instanceof LogRewrittenError)) throw error;
+        // Entries this process folded (never acknowledged) were lost in a failover. Reloaded from
+        // the log as it is, and the listeners told of the change from what they were shown, so
+        // renderers of the lost state get what brings them to the kept one.
+        logger.error('conversation log no longer holds what was folded; reloading it', { cid, folded: state.folded.version });
+        if (states.get(cid) === state) states.delete(cid);
+        const fresh = await cached(cid);
+        if (fresh !== undefined && fresh.folded.ir !== state.folded.ir) {
+          emit({ cid, prev: state.folded.ir, next: fresh.folded.ir, cause: { kind: 'turn' }, version: fresh.folded.version });
+        }
+        throw error;
+      }
       if (!entries || entries.length === 0) return 0;
       for (const step of foldMore(state.folded, entries, fold)) {
         if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);

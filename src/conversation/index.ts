@@ -13,7 +13,7 @@ export { createMemoryStore } from './memory-store.ts';
 export { summarizeSurface, surfaceSummary } from './summary.ts';
 export { createConversationService, DEFAULT_SERVICE_LIMITS } from './service.ts';
 export type { ConversationService, ConversationServiceDeps, ServiceLimits } from './service.ts';
-export { AppendConflictError, StoreUnavailableError } from './store.ts';
+export { AppendConflictError, LogRewrittenError, StoreUnavailableError } from './store.ts';
 export type { ConversationStore } from './store.ts';
 export { createLocalTurnGate, TURN_CANCELLED } from './turn-gate.ts';
 export type { TurnClaim, TurnGate } from './turn-gate.ts';

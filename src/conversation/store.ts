@@ -51,3 +51,16 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/**
+ * The log no longer holds the entry this reader last read or wrote at a version: a failover
+ * promoted a replica that had not received entries which were never acknowledged (they were
+ * written, seen, then lost). What was folded from them is gone: the reader reloads. For the
+ * request that found out, the store was briefly unavailable (503, retried).
+ */
+export class LogRewrittenError extends StoreUnavailableError {
+  constructor(readonly cid: string, readonly version: number) {
+    super(`conversation ${cid}: the log no longer holds the entry read at version ${version} (lost in a failover before it was acknowledged)`);
+    this.name = 'LogRewrittenError';
+  }
+}

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../conversation/store.ts';
 import { httpStatusOf } from '../errors/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import type { CheckedAction } from './check.ts';
@@ -31,9 +32,11 @@ const CANCELLED = Symbol('cancelled');
 const TIMED_OUT = Symbol('timeout');
 
 /**
- * Runs the checked action's effect, if it has one and its pure `prepare` asks for it. Never
- * throws: whatever goes wrong is a rejection (ACTION_EFFECT_FAILED, _TIMEOUT, _CANCELLED, or the
- * refusal `prepare` returned). The run races the cancel and the timeout, so a hung effect ends
+ * Runs the checked action's effect, if it has one and its pure `prepare` asks for it. Throws only
+ * StoreUnavailableError: an effect that saves into the backend's shared records (Redis away, a
+ * failover, a write its replicas did not acknowledge in time) fails as the conversation's own
+ * store does, a 503 to retry, not a 502. Whatever else goes wrong is a rejection
+ * (ACTION_EFFECT_FAILED, _TIMEOUT, _CANCELLED, or the refusal `prepare` returned). The run races the cancel and the timeout, so a hung effect ends
  * the request on time; what it resolves with later is dropped.
  */
 export async function runEffect(checked: CheckedAction, ir: ConversationIr, run: EffectRun): Promise<EffectStep> {
@@ -68,6 +71,7 @@ export async function runEffect(checked: CheckedAction, ir: ConversationIr, run:
   } catch (e) {
     // An effect that rejects because its signal aborted is judged by why it aborted.
     if (controller.signal.aborted) return run.signal?.aborted ? cancelled(name) : timedOut(name, timeoutMs, timeoutMs);
+    if (e instanceof StoreUnavailableError) throw e;
     return effectFailed(name, (e as Error)?.message ?? String(e));
   } finally {
     clearTimeout(timer);

@@ -5,6 +5,7 @@ import {
   AppendConflictError, createMemoryStore, foldLog, irHash, runDirectivesAdapter, type ConversationService, type ConversationStore,
   type LogEntry,
 } from '../../src/conversation/index.ts';
+import { httpStatusOf } from '../../src/errors/index.ts';
 import type { ActionRequest } from '../../src/ingress/index.ts';
 import { findSurface, type ConversationIr } from '../../src/ui-ir/index.ts';
 import { createEffectApp, createEffectProbe, type EffectProbe } from './fixtures/effect-app.ts';
@@ -78,6 +79,20 @@ describe('an action with a side effect', () => {
     const retry = await service.applyAction(cid, formAction(ir, 'main', CARD, { idempotencyKey: 'k' }));
     expect(retry.ok && retry.kind === 'applied' && !retry.replayed).toBe(true);
     expect(probe.runs).toHaveLength(2);
+  });
+
+  it('whose shared store is away (StoreUnavailableError) answers STORE_UNAVAILABLE as when the log is (503 to retry, not 502), changing nothing', async () => {
+    const probe = createEffectProbe('unavailable');
+    const { service, store } = setup(probe);
+    const { cid, ir } = await cardOpen(service);
+    const before = { ir: (await service.get(cid))!.ir, entries: (await store.read(cid))!.length };
+    const result = await service.applyAction(cid, formAction(ir, 'main', CARD, { idempotencyKey: 'k' }));
+    expect(result).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE', retryable: true } });
+    expect(httpStatusOf('STORE_UNAVAILABLE')).toBe(503);
+    await unchanged(service, store, cid, before);
+    probe.behaviour = 'ok';
+    const retry = await service.applyAction(cid, formAction(ir, 'main', CARD, { idempotencyKey: 'k' }));
+    expect(retry.ok && retry.kind === 'applied' && !retry.replayed).toBe(true);
   });
 
   it('that is cancelled (the request went away) changes nothing', async () => {

@@ -49,6 +49,9 @@ describe('surfacer serve', () => {
     expect(await run(['--nope'], t.io)).toBe(2);
     expect(await run(['--redis', 'http://x'], t.io)).toBe(2);
     expect(t.err()).toMatch(/redis:\/\//);
+    // Cluster seeds: every one of them a redis:// URL.
+    expect(await run(['--redis', 'redis://127.0.0.1:1,http://x'], t.io)).toBe(2);
+    expect(t.err()).toMatch(/comma-separated, for a cluster/);
     // Several instances must sign sessions alike: no starting on Redis without the shared secret.
     expect(await run(['--port', '0', '--redis', 'redis://127.0.0.1:1'], t.io)).toBe(2);
     expect(t.err()).toMatch(/SURFACER_SESSION_SECRET/);

@@ -4,7 +4,7 @@ import { hashAll } from '../../src/clientsim/snapshot.ts';
 import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
 import type { SseConnection } from '../support/sse-client.ts';
-import { startCluster, type Cluster, type SessionClient } from './support/cluster.ts';
+import { startCluster, startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
 import { caughtUp, followA2ui, followHtmx, fromSnapshot, reaches, type A2uiFollower } from './support/followers.ts';
 import { createHeldPlanner } from './support/held-planner.ts';
 import { actionKeyCounts, changedVersions, readRedisLog } from './support/redis-log.ts';
@@ -20,20 +20,30 @@ import { characterAction, formOnPage, htmlSubmit, turn } from './support/user.ts
  * A2UI states are compared as rendered (ClientSim reachableOnly + sortDataKeys) against a fresh
  * snapshot (v0.8 cannot remove components, so incremental clients keep orphans an init lacks),
  * and exactly against each other (every instance compiles the same changes the same way).
+ *
+ * Run twice: on one redis-server, and on a local Redis Cluster (3 primaries, 3 replicas; the
+ * instances given its seed URLs), where the conversation lives on one shard, its notices travel
+ * by sharded pub/sub and every append waits for a replica.
  */
 const SEMANTIC = { reachableOnly: true, sortDataKeys: true } as const;
 const PAGES = ['page-inst0', 'page-inst1', 'page-inst2'];
 
-const held = createHeldPlanner(createDemoApp().offlinePlanner);
-let cluster: Cluster;
-const streams: Array<{ close(): void }> = [];
-beforeAll(async () => { cluster = await startCluster(3, 'scale-inst:', { planner: held }); });
-afterAll(async () => {
-  for (const s of streams.splice(0)) s.close();
-  await cluster?.stop();
-});
+type Store = { url: string; stop(): Promise<void> };
+const SETUPS: Array<{ on: string; start: (planner: ReturnType<typeof createHeldPlanner>) => Promise<Cluster<Store>> }> = [
+  { on: 'one Redis', start: (planner) => startCluster(3, 'scale-inst:', { planner }) },
+  { on: 'a Redis Cluster', start: (planner) => startOnRedisCluster(3, 'scale-inst:', { planner }) },
+];
 
-describe('one conversation, three instances, over HTTP', () => {
+describe.each(SETUPS)('one conversation, three instances, over HTTP, on $on', ({ start }) => {
+  const held = createHeldPlanner(createDemoApp().offlinePlanner);
+  let cluster: Cluster<Store>;
+  const streams: Array<{ close(): void }> = [];
+  beforeAll(async () => { cluster = await start(held); }, 60_000);
+  afterAll(async () => {
+    for (const s of streams.splice(0)) s.close();
+    await cluster?.stop();
+  });
+
   it('driven alternately through each instance: every client ends on the same state, every accepted submit applied once', async () => {
     const [A, B, C] = cluster.instances as [E2eServer, E2eServer, E2eServer];
     const [ca, cb, cc] = cluster.clients as [SessionClient, SessionClient, SessionClient];

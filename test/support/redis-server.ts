@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +20,8 @@ export interface TestRedis {
   pause(): void;
   /** SIGCONT after pause(): it answers everything that waited. */
   resume(): void;
-  /** Starts it again on the same port and directory (after kill or stop). */
-  start(): Promise<void>;
+  /** Starts it again on the same port and directory (after kill or stop); `fresh`: with that directory emptied first. */
+  start(options?: { fresh?: boolean }): Promise<void>;
   /** Graceful stop, then the directory is removed. */
   stop(): Promise<void>;
 }
@@ -30,7 +30,8 @@ const live = new Set<ChildProcess>();
 // A worker that dies must not leave servers behind.
 process.once('exit', () => { for (const child of live) child.kill('SIGKILL'); });
 
-export async function startRedis(): Promise<TestRedis> {
+/** `args`: more redis-server options (a replica's `--replicaof`, a cluster node's settings). */
+export async function startRedis(options: { args?: string[] } = {}): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'surfacer-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -39,6 +40,7 @@ export async function startRedis(): Promise<TestRedis> {
     const proc = spawn('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes',
       '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'warning',
+      ...(options.args ?? []),
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     const spawned = new Promise<void>((resolve, reject) => {
       proc.once('spawn', resolve);
@@ -75,7 +77,13 @@ export async function startRedis(): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    start,
+    async start(again = {}) {
+      if (again.fresh) {
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir);
+      }
+      await start();
+    },
     kill: () => halt('SIGKILL'),
     pause: () => { child?.kill('SIGSTOP'); },
     resume: () => { child?.kill('SIGCONT'); },

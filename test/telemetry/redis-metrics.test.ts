@@ -28,7 +28,7 @@ async function points(name: string): Promise<DataPoint<unknown>[]> {
 
 describe('Redis command metrics', () => {
   it('times answered commands; a stall counts one timeout, then refusals as not sent', async () => {
-    const connection = createRedisConnection({ url: r.redis().url, commandTimeoutMs: 300, metrics: surfacerMetrics(provider) });
+    const connection = createRedisConnection({ urls: [r.redis().url], commandTimeoutMs: 300, metrics: surfacerMetrics(provider) });
     try {
       for (let i = 0; i < 5; i += 1) await connection.call((c) => c.set(`k${i}`, 'v'));
       expect(await connection.ping(1000)).toMatchObject({ ok: true }); // a probe: not counted

@@ -1,12 +1,24 @@
-import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from 'redis';
+import { ClientClosedError, ClientOfflineError, ErrorReply } from 'redis';
 import { silentLogger, StoreUnavailableError, type Logger } from '../../conversation/index.ts';
 import type { SurfacerMetrics } from '../../telemetry/metrics.ts';
 import { failSpan, isTracing, outsideTraces, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
+import { createClusterDriver } from './cluster-driver.ts';
+import { createSingleDriver, type RedisClient, type RedisCommands, type RedisDriver, type RedisSubscriber } from './driver.ts';
 
-export type RedisClient = ReturnType<typeof createClient>;
+export type { RedisClient, RedisCommands, RedisSubscriber } from './driver.ts';
 
 export interface RedisConnectionOptions {
-  url: string;
+  /** One server's URL, or (cluster) the URLs of some of its nodes: the rest is discovered. */
+  urls: string[];
+  /** Redis Cluster: keys routed by slot, MOVED/ASK followed, sharded pub/sub for change notices. */
+  cluster?: boolean;
+  /**
+   * Replicas that must hold a durable write (an append, a saved record) before it is
+   * acknowledged (WAIT after the write). Absent: 1 once a replica of a primary was seen, 0 before.
+   */
+  ackReplicas?: number;
+  /** How long a durable write waits for its replicas before failing as unavailable. Default 1 000 ms. */
+  ackTimeoutMs?: number;
   logger?: Logger;
   /** Longest pause between reconnect attempts. Default 2 000 ms. */
   maxReconnectDelayMs?: number;
@@ -26,6 +38,7 @@ export interface RedisConnectionOptions {
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
 export const DEFAULT_MAX_IN_FLIGHT = 1_000;
+export const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 
 /**
  * What this process last saw of Redis, without asking it: `connecting` before the first
@@ -63,8 +76,19 @@ function redisErrorType(error: unknown): string {
   return error instanceof ErrorReply ? 'reply' : 'other';
 }
 
+/**
+ * A durable write that reached the primary but not, within the ack timeout, the replicas it must
+ * reach before it is acknowledged. It is not undone: a retry finds it (or, if the primary died
+ * and a replica without it took over, writes it again).
+ */
+export class NotReplicatedError extends StoreUnavailableError {
+  override name = 'NotReplicatedError';
+}
+
 /** Error replies that say "not now" rather than "wrong command". */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
+/** Cluster redirections: the slot is served elsewhere (MOVED) or is moving (ASK). */
+const REDIRECT_REPLY = /^(MOVED|ASK) /;
 
 /**
  * The commands connection and, on first use, a second one for pub/sub (a subscribed connection
@@ -83,14 +107,30 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN
  * `maxInFlight` of them new commands fail at once too, so a long stall cannot pile them up.
  */
 export interface RedisConnection {
-  readonly client: RedisClient;
-  subscriber(): Promise<RedisClient>;
+  /** Cluster mode: change notices are sharded (SPUBLISH in scripts, SSUBSCRIBE). */
+  readonly cluster: boolean;
+  /**
+   * `broadcast`: channels every instance hears wherever they publish (turn cancels); `sharded`:
+   * a conversation's change notices, which in a cluster stay on the shard of its slot.
+   */
+  subscriber(kind: 'broadcast' | 'sharded'): Promise<RedisSubscriber>;
   /**
    * Runs `command`; a connection-level failure, a stall or a missed deadline becomes
    * StoreUnavailableError (a Redis error reply stays as it is). `timeoutMs` overrides the
    * command deadline; a `probe` that misses it does not mark the connection stalled.
    */
-  call<T>(command: (client: RedisClient) => Promise<T>, options?: CallOptions): Promise<T>;
+  call<T>(command: (client: RedisCommands) => Promise<T>, options?: CallOptions): Promise<T>;
+  /**
+   * A write that must survive the loss of its primary: `write` runs on the connection to the
+   * primary that serves `key`'s slot, followed on that same connection by WAIT for the
+   * configured replicas (WAIT counts this connection's own writes). Fewer replicas within the
+   * ack timeout: NotReplicatedError, never a silent success.
+   */
+  durable<T>(key: string, write: (node: RedisClient) => Promise<T>, options?: Pick<CallOptions, 'span'>): Promise<T>;
+  /** The replicas durable writes wait for now (see RedisConnectionOptions.ackReplicas). */
+  ackReplicas(): number;
+  /** Connections to every primary (one without a cluster); called after each (re)connection. */
+  onPrimaryReady(listener: (primary: RedisClient) => void): void;
   /** The last known state, from this process alone (never waits on Redis). */
   status(): RedisConnectionStatus;
   /**
@@ -123,21 +163,17 @@ export interface CallOptions {
 export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
   const logger = options.logger ?? silentLogger;
   const maxDelay = options.maxReconnectDelayMs ?? 2_000;
-  const client: RedisClient = createClient({
-    url: options.url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 2_000, reconnectStrategy: (attempt: number) => Math.min(50 * 2 ** attempt, maxDelay) },
-  });
+  const driverOptions = { reconnectDelay: (attempt: number) => Math.min(50 * 2 ** attempt, maxDelay) };
+  const driver: RedisDriver = options.cluster
+    ? createClusterDriver(options.urls, driverOptions)
+    : createSingleDriver(options.urls[0]!, driverOptions);
   // Logged once per outage, not once per reconnect attempt.
   let down = false;
-  const onError = (error: Error): void => {
+  driver.onError((error) => {
     if (down) return;
     down = true;
     logger.warn('redis connection lost; reconnecting', { error: error.message });
-  };
-  client.on('error', onError);
-  const resubscribed = new Set<() => void>();
-  let commandsReadyBefore = false;
+  });
   /** performance.now() of the last answer on the commands connection, and of the stall's start. */
   let lastReplyAt: number | undefined;
   let stalledSince: number | undefined;
@@ -146,19 +182,34 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     if (stalledSince !== undefined) logger.info('redis answers again', { stalledMs: Math.round(lastReplyAt - stalledSince) });
     stalledSince = undefined;
   };
-  client.on('ready', () => {
+  const primaryListeners = new Set<(primary: RedisClient) => void>();
+  /** Without a setting: 1 once any primary was seen with a replica (and from then on). */
+  let learnedReplicas = 0;
+  const ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
+  const ackReplicas = (): number => options.ackReplicas ?? learnedReplicas;
+  const lookAtPrimaries = (): void => {
+    driver.primaries().then((primaries) => {
+      for (const primary of primaries) {
+        for (const l of primaryListeners) l(primary);
+        if (options.ackReplicas !== undefined || learnedReplicas > 0) continue;
+        primary.info('replication').then((info) => {
+          if (learnedReplicas > 0 || !/^connected_slaves:[1-9]/m.test(info)) return;
+          learnedReplicas = 1;
+          logger.info('redis primary has a replica: appends are acknowledged once a replica holds them', { ackTimeoutMs });
+        }, () => {});
+      }
+    }, () => {});
+  };
+  driver.onReady(() => {
     if (down) logger.info('redis connection restored');
     down = false;
     answered();
-    // Catch-ups run on this connection: once it is back, look again for what was missed.
-    if (commandsReadyBefore) for (const listener of resubscribed) listener();
-    commandsReadyBefore = true;
+    lookAtPrimaries();
   });
   // Start-up does not wait for Redis: requests answer 503 until it is reachable. The first
   // commands wait a moment for the first connection, which is being made as they arrive.
-  const connected = client.connect().catch((error: unknown) => logger.error('redis connect failed', { error: String(error) }));
   let everReady = false;
-  const firstReady = new Promise<void>((resolve) => client.once('ready', () => { everReady = true; resolve(); }));
+  const firstReady = driver.connect().then(() => { everReady = true; });
   const startupWaitMs = options.startupWaitMs ?? 2_000;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
@@ -166,14 +217,12 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   const stats = { commands: 0, roundTrips: 0 };
   /** Sent and not settled, whether or not their caller still waits. */
   let inFlight = 0;
-  let sub: Promise<RedisClient> | undefined;
-  let subClient: RedisClient | undefined;
   let closed = false;
   let probing: Promise<{ ok: true; latencyMs: number } | { ok: false; detail: string }> | undefined;
 
   const state = (): RedisState => {
     if (!everReady) return 'connecting';
-    if (!client.isReady) return 'down';
+    if (!driver.isReady()) return 'down';
     return stalledSince === undefined ? 'ready' : 'stalled';
   };
 
@@ -181,7 +230,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
    * `send`, inside the batch's span when the caller is traced, and measured as its caller waits
    * (readiness probes are not the service's work: left out of the metrics).
    */
-  async function call<T>(command: (client: RedisClient) => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
+  async function call<T>(command: (client: RedisCommands) => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
     const span = callOptions.span === undefined ? undefined : batchSpan(callOptions.span);
     const { metrics } = options;
     const measured = metrics !== undefined && !callOptions.probe;
@@ -200,11 +249,12 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     }
   }
 
-  async function send<T>(command: (client: RedisClient) => Promise<T>, callOptions: CallOptions): Promise<T> {
+  async function send<T>(command: (client: RedisCommands) => Promise<T>, callOptions: CallOptions): Promise<T> {
     if (!everReady) await Promise.race([firstReady, new Promise((resolve) => setTimeout(resolve, startupWaitMs).unref())]);
-    if (stalledSince !== undefined && client.isReady) {
+    if (stalledSince !== undefined && driver.isReady()) {
       throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
     }
+    if (!everReady) throw new CommandNotSentError('redis: not connected yet');
     if (inFlight >= maxInFlight) throw new CommandNotSentError(`redis: ${inFlight} commands waiting for an answer`);
     // Probes (readiness pings) are not the service's work: left out of the counts.
     if (!callOptions.probe) {
@@ -217,7 +267,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     let timer: NodeJS.Timeout | undefined;
     let sent: Promise<T>;
     try {
-      sent = command(client);
+      sent = command(driver.commands);
     } catch (error) {
       inFlight -= 1;
       throw error;
@@ -235,7 +285,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         // poll phase): when the loop itself was held past the deadline, an answer already
         // waiting in the socket wins, instead of a spurious timeout and stall.
         timer = setTimeout(() => setImmediate(() => {
-          if (!callOptions.probe && (lastReplyAt === undefined || lastReplyAt < sentAt) && client.isReady && stalledSince === undefined) {
+          if (!callOptions.probe && (lastReplyAt === undefined || lastReplyAt < sentAt) && driver.isReady() && stalledSince === undefined) {
             stalledSince = sentAt;
             logger.warn('redis does not answer; failing commands at once until it does', { timeoutMs });
           }
@@ -257,10 +307,64 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     }
   }
 
+  /** The write and its WAIT, sent together on the primary's connection (one round trip). */
+  async function writeAndWait<T>(node: RedisClient, write: (node: RedisClient) => Promise<T>, replicas: number): Promise<T> {
+    const written = write(node);
+    if (replicas === 0) return written;
+    const waited = node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
+    // The write's failure is the one reported; the WAIT's is then of no interest.
+    waited.catch(() => {});
+    const result = await written;
+    const acked = await waited;
+    if (acked < replicas) {
+      throw new NotReplicatedError(`redis: the write reached ${acked} of ${replicas} replicas within ${ackTimeoutMs} ms`);
+    }
+    return result;
+  }
+
+  async function durable<T>(key: string, write: (node: RedisClient) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
+    const replicas = ackReplicas();
+    // A WAIT blocks the connection up to the ack timeout: the deadline covers both.
+    const timeoutMs = commandTimeoutMs + (replicas > 0 ? ackTimeoutMs : 0);
+    return call(async () => {
+      const attempt = async (): Promise<T> => {
+        const node = await driver.durableFor(key);
+        try {
+          return await writeAndWait(node.client, write, replicas);
+        } finally {
+          node.release();
+        }
+      };
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof ErrorReply) || !REDIRECT_REPLY.test(error.message)) throw error;
+        // The slot moved (resharding, failover): once the client knows where, the write goes
+        // there. While it is moving (ASK), the write and its WAIT cannot be kept on one
+        // connection by the cluster client: not sent, the caller answers 503 and is retried.
+        if (error.message.startsWith('ASK ')) throw new CommandNotSentError(`redis: slot of ${key} is moving (${error.message})`);
+        await driver.relocate(key);
+        try {
+          return await attempt();
+        } catch (again) {
+          if (again instanceof ErrorReply && REDIRECT_REPLY.test(again.message)) {
+            throw new CommandNotSentError(`redis: slot of ${key} is moving (${again.message})`);
+          }
+          throw again;
+        }
+      }
+    }, { ...durableOptions, timeoutMs });
+  }
+
   return {
-    client,
+    cluster: driver.cluster,
     stats,
     call,
+    durable,
+    ackReplicas,
+    onPrimaryReady(listener) {
+      primaryListeners.add(listener);
+    },
     status() {
       return {
         state: state(), inFlight,
@@ -273,7 +377,8 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       probing ??= (async () => {
         const started = performance.now();
         try {
-          await call((c) => c.ping(), { timeoutMs, probe: true });
+          // Every primary: in a cluster, a shard that is down fails the requests of its slots.
+          await call(async () => Promise.all((await driver.primaries()).map((p) => p.ping())), { timeoutMs, probe: true });
           return { ok: true as const, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
         } catch (error) {
           return { ok: false as const, detail: error instanceof Error ? error.message : String(error) };
@@ -288,36 +393,16 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       });
       return Promise.race([probing, late]).finally(() => clearTimeout(timer));
     },
-    subscriber() {
-      // Made outside the trace of the request that first needed it: notifications arrive on its
-      // socket, and the catch-ups they start belong to no request (one trace per request).
-      sub ??= outsideTraces(async () => {
-        const s = client.duplicate();
-        subClient = s;
-        s.on('error', () => {});
-        let first = true;
-        s.on('ready', () => {
-          if (first) { first = false; return; }
-          for (const listener of resubscribed) listener();
-        });
-        await s.connect();
-        return s;
-      });
-      return sub;
-    },
+    // Made outside the trace of the request that first needed it: notifications arrive on its
+    // socket, and the catch-ups they start belong to no request (one trace per request).
+    subscriber: (kind) => outsideTraces(() => driver.subscriber(kind)),
     onResubscribed(listener) {
-      resubscribed.add(listener);
+      driver.onResubscribed(listener);
     },
     async close() {
       if (closed) return;
       closed = true;
-      // Destroyed first: a connection still being made (Redis away) would otherwise keep
-      // retrying, and close() waiting for it would never return.
-      for (const c of [client, subClient]) {
-        try { c?.destroy(); } catch { /* already closed */ }
-      }
-      await connected;
-      await sub?.catch(() => undefined);
+      driver.destroy();
     },
   };
 }

@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 /**
  * Every key and channel Surfacer uses, under one prefix (several deployments or test runs can
  * share a server). A conversation's keys carry its id in braces, a Redis Cluster hash tag, so the
- * keys one script touches for a conversation would share a slot.
+ * keys (and the change channel) one script touches for a conversation share a slot. Sessions'
+ * conversation sets, rate buckets and idempotency keys are touched one at a time: each hashes on
+ * its own name, spreading them over the shards.
  */
 export interface RedisKeys {
   log(cid: string): string;
@@ -21,8 +23,14 @@ export interface RedisKeys {
   recordKeys(name: string, owner: string): string;
 }
 
-export function redisKeys(prefix = 'surfacer:'): RedisKeys {
+export function redisKeys(prefix = 'surfacer:', options: { cluster?: boolean } = {}): RedisKeys {
   const digest = (key: string): string => createHash('sha256').update(key).digest('base64url');
+  // An owner's record list and key hash are updated by one script: in a cluster they share a
+  // slot through a hash tag on the owner's digest. On one server the names stay as they always
+  // were (a tag would move existing libraries out of sight).
+  const owned = (name: string, part: 'list' | 'keys', owner: string): string => (options.cluster
+    ? `${prefix}records:${name}:{${digest(owner)}}:${part}`
+    : `${prefix}records:${name}:${part}:${digest(owner)}`);
   return {
     log: (cid) => `${prefix}{${cid}}:log`,
     channel: (cid) => `${prefix}{${cid}}:changed`,
@@ -32,7 +40,7 @@ export function redisKeys(prefix = 'surfacer:'): RedisKeys {
     bucket: (name, key) => `${prefix}rate:${name}:${digest(key)}`,
     idempotency: (name, key) => `${prefix}idem:${name}:${digest(key)}`,
     recordCounter: (name) => `${prefix}records:${name}:n`,
-    recordList: (name, owner) => `${prefix}records:${name}:list:${digest(owner)}`,
-    recordKeys: (name, owner) => `${prefix}records:${name}:keys:${digest(owner)}`,
+    recordList: (name, owner) => owned(name, 'list', owner),
+    recordKeys: (name, owner) => owned(name, 'keys', owner),
   };
 }

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import {
-  AppendConflictError, LogEntrySchema, type ConversationStore, type LogEntry,
+  AppendConflictError, LogEntrySchema, LogRewrittenError, type ConversationStore, type LogEntry,
 } from '../../conversation/index.ts';
 import type { RedisConnection } from './connection.ts';
 import type { RedisKeys } from './keys.ts';
@@ -10,42 +11,87 @@ import { redisScript } from './script.ts';
  * `n-0`. The append script compares the stream's last id with the version the writer folded and
  * appends only when they are equal, so the check and the write are one atomic step on the
  * server. In the same step it publishes the new version on the conversation's channel (the
- * fan-out: instances with clients on the conversation follow it) and, for a `created` entry,
- * records the conversation under its owner (the per-session cap).
+ * fan-out: instances with clients on the conversation follow it). The script touches only the
+ * keys it is given, log and channel, which share the conversation's slot; in a cluster the
+ * notice is a sharded one (SPUBLISH), sent to the subscribers of that slot's shard only.
+ *
+ * A failover can lose entries that were written but not yet acknowledged (their WAIT did not
+ * return): an instance may have read them meanwhile, and the log may since hold other entries at
+ * those versions. So this store remembers the digest of the last entry it read or wrote for each
+ * conversation: the append script refuses to build on a different entry at that version, and a
+ * catch-up reads from that entry on, checking it; either way LogRewrittenError (the reader reloads).
+ *
+ * A `created` entry's conversation is added to its owner's set (the per-session cap) just before:
+ * that set hashes elsewhere in a cluster. Added first, a crash in between counts a conversation
+ * that never started against the cap (never the reverse: an uncounted one).
  */
-const APPEND = redisScript(`
+const appendScript = (publish: 'PUBLISH' | 'SPUBLISH') => redisScript(`
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local have = 0
 if #top > 0 then have = tonumber(string.match(top[1][1], '^(%d+)')) end
 if have ~= tonumber(ARGV[1]) then return {0, have} end
+if ARGV[3] ~= '' and #top > 0 and redis.sha1hex(top[1][2][2]) ~= ARGV[3] then return {2, have} end
 redis.call('XADD', KEYS[1], (have + 1) .. '-0', 'e', ARGV[2])
-if ARGV[4] ~= '' then redis.call('SADD', KEYS[2], ARGV[4]) end
-redis.call('PUBLISH', ARGV[3], tostring(have + 1))
+redis.call('${publish}', KEYS[2], tostring(have + 1))
 return {1, have + 1}
 `);
+const APPEND = appendScript('PUBLISH');
+const APPEND_SHARDED = appendScript('SPUBLISH');
+
+/** Conversations whose last entry's digest is remembered (the oldest are forgotten: then unchecked). */
+const MAX_REMEMBERED = 100_000;
+const digestOf = (text: string): string => createHash('sha1').update(text).digest('hex');
 
 export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys): ConversationStore {
+  /** Per conversation: the version and digest of the last entry this store read or wrote. */
+  const seen = new Map<string, { version: number; digest: string }>();
+  const see = (cid: string, version: number, text: string): void => {
+    seen.delete(cid);
+    seen.set(cid, { version, digest: digestOf(text) });
+    if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value!);
+  };
   /** Per conversation: the callbacks of this process's watchers, sharing one subscription and its listener. */
   const watchers = new Map<string, { callbacks: Set<() => void>; listener: () => void }>();
   connection.onResubscribed(() => {
     for (const { listener } of watchers.values()) listener();
   });
 
+  const append = connection.cluster ? APPEND_SHARDED : APPEND;
+  const changes = connection.cluster ? 'sharded' : 'broadcast';
+
   return {
     writers: 'many',
 
     async append(cid, entry, version) {
       const json = JSON.stringify(LogEntrySchema.parse(entry));
-      const owner = entry.type === 'created' ? cid : '';
-      const ownerKey = entry.type === 'created' ? keys.owner(entry.ownerSessionId) : keys.log(cid);
-      const reply = await connection.call((client) => APPEND.run(client, [keys.log(cid), ownerKey], [String(version), json, keys.channel(cid), owner]), { span: { name: 'log.append', command: 'EVALSHA' } }) as [number, number];
+      if (entry.type === 'created') await connection.call((client) => client.sAdd(keys.owner(entry.ownerSessionId), cid), { span: { name: 'log.owner', command: 'SADD' } });
+      // Acknowledged once on the primary's AOF and on the replicas the connection waits for.
+      const known = seen.get(cid);
+      const expected = version > 0 && known?.version === version ? known.digest : '';
+      const reply = await connection.durable(keys.log(cid), (node) => append.run(node, [keys.log(cid), keys.channel(cid)], [String(version), json, expected]), { span: { name: 'log.append', command: 'EVALSHA' } }) as [number, number];
+      if (reply[0] === 2) {
+        seen.delete(cid);
+        throw new LogRewrittenError(cid, version);
+      }
       if (reply[0] !== 1) throw new AppendConflictError(cid, version, Number(reply[1]));
+      see(cid, version + 1, json);
     },
 
     async read(cid, after = 0) {
-      const start = after === 0 ? '-' : `${after + 1}-0`;
+      const known = seen.get(cid);
+      const check = after > 0 && known?.version === after;
+      const start = after === 0 ? '-' : `${check ? after : after + 1}-0`;
       const items = (await connection.call((client) => client.xRange(keys.log(cid), start, '+'), { span: { name: 'log.read', command: 'XRANGE' } })) ?? [];
+      if (check) {
+        const first = items.shift();
+        if (first?.id !== `${after}-0` || typeof first.message['e'] !== 'string' || digestOf(first.message['e']) !== known!.digest) {
+          seen.delete(cid);
+          throw new LogRewrittenError(cid, after);
+        }
+      }
       if (items.length === 0 && after === 0) return undefined;
+      const last = items.at(-1)?.message['e'];
+      if (typeof last === 'string') see(cid, after + items.length, last);
       return items.map((item, i): LogEntry => {
         const text = item.message['e'];
         if (item.id !== `${after + i + 1}-0` || typeof text !== 'string') {
@@ -62,7 +108,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
         const listener = (): void => { for (const c of callbacks) c(); };
         entry = { callbacks, listener };
         watchers.set(cid, entry);
-        void connection.subscriber().then((sub) => sub.subscribe(keys.channel(cid), listener)).then(
+        void connection.subscriber(changes).then((sub) => sub.subscribe(keys.channel(cid), listener)).then(
           // Anything appended before the subscription took effect would be missed: look once.
           listener,
           () => { /* Redis is away: the resubscription after it returns catches up */ },
@@ -76,7 +122,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
         // With its listener, so node-redis marks the channel as leaving: a watch of the same
         // conversation before the UNSUBSCRIBE is answered subscribes again instead of joining
         // a listener set the answer then clears.
-        void connection.subscriber().then((sub) => sub.unsubscribe(keys.channel(cid), current.listener)).catch(() => {});
+        void connection.subscriber(changes).then((sub) => sub.unsubscribe(keys.channel(cid), current.listener)).catch(() => {});
       };
     },
 

@@ -32,7 +32,7 @@ export function createRedisRecords<T>(
       }
       const n = await connection.call((client) => client.incr(keys.recordCounter(name)), { span: { name: 'records.next-id', command: 'INCR' } });
       const record = make(n);
-      const stored = await connection.call((client) => SAVE.run(client, [keys.recordKeys(name, owner), keys.recordList(name, owner)], [key ?? '', JSON.stringify(record)]), { span: { name: 'records.save', command: 'EVALSHA' } });
+      const stored = await connection.durable(keys.recordKeys(name, owner), (node) => SAVE.run(node, [keys.recordKeys(name, owner), keys.recordList(name, owner)], [key ?? '', JSON.stringify(record)]), { span: { name: 'records.save', command: 'EVALSHA' } });
       return parse(JSON.parse(String(stored)));
     },
     async list(owner) {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ErrorReply } from 'redis';
-import type { RedisClient } from './connection.ts';
+import type { RedisCommands } from './connection.ts';
 
 /** A Lua script run by its SHA1 (EVALSHA), loaded on first use and after a server restart (NOSCRIPT). */
 export interface RedisScript {
-  run(client: RedisClient, keys: string[], args: string[]): Promise<unknown>;
+  run(client: Pick<RedisCommands, 'evalSha' | 'eval'>, keys: string[], args: string[]): Promise<unknown>;
 }
 
 export function redisScript(source: string): RedisScript {

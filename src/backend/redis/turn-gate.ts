@@ -34,7 +34,7 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
   // subscriber waits for it, and a claim must fail fast instead (its SET does). node-redis
   // re-subscribes after every reconnect.
   const listen = (): Promise<unknown> => {
-    listening ??= connection.subscriber()
+    listening ??= connection.subscriber('broadcast')
       .then((sub) => sub.subscribe(keys.cancel, (token) => held.get(token)?.abort(TURN_CANCELLED)))
       .catch(() => { listening = undefined; });
     return Promise.race([listening, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);

@@ -72,6 +72,12 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
   }
   const commandTimeoutMs = positiveSetting(options.env, 'SURFACER_REDIS_COMMAND_TIMEOUT_MS');
   const maxInFlight = positiveSetting(options.env, 'SURFACER_REDIS_MAX_IN_FLIGHT');
+  const ackReplicas = wholeSetting(options.env, 'SURFACER_REDIS_ACK_REPLICAS');
+  const ackTimeoutMs = positiveSetting(options.env, 'SURFACER_REDIS_ACK_TIMEOUT_MS');
+  const clusterFlag = options.env.SURFACER_REDIS_CLUSTER;
+  if (clusterFlag !== undefined && clusterFlag !== '' && clusterFlag !== '0' && clusterFlag !== '1') {
+    throw new ServeConfigError(`SURFACER_REDIS_CLUSTER must be 0 or 1 (got "${clusterFlag}")`);
+  }
   const readyTimeoutMs = positiveSetting(options.env, 'SURFACER_READY_TIMEOUT_MS');
   const hostLimits = { ...options.hostLimits, ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}) };
   const offlineStream = offlineStreamPace(options.env.SURFACER_OFFLINE_STREAM);
@@ -85,6 +91,9 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(commandTimeoutMs !== undefined ? { commandTimeoutMs } : {}),
       ...(maxInFlight !== undefined ? { maxInFlight } : {}),
       ...(meterProvider ? { metrics: surfacerMetrics(meterProvider) } : {}),
+      ...(clusterFlag === '1' ? { cluster: true } : {}),
+      ...(ackReplicas !== undefined ? { ackReplicas } : {}),
+      ...(ackTimeoutMs !== undefined ? { ackTimeoutMs } : {}),
     })
     : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
   // The demo app's own store, outside the conversation logs (docs/directives.md, Actions with side
@@ -167,6 +176,14 @@ function positiveSetting(env: NodeJS.ProcessEnv, name: string): number | undefin
   return Number(text);
 }
 
+/** A whole number (0 allowed) from the environment, or undefined when unset. */
+function wholeSetting(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d{1,9}$/.test(text)) throw new ServeConfigError(`${name} must be a whole number (got "${text}")`);
+  return Number(text);
+}
+
 /**
  * The process's log on stderr (stdout is the command's own output): pino JSON lines, or
  * pino-pretty's readable ones on a terminal or with SURFACER_LOG_FORMAT=pretty (src/telemetry/log.ts).
@@ -207,8 +224,9 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     return 2;
   }
   const redisUrl = values.redis ?? io.env.SURFACER_REDIS_URL;
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    io.stderr.write(`surfacer serve: --redis / SURFACER_REDIS_URL must be a redis:// or rediss:// URL\n${USAGE}`);
+  // Several comma-separated URLs: seeds of a Redis Cluster.
+  if (redisUrl !== undefined && !redisUrl.split(',').every((u) => /^rediss?:\/\//.test(u.trim()))) {
+    io.stderr.write(`surfacer serve: --redis / SURFACER_REDIS_URL must be a redis:// or rediss:// URL (or several, comma-separated, for a cluster)\n${USAGE}`);
     return 2;
   }
   const made = processLogger(io);

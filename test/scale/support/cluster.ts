@@ -1,4 +1,5 @@
 import { HttpClient, type RequestOptions } from '../../support/http-client.ts';
+import { startRedisCluster, type TestRedisCluster } from '../../support/redis-cluster.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 import { startRedisProxy, type RedisProxy } from './redis-proxy.ts';
 import { postEvent, startE2e, type Conversation, type E2eOptions, type E2eServer } from '../../e2e/support/stack.ts';
@@ -27,8 +28,9 @@ export class Traffic {
   }
 }
 
-export interface Cluster {
-  redis: TestRedis;
+/** `R`: one redis-server (TestRedis) or a Redis Cluster (TestRedisCluster, its `url` the seed list). */
+export interface Cluster<R extends { url: string; stop(): Promise<void> } = TestRedis> {
+  redis: R;
   /** With `proxied`: what the instances connect through. */
   proxy?: RedisProxy;
   prefix: string;
@@ -48,6 +50,17 @@ export async function startCluster(
   const { proxied, ...e2e } = options;
   const redis = await startRedis();
   const proxy = proxied ? await startRedisProxy(redis) : undefined;
+  return startInstances(redis, proxy, count, prefix, e2e);
+}
+
+/** The same over a local 6-node Redis Cluster (test/support/redis-cluster.ts): the instances get its seed URLs. */
+export async function startOnRedisCluster(count: number, prefix: string, options: Omit<E2eOptions, 'redis'> = {}): Promise<Cluster<TestRedisCluster>> {
+  return startInstances(await startRedisCluster(), undefined, count, prefix, options);
+}
+
+async function startInstances<R extends { url: string; stop(): Promise<void> }>(
+  redis: R, proxy: RedisProxy | undefined, count: number, prefix: string, e2e: Omit<E2eOptions, 'redis'>,
+): Promise<Cluster<R>> {
   const instances: E2eServer[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(instances.map((s) => s.close()));

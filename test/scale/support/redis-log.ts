@@ -1,13 +1,15 @@
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { redisKeys } from '../../../src/backend/redis/keys.ts';
 import { LogEntrySchema, type LogEntry } from '../../../src/conversation/index.ts';
 
 /**
  * A conversation's log as Redis holds it, read with a connection of the test's own (not through
- * any instance): what was acknowledged must be there, exactly once.
+ * any instance): what was acknowledged must be there, exactly once. Several comma-separated URLs:
+ * the seeds of a Redis Cluster.
  */
 export async function readRedisLog(url: string, prefix: string, cid: string): Promise<LogEntry[]> {
-  const client = createClient({ url });
+  const seeds = url.split(',');
+  const client = seeds.length > 1 ? createCluster({ rootNodes: seeds.map((u) => ({ url: u })) }) : createClient({ url });
   client.on('error', () => {});
   await client.connect();
   try {

@@ -1,0 +1,131 @@
+import { createCluster } from 'redis';
+import { createClient } from 'redis';
+import { createDurablePool, type DriverOptions, type DurablePool, type RedisClient, type RedisDriver } from './driver.ts';
+
+type RedisCluster = ReturnType<typeof createCluster>;
+
+/** Pause before trying the seeds again when none answered at start-up. */
+const CONNECT_RETRY_MS = 500;
+/**
+ * After a node's connection is lost, how soon the topology is read again (default 5 s): a
+ * failover promotes a replica after cluster-node-timeout, and until the client learns it every
+ * request for that shard answers 503.
+ */
+const TOPOLOGY_REFRESH_MS = 200;
+/**
+ * Longest pause between reconnects to a node. The topology is read again only on a reconnect
+ * attempt: a short pause makes the client learn of a promotion soon after it happens, before
+ * the failed primary can be back (then briefly still believing it serves its old slots, with
+ * its old data, until the cluster tells it otherwise).
+ */
+const MAX_NODE_RECONNECT_MS = 500;
+/**
+ * A sharded subscription moved to a new primary is re-sent after that primary's connection is
+ * ready, so a catch-up run at 'ready' may read before it takes effect: look once more after this.
+ */
+const LATE_CATCH_UP_MS = 1_000;
+
+/**
+ * Redis Cluster through node-redis's cluster client: every command goes to the primary of its
+ * first key's slot, MOVED (slot moved, failover) and ASK (slot moving) are followed by the
+ * client, and change notices use sharded pub/sub (SSUBSCRIBE on the shard of the channel's slot,
+ * moved with the slot). Turn cancels use classic pub/sub, which a cluster broadcasts.
+ */
+export function createClusterDriver(seeds: string[], options: DriverOptions): RedisDriver {
+  const seed = new URL(seeds[0]!);
+  const nodeSocket = { connectTimeout: 2_000, reconnectStrategy: (attempt: number) => Math.min(options.reconnectDelay(attempt), MAX_NODE_RECONNECT_MS) };
+  const cluster: RedisCluster = createCluster({
+    rootNodes: seeds.map((url) => ({ url })),
+    defaults: {
+      disableOfflineQueue: true,
+      socket: nodeSocket,
+      // Credentials of the seeds hold for every node (ACL users are per node in a cluster, set alike).
+      ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+      ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+    },
+    topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_MS,
+  });
+  const errors = new Set<(error: Error) => void>();
+  const readies = new Set<(first: boolean) => void>();
+  const resubscribed = new Set<() => void>();
+  const error = (e: unknown): void => { for (const l of errors) l(e instanceof Error ? e : new Error(String(e))); };
+  cluster.on('error', error);
+  cluster.on('node-error', error);
+  cluster.on('sharded-channel-moved-error', error);
+  let connected = false;
+  let destroyed = false;
+  cluster.on('node-ready', () => {
+    if (!connected) return;
+    for (const l of readies) l(false);
+    for (const l of resubscribed) l();
+    setTimeout(() => { if (!destroyed) for (const l of resubscribed) l(); }, LATE_CATCH_UP_MS).unref();
+  });
+  let firstReady: Promise<void> | undefined;
+  /** Durable-write connections per primary address; those of former primaries are dropped as the topology changes. */
+  const pools = new Map<string, DurablePool>();
+  const dropFormerPrimaries = (): void => {
+    const current = new Set(cluster.masters.map((m) => `${m.host}:${m.port}`));
+    for (const [address, pool] of pools) {
+      if (!current.has(address)) { pool.destroy(); pools.delete(address); }
+    }
+  };
+  cluster.on('node-ready', () => { if (connected) dropFormerPrimaries(); });
+
+  return {
+    cluster: true,
+    commands: cluster,
+    isReady: () => connected && cluster.isReady,
+    connect() {
+      firstReady ??= (async () => {
+        while (!destroyed) {
+          try {
+            await cluster.connect();
+            connected = true;
+            for (const l of readies) l(true);
+            return;
+          } catch (e) {
+            error(e);
+            await new Promise((resolve) => setTimeout(resolve, CONNECT_RETRY_MS).unref());
+          }
+        }
+      })();
+      return firstReady;
+    },
+    onError: (l) => { errors.add(l); },
+    onReady: (l) => { readies.add(l); },
+    onResubscribed: (l) => { resubscribed.add(l); },
+    async durableFor(key) {
+      const primary = await cluster.getNodeClientForKey(key);
+      const { host, port } = primary.options?.socket as { host: string; port: number };
+      const address = `${host}:${port}`;
+      let pool = pools.get(address);
+      if (pool === undefined) {
+        pool = createDurablePool(() => createClient({
+          disableOfflineQueue: true,
+          socket: { ...nodeSocket, host, port, ...(seed.protocol === 'rediss:' ? { tls: true as const } : {}) },
+          ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+          ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+        }) as RedisClient, (error) => { for (const l of errors) l(error); });
+        pools.set(address, pool);
+      }
+      return pool.take();
+    },
+    async relocate(key) {
+      // Any command for the key through the cluster client: on MOVED it re-reads the slots.
+      await cluster.exists(key);
+    },
+    primaries: () => Promise.all(cluster.masters.map((m) => cluster.nodeClient(m) as Promise<RedisClient>)),
+    async subscriber(kind) {
+      await firstReady;
+      return kind === 'sharded'
+        ? { subscribe: (c, l) => cluster.sSubscribe<false>(c, l), unsubscribe: (c, l) => cluster.sUnsubscribe<false>(c, l) }
+        : { subscribe: (c, l) => cluster.subscribe<false>(c, l), unsubscribe: (c, l) => cluster.unsubscribe<false>(c, l as Parameters<RedisCluster['unsubscribe']>[1]) };
+    },
+    destroy() {
+      destroyed = true;
+      for (const pool of pools.values()) pool.destroy();
+      pools.clear();
+      try { cluster.destroy(); } catch { /* not connected */ }
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { createClient } from 'redis';
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+/**
+ * The commands the backend sends through `RedisConnection.call`: the same methods on one
+ * server's client and on a cluster client (which routes each by its first key's slot and follows
+ * MOVED/ASK).
+ */
+export type RedisCommands = Pick<RedisClient,
+  'get' | 'set' | 'xRange' | 'sCard' | 'sAdd' | 'hGet' | 'lRange' | 'incr' | 'exists' | 'evalSha' | 'eval' | 'publish'>;
+
+export type MessageListener = (message: string) => void;
+
+export interface RedisSubscriber {
+  subscribe(channel: string, listener: MessageListener): Promise<void>;
+  unsubscribe(channel: string, listener: MessageListener): Promise<void>;
+}
+
+/**
+ * How one deployment shape (one server, or a cluster) connects: the connection (connection.ts)
+ * adds deadlines, stall detection, counts and durable writes on top, the same for both.
+ */
+export interface RedisDriver {
+  readonly cluster: boolean;
+  readonly commands: RedisCommands;
+  /** Commands can be sent now (cluster: the topology is known; a node may still be down). */
+  isReady(): boolean;
+  /** Resolves once first ready; keeps trying by itself (start-up does not wait for Redis). */
+  connect(): Promise<void>;
+  /** Any connection lost or failing (called once per error; the connection logs one per outage). */
+  onError(listener: (error: Error) => void): void;
+  /** A connection carrying commands is (again) ready: `first` for the very first time. */
+  onReady(listener: (first: boolean) => void): void;
+  /** Subscriptions were re-established (after a reconnect or a failover): notices meanwhile were missed. */
+  onResubscribed(listener: () => void): void;
+  /**
+   * A connection to the primary serving `key` (one server: the only one) for a durable write and
+   * its WAIT (see DurablePool); `release` once both are answered.
+   */
+  durableFor(key: string): Promise<{ client: RedisClient; release(): void }>;
+  /** After a MOVED from `nodeFor(key)`'s node: learn where the slot is now. */
+  relocate(key: string): Promise<void>;
+  primaries(): Promise<RedisClient[]>;
+  subscriber(kind: 'broadcast' | 'sharded'): Promise<RedisSubscriber>;
+  destroy(): void;
+}
+
+export interface DriverOptions {
+  reconnectDelay: (attempt: number) => number;
+}
+
+/**
+ * Connections of one primary for durable writes. A write's WAIT must follow it on the same
+ * connection (WAIT counts that connection's writes) and blocks that connection until the
+ * replicas answer (a replica round trip and its fsync): on the commands connection it would hold
+ * every other command of the instance behind it. So durable writes take their own connections,
+ * several, the least busy first.
+ */
+export const DURABLE_CONNECTIONS = 4;
+
+export interface DurablePool {
+  /** The least busy connection (made on first use); `release` when its write and WAIT are answered. */
+  take(): Promise<{ client: RedisClient; release(): void }>;
+  destroy(): void;
+}
+
+export function createDurablePool(make: () => RedisClient, onError: (error: Error) => void): DurablePool {
+  const slots: Array<{ client: RedisClient; connecting: Promise<unknown>; busy: number }> = [];
+  let destroyed = false;
+  return {
+    async take() {
+      if (destroyed) throw new Error('closed');
+      let slot = slots.reduce<(typeof slots)[number] | undefined>((best, s) => (best === undefined || s.busy < best.busy ? s : best), undefined);
+      if (slot === undefined || (slot.busy > 0 && slots.length < DURABLE_CONNECTIONS)) {
+        const client = make();
+        client.on('error', onError);
+        slot = { client, connecting: client.connect().catch(() => {}), busy: 0 };
+        slots.push(slot);
+      }
+      const taken = slot;
+      taken.busy += 1;
+      // While it connects, commands would fail at once (no offline queue): wait for it (the
+      // caller's deadline bounds the wait).
+      if (!taken.client.isReady) await taken.connecting;
+      let released = false;
+      return { client: taken.client, release: () => { if (!released) { released = true; taken.busy -= 1; } } };
+    },
+    destroy() {
+      destroyed = true;
+      for (const s of slots.splice(0)) {
+        try { s.client.destroy(); } catch { /* already closed */ }
+      }
+    },
+  };
+}
+
+/** One server: one commands connection, and on first use a second one for pub/sub. */
+export function createSingleDriver(url: string, options: DriverOptions): RedisDriver {
+  const client: RedisClient = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: options.reconnectDelay },
+  });
+  const errors = new Set<(error: Error) => void>();
+  const readies = new Set<(first: boolean) => void>();
+  const resubscribed = new Set<() => void>();
+  client.on('error', (error: Error) => { for (const l of errors) l(error); });
+  let readyBefore = false;
+  client.on('ready', () => {
+    const first = !readyBefore;
+    readyBefore = true;
+    for (const l of readies) l(first);
+    // Catch-ups run on this connection: once it is back, look again for what was missed.
+    if (!first) for (const l of resubscribed) l();
+  });
+  let firstReady: Promise<void> | undefined;
+  const durable = createDurablePool(() => client.duplicate(), (error) => { for (const l of errors) l(error); });
+  let sub: Promise<RedisClient> | undefined;
+  let subClient: RedisClient | undefined;
+  const subscriberClient = (): Promise<RedisClient> => {
+    sub ??= (async () => {
+      const s = client.duplicate();
+      subClient = s;
+      s.on('error', () => {});
+      let first = true;
+      s.on('ready', () => {
+        if (first) { first = false; return; }
+        for (const l of resubscribed) l();
+      });
+      await s.connect();
+      return s;
+    })();
+    return sub;
+  };
+  return {
+    cluster: false,
+    commands: client,
+    isReady: () => client.isReady,
+    connect() {
+      firstReady ??= new Promise<void>((resolve) => {
+        client.once('ready', () => resolve());
+        // Failures are reported through 'error'; the client keeps reconnecting by itself.
+        client.connect().catch(() => {});
+      });
+      return firstReady;
+    },
+    onError: (l) => { errors.add(l); },
+    onReady: (l) => { readies.add(l); },
+    onResubscribed: (l) => { resubscribed.add(l); },
+    durableFor: () => durable.take(),
+    relocate: async () => {},
+    primaries: async () => [client],
+    async subscriber() {
+      const s = await subscriberClient();
+      return {
+        subscribe: (channel, listener) => s.subscribe(channel, listener),
+        unsubscribe: (channel, listener) => s.unsubscribe(channel, listener),
+      };
+    },
+    destroy() {
+      // Destroyed first: a connection still being made (Redis away) would otherwise keep retrying.
+      for (const c of [client, subClient]) {
+        try { c?.destroy(); } catch { /* already closed */ }
+      }
+      durable.destroy();
+    },
+  };
+}

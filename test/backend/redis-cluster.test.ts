@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisBackend, type Backend } from '../../src/backend/index.ts';
+import { redisKeys } from '../../src/backend/redis/keys.ts';
+import { irHash, type ConversationEvent, type ConversationService } from '../../src/conversation/index.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../src/ingress/index.ts';
+import type { Planner } from '../../src/planner/types.ts';
+import { createSeededSource } from '../../src/ui-ir/index.ts';
+import { createFakePlanner } from '../conversation/fixtures/demo-app.ts';
+import { formAction, makeService } from '../conversation/fixtures/service.ts';
+import { startRedisCluster, type TestRedisCluster } from '../support/redis-cluster.ts';
+
+/*
+ * The Redis backend in cluster mode on a local 6-node Redis Cluster: several services ("instances",
+ * each its own cluster client) share conversations whose keys sit on one shard each, change notices
+ * travel by sharded pub/sub, cancels by broadcast pub/sub, and appends wait for a replica.
+ */
+const CARD = { name: 'Aria', personality: 'Brave and kind.' };
+let cluster: TestRedisCluster;
+const backends: Backend[] = [];
+beforeAll(async () => { cluster = await startRedisCluster(); }, 60_000);
+afterAll(async () => {
+  await Promise.all(backends.map((b) => b.close()));
+  await cluster?.stop();
+});
+
+let count = 0;
+function instance(prefix: string, options: { planner?: Planner; ackTimeoutMs?: number } = {}): { service: ConversationService; backend: Backend } {
+  count += 1;
+  // Seeds as an operator gives them: several URLs select cluster mode.
+  const backend = createRedisBackend({ url: cluster.url, prefix, turns: { pollMs: 20 }, ...(options.ackTimeoutMs ? { ackTimeoutMs: options.ackTimeoutMs } : {}) });
+  backends.push(backend);
+  const { service } = makeService(backend.store, {
+    demo: true, turns: backend.turns, entropy: createSeededSource(`cluster-${count}`),
+    idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
+    ...(options.planner ? { planner: options.planner } : {}),
+  });
+  return { service, backend };
+}
+
+describe('conversation service on a Redis Cluster, several instances', () => {
+  it('one conversation driven through two instances: the same state on both, notices across instances, replays and stale submits as on one Redis', async () => {
+    const a = instance('alt:').service;
+    const b = instance('alt:').service;
+    const c = await a.create('owner');
+    const seen: ConversationEvent[] = [];
+    await b.get(c.id);
+    const off = b.subscribe(c.id, (e) => seen.push(e));
+    const turn = await b.runTurn(c.id, 'create a character card named Aria');
+    if (!turn.ok) throw new Error(turn.error.message);
+    const onA = (await a.get(c.id))!;
+    expect(irHash(onA.ir)).toBe(irHash(turn.next));
+    const submit = formAction(onA.ir, 'main', CARD, { idempotencyKey: 'k1' });
+    expect(await a.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
+    expect(await b.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: true });
+    expect(await b.applyAction(c.id, formAction(onA.ir, 'main', CARD, { idempotencyKey: 'k2' }))).toMatchObject({ ok: false, status: 409 });
+    // The action applied on A reached B's listener through the shard's sharded channel.
+    await expect.poll(() => seen.map((e) => e.version)).toEqual([2, 3]);
+    off();
+    expect(irHash((await b.get(c.id))!.ir)).toBe(irHash((await a.get(c.id))!.ir));
+    expect(await b.countOwnedBy('owner')).toBe(1);
+  });
+
+  it('conversations spread over the shards; each one\'s keys share its slot', async () => {
+    const a = instance('spread:').service;
+    const primaries = new Set<number>();
+    const keys = redisKeys('spread:', { cluster: true });
+    for (let i = 0; i < 9; i += 1) {
+      const c = await a.create('owner');
+      const slot = await cluster.slotOf(keys.log(c.id));
+      expect(await cluster.slotOf(keys.turn(c.id))).toBe(slot);
+      expect(await cluster.slotOf(keys.channel(c.id))).toBe(slot);
+      primaries.add((await cluster.primaryFor(keys.log(c.id))).port);
+    }
+    expect(primaries.size).toBeGreaterThanOrEqual(2);
+    expect(await a.countOwnedBy('owner')).toBe(9);
+  });
+
+  it('a turn running on one instance is cancelled from another (broadcast channel), and the waiting turn then runs', async () => {
+    const a = instance('turn:', { planner: createFakePlanner({ delayMs: 60_000 }) }).service;
+    const b = instance('turn:').service;
+    const c = await a.create('owner');
+    const running = a.runTurn(c.id, 'create a character card');
+    await expect.poll(async () => (await b.get(c.id))!.busy).toBe(true);
+    const waiting = b.runTurn(c.id, 'create a character card');
+    expect(await b.cancelTurn(c.id)).toBe(true);
+    expect(await running).toMatchObject({ ok: true, outcome: 'cancelled' });
+    expect(await waiting).toMatchObject({ ok: true, outcome: 'applied' });
+  });
+
+  it('records, rate limits and idempotency keys work across shards', async () => {
+    const { backend } = instance('misc:');
+    const records = backend.records('cards', (v) => v as { id: number; owner: string });
+    const saved = await Promise.all(['o1', 'o2', 'o3', 'o4'].map((owner) => records.save(owner, `k-${owner}`, (n) => ({ id: n, owner }))));
+    expect(new Set(saved.map((r) => r.id)).size).toBe(4);
+    expect(await records.save('o1', 'k-o1', (n) => ({ id: n, owner: 'again' }))).toEqual(saved[0]);
+    expect(await records.list('o2')).toEqual([saved[1]]);
+    const limiter = backend.rateLimiter('r', { perMinute: 1, burst: 2 });
+    expect([await limiter.take('x'), await limiter.take('x'), await limiter.take('x')]).toEqual([true, true, false]);
+    const idem = backend.idempotency<{ n: number }>('i', { ttlMs: 60_000 });
+    await idem.set('q', { n: 1 });
+    await idem.set('q', { n: 2 });
+    expect(await idem.get('q')).toEqual({ n: 1 });
+  });
+
+  it('an append waits for a replica of its shard: with that replica paused it fails as unavailable, never a silent success', async () => {
+    const { service } = instance('ack:', { ackTimeoutMs: 300 });
+    const c = await service.create('owner');
+    const keys = redisKeys('ack:', { cluster: true });
+    const primary = await cluster.primaryFor(keys.log(c.id));
+    const replicaPort = Number(/^slave0:ip=[^,]+,port=(\d+)/m.exec(String(await cluster.command(primary, ['INFO', 'replication'])))![1]);
+    const replica = cluster.nodes.find((n) => n.port === replicaPort)!;
+    replica.pause();
+    try {
+      const failed = await service.runTurn(c.id, 'create a character card');
+      expect(failed).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE', retryable: true } });
+      // Written on the primary all the same (not undone): the retry below runs on top of it.
+      expect(Number(await cluster.command(primary, ['XLEN', keys.log(c.id)]))).toBeGreaterThan(1);
+    } finally {
+      replica.resume();
+    }
+    await cluster.waitHealthy();
+    expect(await service.runTurn(c.id, 'create a character card')).toMatchObject({ ok: true });
+  });
+});

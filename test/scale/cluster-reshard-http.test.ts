@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisKeys } from '../../src/backend/redis/keys.ts';
+import { newConversation, type E2eServer } from '../e2e/support/stack.ts';
+import type { TestRedisCluster } from '../support/redis-cluster.ts';
+import { startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
+import { followA2ui, type A2uiFollower } from './support/followers.ts';
+import { actionKeyCounts, readRedisLog } from './support/redis-log.ts';
+import { loadFigures, matchesSnapshot, startSubmitLoad, type LoadUser } from './support/submit-load.ts';
+import { turn } from './support/user.ts';
+
+/*
+ * Issue 23, resharding while serving: two instances on a local Redis Cluster, users submitting
+ * through both; the busy conversation's slot is moved to another primary (CLUSTER SETSLOT
+ * IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE) while it is used, once to each other primary and
+ * back. The instances follow MOVED and ASK (an append caught mid-move answers 503 and is
+ * retried); nothing else reaches a client, every acknowledged submission is in the log exactly
+ * once, and the renderers (change notices move with the slot: sharded pub/sub) stay current.
+ */
+const USERS = 2;
+const PREFIX = 'scale-reshard:';
+
+let cluster: Cluster<TestRedisCluster>;
+const followers: A2uiFollower[] = [];
+beforeAll(async () => { cluster = await startOnRedisCluster(2, PREFIX); }, 60_000);
+afterAll(async () => {
+  for (const f of followers.splice(0)) f.close();
+  await cluster?.stop();
+});
+
+describe('Redis Cluster: the busy conversation\'s slot moved while it is used', () => {
+  it('moved to every other primary and back under submits: no error but retried 503s, every acknowledged submission exactly once', async () => {
+    const instances = cluster.instances as [E2eServer, E2eServer];
+    const clients = cluster.clients as [SessionClient, SessionClient];
+    const redis = cluster.redis;
+    const keys = redisKeys(PREFIX, { cluster: true });
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+    // Both users on one conversation would make stale submits (409) part of the load: one each,
+    // the busy one being user 0's.
+    const users: LoadUser[] = [];
+    for (let j = 0; j < USERS; j += 1) {
+      const c = await newConversation(instances[0], clients[0]);
+      expect(await turn(clients[j % 2]!, c, 'create a character card')).toMatchObject({ status: 200 });
+      const follower = await followA2ui(instances[j % 2]!.url, c);
+      followers.push(follower);
+      users.push({ c, follower, on: j % 2, submissions: [] });
+    }
+    const busy = users[0]!;
+    const slot = await redis.slotOf(keys.log(busy.c.cid));
+    const home = await redis.primaryFor(keys.log(busy.c.cid));
+    const primaries = [];
+    for (const node of redis.nodes) {
+      if (/^role:master/m.test(String(await redis.command(node, ['INFO', 'replication'])))) primaries.push(node);
+    }
+    const route = [...primaries.filter((p) => p !== home), home];
+
+    const load = startSubmitLoad(users, instances, clients);
+    const moves: Array<{ to: number; ms: number; acksDuring: number }> = [];
+    try {
+      for (const to of route) {
+        await sleep(500);
+        const before = load.acks.filter((a) => a.user === 0).length;
+        const started = performance.now();
+        await redis.moveSlot(slot, to);
+        expect(await redis.primaryFor(keys.log(busy.c.cid))).toBe(to);
+        moves.push({ to: to.port, ms: performance.now() - started, acksDuring: load.acks.filter((a) => a.user === 0).length - before });
+        // The conversation keeps being acknowledged on its new shard.
+        const deadline = performance.now() + 20_000;
+        while (!load.acks.some((a) => a.user === 0 && a.at > started + moves.at(-1)!.ms) && load.unexpected.length === 0) {
+          if (performance.now() > deadline) throw new Error(`no acknowledged submit after the move to ${to.port}`);
+          await sleep(20);
+        }
+      }
+      await sleep(500);
+    } finally {
+      await load.stop();
+    }
+    expect(load.unexpected).toEqual([]);
+    expect(moves).toHaveLength(route.length);
+
+    for (const [j, u] of users.entries()) {
+      const entries = await readRedisLog(redis.url, PREFIX, u.c.cid);
+      expect(u.submissions.every((s) => s.acked), `user ${j}`).toBe(true);
+      expect(Object.fromEntries(actionKeyCounts(entries)), `user ${j}`).toEqual(Object.fromEntries(u.submissions.map((s) => [s.key, 1])));
+      const { held, fresh } = await matchesSnapshot(instances, u);
+      expect(held, `user ${j}`).toEqual(fresh);
+      expect(u.follower.sim.stuckBuffering()).toEqual([]);
+    }
+    console.log([
+      `cluster resharding: slot ${slot} of the busy conversation moved ${moves.length} times (${moves.map((m) => `→ ${m.to} in ${Math.round(m.ms)} ms`).join(', ')})`,
+      ...loadFigures(users),
+    ].join('\n'));
+    expect(cluster.traffic.serverErrors((a) => a.status === 503)).toEqual([]);
+    for (const s of instances) expect(s.errors).toEqual([]);
+  }, 120_000);
+});

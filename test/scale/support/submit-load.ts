@@ -1,0 +1,101 @@
+import type { UserActionMessage } from '../../../src/clientsim/index.ts';
+import { hashAll } from '../../../src/clientsim/snapshot.ts';
+import type { Conversation, E2eServer } from '../../e2e/support/stack.ts';
+import type { SessionClient } from './cluster.ts';
+import { caughtUp, fromSnapshot, type A2uiFollower } from './followers.ts';
+import { characterAction } from './user.ts';
+
+/**
+ * Users submitting without pause, each what their A2UI renderer shows, through two instances in
+ * turn (the load balancer's pick), while a test breaks the store under them. A 503 with
+ * Retry-After is retried with the same key and body until acknowledged; any other failure is
+ * recorded as unexpected and ends that user's loop.
+ */
+export interface Submission { key: string; action: UserActionMessage; acked: boolean; replayed?: boolean; unavailable: number; attempts: string[] }
+export interface LoadUser { c: Conversation; follower: A2uiFollower; on: number; submissions: Submission[] }
+
+export interface SubmitLoad {
+  readonly acks: Array<{ user: number; at: number }>;
+  readonly unexpected: string[];
+  /** Ends every loop after its current submission is acknowledged. */
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Tries of one submission (≈ 100 ms apart, plus each answer's time) before it counts as stuck. */
+const RETRIES = 300;
+
+/** The renderer shows the conversation's current version on its instance (retried while the store is away). */
+export async function current(instances: readonly E2eServer[], u: LoadUser, timeoutMs = 60_000): Promise<void> {
+  // The store is away for seconds during a failover: reads fail (503) until it is back.
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      await caughtUp(instances[u.on]!, u.c.cid, u.follower, 10_000);
+      return;
+    } catch (error) {
+      if (performance.now() > deadline) throw new Error(`renderer of ${u.c.cid} not current within ${timeoutMs} ms: ${String(error)}`);
+      await sleep(200);
+    }
+  }
+}
+
+export function startSubmitLoad(users: readonly LoadUser[], instances: readonly E2eServer[], clients: readonly SessionClient[]): SubmitLoad {
+  let stopped = false;
+  const acks: SubmitLoad['acks'] = [];
+  const unexpected: string[] = [];
+  async function loop(u: LoadUser, j: number): Promise<void> {
+    for (let n = 0; !stopped && unexpected.length === 0; n += 1) {
+      await current(instances, u);
+      const s: Submission = { key: `u${j}-${n}`, action: characterAction(u.follower.sim, { name: `User ${j}.${n}`, personality: `Take ${n}.` }), acked: false, unavailable: 0, attempts: [] };
+      u.submissions.push(s);
+      for (let attempt = 0; !s.acked; attempt += 1) {
+        const via = (n + attempt) % clients.length;
+        const answer = await clients[via]!.a2uiEvent(u.c, s.action, s.key);
+        s.attempts.push(`${performance.now().toFixed(0)} i${via} ${answer.status} ${answer.status === 200 ? `replayed=${answer.body.replayed} rev=${JSON.stringify((answer.body.surface as { rev?: number } | undefined)?.rev)}` : String(answer.body.technical_detail ?? '').slice(0, 120)}`);
+        if (answer.status === 200) {
+          s.acked = true;
+          s.replayed = answer.body.replayed === true;
+          acks.push({ user: j, at: performance.now() });
+        } else if (answer.status === 503 && answer.headers.get('Retry-After') !== null) {
+          s.unavailable += 1;
+          // Unavailable for this long is an outage the test did not cause: report it, do not hang.
+          if (attempt >= RETRIES) {
+            unexpected.push(`${s.key}: still 503 after ${RETRIES} tries: ${s.attempts.slice(-3).join(' | ')}`);
+            return;
+          }
+          await sleep(100);
+        } else {
+          unexpected.push(`${s.key}: ${answer.status} ${JSON.stringify(answer.body)}`);
+          return;
+        }
+      }
+    }
+  }
+  // A loop that fails is reported with the rest, at once (the test fails fast instead of waiting).
+  const loops = users.map((u, j) => loop(u, j).catch((error: unknown) => { unexpected.push(`user ${j}: ${String(error)}`); }));
+  return {
+    acks, unexpected,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** The figures a run prints: submissions, those acknowledged as already applied, 503s. */
+export function loadFigures(users: readonly LoadUser[]): string[] {
+  const submissions = users.flatMap((u) => u.submissions);
+  return [
+    `  acknowledged submissions: ${submissions.filter((s) => s.acked).length} (${submissions.filter((s) => s.replayed).length} acknowledged by a retry as already applied)`,
+    `  503 answers (retried): ${submissions.reduce((n, s) => n + s.unavailable, 0)} over ${submissions.filter((s) => s.unavailable > 0).length} submissions`,
+  ];
+}
+
+/** The renderer's state as rendered equals a fresh snapshot's from its instance. */
+export async function matchesSnapshot(instances: readonly E2eServer[], u: LoadUser): Promise<{ held: unknown; fresh: unknown }> {
+  await current(instances, u);
+  const fresh = await fromSnapshot(instances[u.on]!.url, u.c);
+  const semantic = { reachableOnly: true, sortDataKeys: true } as const;
+  return { held: hashAll(u.follower.sim.state(), semantic), fresh: hashAll(fresh.sim.state(), semantic) };
+}
