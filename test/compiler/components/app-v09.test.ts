@@ -149,6 +149,14 @@ describe('v0.9 with the app catalogue: the custom components themselves', () => 
   });
 });
 
+describe('allowedComponents restricts the basic types only: the app\'s are the client\'s too', () => {
+  it('a stream with app components passes with allowedComponents listing the basic types it uses', () => {
+    const ir = irWith([SCORES, GAUGE]);
+    const r = compileConversationToA2uiV09(ir, { ...app, allowedComponents: ['Card', 'Column', 'Text'] });
+    expect(r.ok && r.batches.map((b) => [b.recovery, b.errors])).toEqual([['none', []]]);
+  });
+});
+
 describe('custom blocks the app refuses fail the surface even with the app catalogue', () => {
   it('unknown component', () => {
     const bad: ComponentBlock = { ...GAUGE, component: 'Nope' };
