@@ -103,6 +103,21 @@ export const ticketCloseAction = defineAction({
   },
 });
 
+/** Send reply: the reply written in the ticket panel's modal; the panel closes and says to whom it went. */
+export const ticketReplyAction = defineAction({
+  name: 'ticket.reply',
+  description: 'Send the reply written in the ticket panel to the customer.',
+  contextSchema: (surface) => fieldContextSchema(surface),
+  handle(ir, surface, context, draw) {
+    const ticket = surface.data.ui['ticket'] as { id?: unknown; customer?: unknown } | undefined;
+    const closed = closeSurface(ir, surface.id, draw);
+    if (!closed.ok) return closed;
+    const to = typeof ticket?.customer === 'string' && ticket.customer !== '' ? ticket.customer : 'the customer';
+    const words = String(context.reply).trim().split(/\s+/).length;
+    return { ok: true, ir: closed.ir, toast: { level: 'success', text: `Reply on ${String(ticket?.id)} sent to ${to} (${words} words)` } };
+  },
+});
+
 export const DESK_ACTIONS: readonly ActionDefinition[] = [
-  ticketSubmitAction, ticketCancelAction, ticketTakeAction, ticketOpenAction, ticketResolveAction, ticketCloseAction,
+  ticketSubmitAction, ticketCancelAction, ticketTakeAction, ticketOpenAction, ticketResolveAction, ticketCloseAction, ticketReplyAction,
 ];

@@ -52,18 +52,36 @@ export const newTicketView: SurfaceView = {
   ],
 };
 
-/** One ticket, read-only: its fields live under `/ui/ticket`. */
+/**
+ * One ticket: its fields (under `/ui/ticket`) and its details in two tabs, and a reply written in a
+ * modal. The modal's field belongs to the panel's form like any other: "Send reply" posts it.
+ */
 export function detailView(ticket: Ticket): SurfaceView {
   return {
     template: 'desk.detail',
     title: `Ticket ${ticket.id}`,
     blocks: [
-      { kind: 'value', label: 'Subject', path: '/ui/ticket/subject' },
-      { kind: 'value', label: 'Customer', path: '/ui/ticket/customer' },
-      { kind: 'value', label: 'Priority', path: '/ui/ticket/priority' },
-      { kind: 'value', label: 'Status', path: '/ui/ticket/status' },
-      { kind: 'text', text: ticket.details || 'No details.', tone: 'body' },
+      {
+        kind: 'tabs', blocks: [
+          {
+            kind: 'group', title: 'Overview', layout: 'column', blocks: [
+              { kind: 'value', label: 'Subject', path: '/ui/ticket/subject' },
+              { kind: 'value', label: 'Customer', path: '/ui/ticket/customer' },
+              { kind: 'value', label: 'Priority', path: '/ui/ticket/priority' },
+              { kind: 'value', label: 'Status', path: '/ui/ticket/status' },
+            ],
+          },
+          { kind: 'group', title: 'Details', layout: 'column', blocks: [{ kind: 'text', text: ticket.details || 'No details.', tone: 'body' }] },
+        ],
+      },
+      {
+        kind: 'modal', label: 'Write a reply', title: `Reply to ${ticket.customer || 'the customer'}`,
+        blocks: [{ kind: 'field', name: 'reply', label: 'Reply', control: 'textarea', required: true, maxLength: 2000 }],
+      },
     ],
-    actions: [{ name: 'ticket.close', label: 'Close', role: 'cancel', primary: false }],
+    actions: [
+      { name: 'ticket.reply', label: 'Send reply', role: 'submit', primary: true },
+      { name: 'ticket.close', label: 'Close', role: 'cancel', primary: false },
+    ],
   };
 }
