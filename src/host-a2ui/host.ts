@@ -5,7 +5,7 @@ import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
 import { createRateLimiter, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
-import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
+import { a2uiClientAssets, appElementsOf, type A2uiClientAssets, type AppWithElements } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
 import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
@@ -171,7 +171,8 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       const conversation = await service.get(cid);
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
     },
-    clientAssets: options.clientAssets ?? a2uiClientAssets,
+    // The app's own pages: their clients hold the app's elements (bundled on first use).
+    clientAssets: options.clientAssets ?? ((version) => a2uiClientAssets(version, appElementsOf(service.app as AppWithElements))),
     onError: (error, where) => logger.error('A2UI route failed', { ...where, error: error instanceof Error ? error.message : String(error) }),
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),
