@@ -1,5 +1,5 @@
 import type { SurfaceView } from 'surfacer';
-import { PRIORITIES, type Ticket } from './tickets.ts';
+import { PRIORITIES, WEEKLY_FILED, type Ticket } from './tickets.ts';
 
 /** Surface ids of the desk: the queue, the new-ticket form, one ticket's details. */
 export const QUEUE = 'queue';
@@ -7,26 +7,27 @@ export const NEW_TICKET = 'new-ticket';
 export const DETAIL = 'ticket';
 export const TICKETS_LIST = 'tickets';
 
-/** The queue: a list of tickets with per-item buttons (open, take, resolve). */
+/**
+ * The queue: the desk's own components (components.ts) — a chart of tickets filed per week and
+ * the tickets as a sortable table with per-ticket buttons (take, open, resolve). A client without
+ * the desk's catalogue gets their fallbacks: a row of values and a list with the same buttons.
+ */
 export const queueView: SurfaceView = {
   template: 'desk.queue',
   title: 'Support queue',
   blocks: [
-    { kind: 'text', text: 'Open tickets, most recent last.', tone: 'caption' },
     {
-      kind: 'list', name: TICKETS_LIST, title: 'Tickets', path: `/committed/${TICKETS_LIST}`, itemKey: 'id',
-      display: [
-        { kind: 'text', field: 'subject', style: 'title' },
-        { kind: 'text', field: 'customer', style: 'caption' },
-        { kind: 'badge', field: 'priority' },
-        { kind: 'value', field: 'status', label: 'Status' },
-      ],
+      kind: 'component', component: 'BarChart', name: 'weekly', bind: {}, itemKey: 'id', actions: [], maxItems: 25,
+      props: { title: 'Tickets filed per week', bars: WEEKLY_FILED.map((w) => ({ ...w })), unit: 'tickets' },
+    },
+    {
+      kind: 'component', component: 'TicketTable', name: TICKETS_LIST, path: `/committed/${TICKETS_LIST}`, itemKey: 'id',
+      props: { caption: 'Open tickets', sortBy: 'id' }, bind: {},
       actions: [
         { name: 'ticket.take', label: 'Take', primary: true },
         { name: 'ticket.open', label: 'Open', primary: false },
         { name: 'ticket.resolve', label: 'Resolve', primary: false },
       ],
-      empty: 'The queue is empty. Say "new ticket" to file one.',
       maxItems: 50,
     },
   ],

@@ -3,7 +3,7 @@
  * <desk-ticket-table>: the support queue as a table on the A2UI pages (the TicketTable
  * component's element, bundled into the page clients). Sorting is the element's own business:
  * a click on a column heading sorts by it (again: the other way), nothing goes to the server.
- * The page sets `props`, `items`, `itemKey` and `actions` (docs/components.md); a row's button
+ * The page sets `props`, `items` (each `{key, …ticket}`), `note` and `actions` (docs/components.md); a row's button
  * dispatches `surfacer-item-action` with the action's name and the ticket's key, and the page
  * sends it exactly as the fallback list's button would.
  */
@@ -16,7 +16,7 @@ export class DeskTicketTable extends LitElement {
   static override properties = {
     props: { attribute: false },
     items: { attribute: false },
-    itemKey: { attribute: false },
+    note: { attribute: false },
     actions: { attribute: false },
     sortBy: { state: true },
     descending: { state: true },
@@ -25,7 +25,7 @@ export class DeskTicketTable extends LitElement {
   // Declared, set in the constructor: a class field would shadow Lit's reactive accessor.
   declare props: { caption?: string; sortBy?: SortColumn };
   declare items: Record<string, unknown>[];
-  declare itemKey: string;
+  declare note: string;
   declare actions: Action[];
   /** Undefined until the user sorts: the order the app asked for (`props.sortBy`) holds. */
   declare sortBy: SortColumn | undefined;
@@ -35,7 +35,7 @@ export class DeskTicketTable extends LitElement {
     super();
     this.props = {};
     this.items = [];
-    this.itemKey = 'id';
+    this.note = '';
     this.actions = [];
     this.sortBy = undefined;
     this.descending = false;
@@ -81,17 +81,18 @@ export class DeskTicketTable extends LitElement {
         ${this.actions.length === 0 ? nothing : html`<th scope="col"><span class="arrow">Actions</span></th>`}
       </tr></thead>
       <tbody>
-        ${rows.length === 0 ? html`<tr><td class="empty" colspan="6">No tickets.</td></tr>` : rows.map((t) => html`<tr data-key=${String(t[this.itemKey])}>
+        ${rows.length === 0 ? html`<tr><td class="empty" colspan="6">No tickets.</td></tr>` : rows.map((t) => html`<tr data-key=${String(t.key)}>
           <td class="col-id">${String(t.id ?? '')}</td>
           <td class="col-subject">${String(t.subject ?? '')}</td>
           <td class="col-customer">${String(t.customer ?? '')}</td>
           <td class="col-priority"><span class="priority priority--${String(t.priority)}">${String(t.priority ?? '')}</span></td>
           <td class="col-status">${String(t.status ?? '')}</td>
           ${this.actions.length === 0 ? nothing : html`<td><div class="actions">${this.actions.map((a) => html`<button type="button"
-            class=${a.primary ? 'primary' : ''} @click=${() => this.#act(a.name, String(t[this.itemKey]))}>${a.label}</button>`)}</div></td>`}
+            class=${a.primary ? 'primary' : ''} @click=${() => this.#act(a.name, String(t.key))}>${a.label}</button>`)}</div></td>`}
         </tr>`)}
       </tbody>
     </table>
+    ${this.note ? html`<p class="note">${this.note}</p>` : nothing}
     <p id="sorted" hidden>Sorted by ${label}, ${this.descending ? 'descending' : 'ascending'}</p></div>`;
   }
 
