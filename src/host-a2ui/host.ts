@@ -5,7 +5,7 @@ import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
 import { createRateLimiter, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
-import { a2uiClientAssets, appElementsOf, type A2uiClientAssets, type AppWithElements } from './client-bundle.ts';
+import { a2uiClientAssets, appElementsOf, type A2uiClientAssets} from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
 import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
@@ -172,7 +172,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
     },
     // The app's own pages: their clients hold the app's elements (bundled on first use).
-    clientAssets: options.clientAssets ?? ((version) => a2uiClientAssets(version, appElementsOf(service.app as AppWithElements))),
+    clientAssets: options.clientAssets ?? ((version) => a2uiClientAssets(version, appElementsOf(service.app))),
     onError: (error, where) => logger.error('A2UI route failed', { ...where, error: error instanceof Error ? error.message : String(error) }),
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),

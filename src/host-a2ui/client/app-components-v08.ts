@@ -15,33 +15,21 @@ import { Events, type Types } from '@a2ui/lit/v0_8';
 import { nothing } from 'lit';
 import { unsafeStatic, html as staticHtml } from 'lit/static-html.js';
 import {
-  indexOfItem, ITEM_ACTION_EVENT, itemActionDetail, itemsOf, plain, type AppComponentsSpec, type ElementAction,
+  indexOfItem, ITEM_ACTION_EVENT, itemActionDetail, itemsOf, plain, wireItemActions, type AppComponentsSpec, type ElementAction,
+  type WireItemAction,
 } from './app-elements.ts';
 
-const STRUCTURAL = new Set(['items', 'itemKey', 'actions']);
+const STRUCTURAL = new Set(['items', 'note', 'itemActions']);
 
 type Literal = { literalString?: unknown; literalNumber?: unknown; literalBoolean?: unknown; literalArray?: unknown; path?: unknown };
 
-interface WireAction { name: string; label: string; primary: boolean; action: Types.Action | undefined }
-
-function wireActions(value: unknown): WireAction[] {
-  const list = plain(value);
-  const entries = Array.isArray(list) ? list : itemsOf(list);
-  return entries.flatMap((entry: unknown) => {
-    if (entry === null || typeof entry !== 'object') return [];
-    const e = entry as { name?: unknown; label?: unknown; primary?: unknown; action?: Types.Action };
-    const name = typeof e.name === 'string' ? e.name : e.action?.name;
-    if (typeof name !== 'string') return [];
-    return [{ name, label: typeof e.label === 'string' ? e.label : name, primary: e.primary === true, action: e.action }];
-  });
-}
+type WireAction = WireItemAction<Types.Action>;
 
 function wrapperFor(tag: string): typeof Root {
   const inner = unsafeStatic(tag);
   return class AppComponentV08 extends Root {
     #items: Record<string, unknown>[] = [];
     #itemsPath: string | undefined;
-    #itemKey = 'id';
     #actions: WireAction[] = [];
 
     constructor() {
@@ -77,11 +65,10 @@ function wrapperFor(tag: string): typeof Root {
         ? this.processor.resolvePath(items.path, this.dataContextPath)
         : undefined;
       this.#items = items === undefined ? [] : itemsOf(this.#value(items));
-      const key = this.#value(properties.itemKey);
-      this.#itemKey = typeof key === 'string' ? key : 'id';
-      this.#actions = wireActions(properties.actions);
+      const note = this.#value(properties.note);
+      this.#actions = wireItemActions(properties.itemActions, (a: Types.Action) => a.name);
       const actions = this.#actions.map(({ name, label, primary }): ElementAction => ({ name, label, primary }));
-      return staticHtml`<${inner} .props=${props} .items=${this.#items} .itemKey=${this.#itemKey} .actions=${actions}></${inner}>`;
+      return staticHtml`<${inner} .props=${props} .items=${this.#items} .note=${typeof note === 'string' ? note : ''} .actions=${actions}></${inner}>`;
     }
 
     #onItemAction(event: Event): void {
@@ -89,7 +76,7 @@ function wrapperFor(tag: string): typeof Root {
       if (detail === undefined) return;
       event.stopPropagation();
       const action = this.#actions.find((a) => a.name === detail.action)?.action;
-      const index = indexOfItem(this.#items, this.#itemKey, detail.item);
+      const index = indexOfItem(this.#items, detail.item);
       if (action === undefined || index < 0 || this.#itemsPath === undefined) return;
       this.dispatchEvent(new Events.StateEvent({
         eventType: 'a2ui.action', action, dataContextPath: `${this.#itemsPath}/${index}`,

@@ -4,8 +4,10 @@
  * the A2UI stream (literals and data bindings), and hands the app's element plain values:
  *
  *   element.props    the component's properties, resolved (a bound one as the data it reads)
- *   element.items    the collection's items (plain objects) when the component shows one, else []
- *   element.itemKey  the item field holding each item's key
+ *   element.items    the collection's items when the component shows one (else []): plain
+ *                    objects `{ key, …fields }` — `key` is the item's key, the fields those of
+ *                    the component's `item` schema
+ *   element.note     what a list would say under them ("Showing 25 of 40.", or '')
  *   element.actions  the per-item actions: [{ name, label, primary }]
  *
  * and the element asks for an item action by dispatching `surfacer-item-action` (bubbling,
@@ -42,7 +44,7 @@ export interface ElementAction {
 export interface AppElementInput {
   props: Record<string, unknown>;
   items: Record<string, unknown>[];
-  itemKey: string;
+  note: string;
   actions: ElementAction[];
 }
 
@@ -71,7 +73,26 @@ export function itemsOf(value: unknown): Record<string, unknown>[] {
   return list.filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object' && !Array.isArray(item));
 }
 
-/** The index of the item whose key is `key` among `items`, or -1 (never a stale or forged key). */
-export function indexOfItem(items: readonly Record<string, unknown>[], itemKey: string, key: string): number {
-  return items.findIndex((item) => String(item[itemKey]) === key);
+/** The field of a collection's item on the wire that holds its key (compiler/components/view.ts). */
+export const ITEM_KEY = 'key';
+
+/** The index of the item whose key is `key` among `items`, or -1 (a key the page does not show is never sent). */
+export function indexOfItem(items: readonly Record<string, unknown>[], key: string): number {
+  return items.findIndex((item) => item[ITEM_KEY] === key);
+}
+
+/** The per-item actions of a component on the wire (`itemActions`: `{label, primary?, action}`), named by their event. */
+export interface WireItemAction<A> { name: string; label: string; primary: boolean; action: A }
+
+export function wireItemActions<A>(value: unknown, nameOf: (action: A) => unknown): WireItemAction<A>[] {
+  const list = plain(value);
+  const entries = Array.isArray(list) ? list : itemsOf(list);
+  return entries.flatMap((entry: unknown) => {
+    if (entry === null || typeof entry !== 'object') return [];
+    const e = entry as { label?: unknown; primary?: unknown; action?: A };
+    if (e.action === undefined) return [];
+    const name = nameOf(e.action);
+    if (typeof name !== 'string') return [];
+    return [{ name, label: typeof e.label === 'string' ? e.label : name, primary: e.primary === true, action: e.action }];
+  });
 }

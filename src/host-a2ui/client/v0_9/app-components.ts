@@ -6,35 +6,25 @@
  * ComponentContext); the wrapper reads the component's properties from the context — literals as
  * they are, `{path}` bindings from the data model, re-read when the data changes — and hands them
  * to the app's element as plain values (app-elements.ts). An item action the element asks for
- * is dispatched as the component's own wire action for that item (`actions[i].action`, resolved
+ * is dispatched as the component's own wire action for that item (`itemActions[i].action`, resolved
  * against the item's data context), so the server gets what the fallback list's button sends.
  */
 import { basicCatalog } from '@a2ui/lit/v0_9';
 import { Catalog, type ComponentContext, type WebComponentImplementation } from '@a2ui/web_core/v0_9';
 import { z } from 'zod';
 import {
-  indexOfItem, ITEM_ACTION_EVENT, itemActionDetail, itemsOf, plain, type AppComponentsSpec, type AppElementInput, type ElementAction,
+  indexOfItem, ITEM_ACTION_EVENT, itemActionDetail, itemsOf, plain, wireItemActions, type AppComponentsSpec, type AppElementInput,
+  type ElementAction, type WireItemAction,
 } from '../app-elements.ts';
 
 /** Properties that describe the collection and its actions, not the component's own. */
-const STRUCTURAL = new Set(['id', 'component', 'items', 'itemKey', 'actions', 'weight', 'accessibility']);
+const STRUCTURAL = new Set(['id', 'component', 'items', 'note', 'itemActions', 'weight', 'accessibility']);
 
 type Binding = { path: string };
 const isBinding = (value: unknown): value is Binding =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as Binding).path === 'string' && Object.keys(value).length === 1;
 
-interface WireAction { name: string; label: string; primary: boolean; action: unknown }
-
-function wireActions(value: unknown): WireAction[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((entry: unknown) => {
-    if (entry === null || typeof entry !== 'object') return [];
-    const e = entry as { name?: unknown; label?: unknown; primary?: unknown; variant?: unknown; action?: { event?: { name?: unknown } } };
-    const name = typeof e.name === 'string' ? e.name : e.action?.event?.name;
-    if (typeof name !== 'string') return [];
-    return [{ name, label: typeof e.label === 'string' ? e.label : name, primary: e.primary === true || e.variant === 'primary', action: e.action }];
-  });
-}
+type WireAction = WireItemAction<{ event?: { name?: unknown } }>;
 
 /** A wrapper element class for one app component: it renders the app's element `tag` in its light DOM. */
 function wrapperFor(tag: string): CustomElementConstructor {
@@ -101,21 +91,21 @@ function wrapperFor(tag: string): CustomElementConstructor {
       }
       this.#itemsPath = isBinding(properties.items) ? properties.items.path : undefined;
       read<unknown>(properties.items, (v) => { this.#items = itemsOf(v); });
-      this.#actions = wireActions(properties.actions);
+      read<unknown>(properties.note, (v) => { this.#note = typeof v === 'string' ? v : ''; });
+      this.#actions = wireItemActions(properties.itemActions, (a: { event?: { name?: unknown } }) => a.event?.name);
       this.#props = props;
-      this.#itemKey = typeof properties.itemKey === 'string' ? properties.itemKey : 'id';
       this.#push();
     }
 
     #props: Record<string, unknown> = {};
-    #itemKey = 'id';
+    #note = '';
 
     #push(): void {
       const inner = this.#inner;
       if (inner === undefined) return;
       inner.props = { ...this.#props };
       inner.items = this.#items.map((item) => ({ ...item }));
-      inner.itemKey = this.#itemKey;
+      inner.note = this.#note;
       inner.actions = this.#actions.map(({ name, label, primary }): ElementAction => ({ name, label, primary }));
     }
 
@@ -125,8 +115,8 @@ function wrapperFor(tag: string): CustomElementConstructor {
       if (context === undefined || detail === undefined) return;
       event.stopPropagation();
       const action = this.#actions.find((a) => a.name === detail.action);
-      const index = indexOfItem(this.#items, this.#itemKey, detail.item);
-      if (action === undefined || action.action === undefined || index < 0 || this.#itemsPath === undefined) return;
+      const index = indexOfItem(this.#items, detail.item);
+      if (action === undefined || index < 0 || this.#itemsPath === undefined) return;
       // The item's own data context: `{path: "key"}`-style bindings in the action read the item.
       const itemContext = context.dataContext.nested(this.#itemsPath).nested(String(index));
       void context.dispatchAction(itemContext.resolveAction(action.action as never));
