@@ -24,9 +24,11 @@
 export { z } from 'zod';
 
 // --- app definition -------------------------------------------------------------------------
-export type { AppDefinition, AppTexts } from './conversation/app-definition.ts';
-export { defineAction, defineApp, defineDirective, itemActionNames } from './app-kit/index.ts';
-export type { AppSpec } from './app-kit/index.ts';
+export type { AppCatalogRef, AppDefinition, AppTexts } from './conversation/app-definition.ts';
+export {
+  ComponentDefinitionError, createComponentRegistry, defineAction, defineApp, defineComponent, defineDirective, isCatalogId, itemActionNames,
+} from './app-kit/index.ts';
+export type { AppSpec, ComponentDefinition, ComponentRegistry } from './app-kit/index.ts';
 
 // --- the IR: schemas (zod, the single source of truth), types, pure transitions --------------
 export * from './ui-ir/index.ts';
@@ -95,7 +97,7 @@ export {
   DEFAULT_A2UI_VERSION, flattenFollowOns, isA2uiVersion, validateA2uiMessages, validateA2uiV09Messages,
 } from './compiler/index.ts';
 export type {
-  A2uiMessage, A2uiV09Message, A2uiVersion, A2uiWire, CompileOptionsBase, CompileResult, Violation,
+  A2uiMessage, A2uiV09Message, A2uiVersion, A2uiWire, CompileOptionsBase, CompileResult, ComponentCompileOptions, Violation,
 } from './compiler/index.ts';
 export { compileConversationToHtml, compileSurfaceToHtml } from './compiler/html/index.ts';
 export type { HtmlCompileOptions, HtmlCompileResult } from './compiler/html/index.ts';

@@ -1,4 +1,5 @@
 import type { AppDefinition } from '../conversation/app-definition.ts';
+import { ComponentDefinitionError, createComponentRegistry, type ComponentDefinition } from './component.ts';
 import { createDirectiveRegistry, type DirectiveDefinition } from '../directives/index.ts';
 import { createActionRegistry, type ActionDefinition } from '../ingress/index.ts';
 
@@ -7,20 +8,41 @@ import { createActionRegistry, type ActionDefinition } from '../ingress/index.ts
  * checking for clashes). Derived from AppDefinition, so whatever an app may define there, it may
  * define here too.
  */
-export type AppSpec = Omit<AppDefinition, 'directives' | 'actions'> & {
+export type AppSpec = Omit<AppDefinition, 'directives' | 'actions' | 'components'> & {
   /** Directive types the model may emit (their payload schemas are its JSON Schema). */
   directives: readonly DirectiveDefinition<any>[];
   /** Actions the UI's buttons may carry (the ingress allowlist). */
   actions: readonly ActionDefinition[];
+  /** The app's own components (defineComponent); `catalog` is required with any. */
+  components?: readonly ComponentDefinition<any, any>[];
 };
+
+/** A catalogue id is an absolute https URL (A2UI catalogue ids are URIs; https makes them the app's). */
+export function isCatalogId(id: unknown): id is string {
+  if (typeof id !== 'string' || id.length > 2048) return false;
+  try {
+    return new URL(id).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * An AppDefinition from plain lists. Throws when two directives (or aliases) or two actions
  * share a name: an app with a clash would be ambiguous to the model and to ingress.
  */
 export function defineApp(spec: AppSpec): AppDefinition {
-  const { directives, actions, ...rest } = spec;
-  return { ...rest, directives: createDirectiveRegistry(directives), actions: createActionRegistry(actions) };
+  const { directives, actions, components, ...rest } = spec;
+  if (rest.catalog !== undefined && !isCatalogId(rest.catalog.id)) {
+    throw new ComponentDefinitionError(`catalog id ${JSON.stringify(rest.catalog.id)} is not an https URL`);
+  }
+  if (components !== undefined && components.length > 0 && rest.catalog === undefined) {
+    throw new ComponentDefinitionError('an app with components names its catalogue: catalog: { id: "https://…" }');
+  }
+  return {
+    ...rest, directives: createDirectiveRegistry(directives), actions: createActionRegistry(actions),
+    ...(components === undefined ? {} : { components: createComponentRegistry(components) }),
+  };
 }
 
 /** Identity, for inference: the payload type `P` comes from the schema, so `apply` is typed. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { makeError } from '../errors/index.ts';
 import type { ActionDefinition } from '../ingress/index.ts';
 import {
-  appendTranscript, findListBlock, writeListItems, type ConversationIr, type ListBlock, type ListItem, type Surface, type TransitionResult,
+  appendTranscript, findListBlock, writeListItems, type CollectionBlock, type ConversationIr, type ListItem, type Surface, type TransitionResult,
 } from '../ui-ir/index.ts';
 import { itemLabel, storedItems } from './items.ts';
 
@@ -18,7 +18,7 @@ import { itemLabel, storedItems } from './items.ts';
  */
 const NO_VALUES = z.object({}) as unknown as z.ZodType<Record<string, unknown>>;
 
-export type Found = { ok: true; block: ListBlock; item: ListItem } | Extract<TransitionResult, { ok: false }>;
+export type Found = { ok: true; block: CollectionBlock; item: ListItem } | Extract<TransitionResult, { ok: false }>;
 
 /**
  * The item of a per-item action (`context.list`, `context.item`, checked by ingress), re-read
@@ -42,7 +42,7 @@ export const listChooseAction: ActionDefinition = {
     const found = checkedItem(surface, context);
     if (!found.ok) return found;
     const label = itemLabel(found.block, found.item);
-    const from = found.block.title ?? surface.view.title;
+    const from = (found.block.kind === 'list' ? found.block.title : undefined) ?? surface.view.title;
     const text = `I choose “${label}” (${found.item.key}) from ${from}.`;
     return { ok: true, ir: appendTranscript(ir, { role: 'user', text }, draw), toast: { level: 'success', text: `Chosen: ${label}` } };
   },

@@ -3,7 +3,7 @@ import { makeError } from '../errors/index.ts';
 import { DEFAULT_LIMITS, itemBudget, type DirectiveDefinition, type NormaliseContext } from '../directives/index.ts';
 import {
   DataKey, findListBlock, findLiveSurface, isPlainObject, ListBlock, MAX_LIST_ITEMS, openSurface, SurfaceId, writeListItems,
-  type Block, type ConversationIr, type DataMap, type ListItemDisplay, type TransitionResult,
+  type Block, type CollectionBlock, type ConversationIr, type DataMap, type ListItemDisplay, type TransitionResult,
 } from '../ui-ir/index.ts';
 import {
   ITEM_KEY_FIELD, ListItemInput, normaliseItemIds, storedItems, uniqueIds,
@@ -83,7 +83,7 @@ function fail(code: 'DIRECTIVE_LIST_UNKNOWN' | 'DIRECTIVE_LIST_ITEM_INVALID' | '
 
 /** The live surface and its list named `list`, writable by a directive (not under /committed). */
 function target(ir: ConversationIr, surfaceId: string, list: string):
-  { ok: true; surface: NonNullable<ReturnType<typeof findLiveSurface>>; block: ListBlock } | Extract<TransitionResult, { ok: false }> {
+  { ok: true; surface: NonNullable<ReturnType<typeof findLiveSurface>>; block: CollectionBlock } | Extract<TransitionResult, { ok: false }> {
   const surface = findLiveSurface(ir, surfaceId);
   if (surface === undefined) return fail('DIRECTIVE_SURFACE_UNKNOWN', '/surface', `no open surface "${surfaceId}"`) as Extract<TransitionResult, { ok: false }>;
   const block = findListBlock(surface.view, list);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NormaliseContext } from '../directives/index.ts';
 import {
-  DataKey, getAt, isPlainObject, isSafeDataKey, listItems, pathTokens, type DataValue, type ListBlock, type ListItem, type Surface,
+  DataKey, getAt, isPlainObject, isSafeDataKey, listItems, pathTokens, type CollectionBlock, type CollectionSource, type DataValue, type ListItem, type Surface,
 } from '../ui-ir/index.ts';
 
 /**
@@ -44,13 +44,22 @@ export function normaliseItemIds(items: unknown, pointer: string, ctx: Normalise
 }
 
 /** The stored array of a list (anything else at its path counts as no items), and its valid items. */
-export function storedItems(surface: Pick<Surface, 'data'>, block: ListBlock): { raw: readonly DataValue[]; items: readonly ListItem[] } {
+export function storedItems(surface: Pick<Surface, 'data'>, block: CollectionSource): { raw: readonly DataValue[]; items: readonly ListItem[] } {
   const raw = getAt(surface.data, pathTokens(block.path));
   return { raw: Array.isArray(raw) ? raw as DataValue[] : [], items: listItems(surface, block).items };
 }
 
-/** What names an item to a person: its first text shown, else its key. */
-export function itemLabel(block: ListBlock, item: ListItem): string {
+/**
+ * What names an item to a person: its first text shown, else its key. An app component's item
+ * shows what its template decides: its first non-empty text field other than the key stands in.
+ */
+export function itemLabel(block: CollectionBlock, item: ListItem): string {
+  if (block.kind === 'component') {
+    for (const [field, v] of Object.entries(item.value)) {
+      if (field !== block.itemKey && typeof v === 'string' && v.trim() !== '') return v.slice(0, 200);
+    }
+    return item.key;
+  }
   for (const d of block.display) {
     if (d.kind !== 'text') continue;
     const v = Object.hasOwn(item.value, d.field) ? item.value[d.field] : undefined;

@@ -1,3 +1,4 @@
+import type { ComponentRegistry } from '../app-kit/component.ts';
 import type { DirectiveRegistry } from '../directives/registry.ts';
 import type { ActionRegistry } from '../ingress/actions.ts';
 import type { Planner } from '../planner/types.ts';
@@ -30,4 +31,15 @@ export interface AppDefinition {
   tools?: ToolRegistry;
   /** What the pages say besides the panels; neutral defaults where absent. */
   texts?: AppTexts;
+  /** The app's own components (defineComponent), placed by `component` blocks; none by default. */
+  components?: ComponentRegistry;
+  /**
+   * The app catalogue (the basic catalogue's components and the app's) and its stable id, an
+   * https URL the app names; required when the app has components.
+   */
+  catalog?: AppCatalogRef;
+}
+
+export interface AppCatalogRef {
+  id: string;
 }

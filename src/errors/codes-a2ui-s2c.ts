@@ -116,4 +116,14 @@ export const A2UI_S2C_CODES = {
     message: 'File upload is not available in this client; a note is shown instead.' },
   COMPILER_A2UI_LIST_ITEM_SKIPPED: { category: 'compiler', severity: 'warning', recovery: 'soft_fail', retryable: false,
     message: 'Some list entries had no valid key and are not shown.' },
+  // App-defined components (src/compiler/components): checked where the app is known.
+  /** A `component` block names no component of the app (or the compiler was given none). */
+  COMPILER_COMPONENT_UNKNOWN: { category: 'compiler', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
+  /** A `component` block's properties or bindings do not match the component's schema. */
+  COMPILER_COMPONENT_PROPS_INVALID: { category: 'compiler', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
+  /** A component's fallback threw or is not basic-catalogue blocks of the same collection. */
+  COMPILER_COMPONENT_FALLBACK_INVALID: { category: 'compiler', severity: 'error', recovery: 'surface_fail', retryable: false,
+    message: PANEL_FAILED },
 } as const satisfies Record<string, ErrorSpec>;

@@ -1,6 +1,6 @@
 import { errorSpec, makeError, type RecoveryPath, type SurfacerError } from '../errors/index.ts';
 import {
-  escapeToken, findSurface, listItems, listsOffering, type ConversationIr, type ListBlock, type Surface,
+  escapeToken, findSurface, listItems, listsOffering, type CollectionBlock, type ConversationIr, type Surface,
 } from '../ui-ir/index.ts';
 import type { ActionDefinition, ActionRegistry } from './actions.ts';
 import { nonceMatches } from './nonce.ts';
@@ -55,7 +55,7 @@ type PickedItem = { ok: true; list: string; key: string; rest: Record<string, un
  * and show an item with that key. Both missing or not strings: the envelope is wrong (400).
  * Anything else that does not match: A2UI_C2S_ITEM_UNKNOWN (400) — forged, never applied.
  */
-function pickItem(request: ActionRequest, surface: Surface, lists: readonly ListBlock[]): PickedItem {
+function pickItem(request: ActionRequest, surface: Surface, lists: readonly CollectionBlock[]): PickedItem {
   const { context } = request;
   const list = Object.hasOwn(context, ITEM_CONTEXT_KEYS.list) ? context[ITEM_CONTEXT_KEYS.list] : undefined;
   const key = Object.hasOwn(context, ITEM_CONTEXT_KEYS.item) ? context[ITEM_CONTEXT_KEYS.item] : undefined;

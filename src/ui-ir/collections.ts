@@ -1,6 +1,6 @@
 import { walkBlocks } from './ids.ts';
 import { getAt, isPlainObject, isSafeDataKey } from './pointer.ts';
-import type { Block, DataValue, ListBlock, Surface, SurfaceView } from './schema.ts';
+import type { Block, ComponentBlock, DataValue, ListBlock, Surface, SurfaceView } from './schema.ts';
 
 /**
  * Which items a list block has, decided here once for every compiler and for ingress: the array
@@ -25,6 +25,26 @@ export interface ListItems {
   readonly invalid: number;
 }
 
+/**
+ * A block that shows a collection: a list, or an app component with a `path` (same item rules,
+ * same per-item actions; ingress and the collection directives treat both alike by name).
+ */
+export type CollectionBlock = ListBlock | (ComponentBlock & { path: string });
+
+/** What decides a collection's items. */
+export type CollectionSource = Pick<ListBlock, 'path' | 'itemKey' | 'maxItems'>;
+
+export function isCollectionBlock(block: Block): block is CollectionBlock {
+  return block.kind === 'list' || (block.kind === 'component' && block.path !== undefined);
+}
+
+/** The collections of a view (lists and components with a path), depth-first (walkBlocks order). */
+export function collectionBlocks(view: Pick<SurfaceView, 'blocks'>): CollectionBlock[] {
+  const out: CollectionBlock[] = [];
+  walkBlocks(view.blocks, (b: Block) => { if (isCollectionBlock(b)) out.push(b); });
+  return out;
+}
+
 /** The list blocks of a view, depth-first (walkBlocks order). */
 export function listBlocks(view: Pick<SurfaceView, 'blocks'>): ListBlock[] {
   const out: ListBlock[] = [];
@@ -32,21 +52,24 @@ export function listBlocks(view: Pick<SurfaceView, 'blocks'>): ListBlock[] {
   return out;
 }
 
-/** The list named `name` (names are unique in a view). Own comparison only: `name` comes from clients. */
-export function findListBlock(view: Pick<SurfaceView, 'blocks'>, name: string): ListBlock | undefined {
-  return listBlocks(view).find((b) => b.name === name);
+/**
+ * The collection (list or component) named `name` (names are unique in a view). Own comparison
+ * only: `name` comes from clients.
+ */
+export function findListBlock(view: Pick<SurfaceView, 'blocks'>, name: string): CollectionBlock | undefined {
+  return collectionBlocks(view).find((b) => b.name === name);
 }
 
-/** Lists of the view that offer `action` on their items. */
-export function listsOffering(view: Pick<SurfaceView, 'blocks'>, action: string): ListBlock[] {
-  return listBlocks(view).filter((b) => b.actions.some((a) => a.name === action));
+/** Collections of the view (lists and components) that offer `action` on their items. */
+export function listsOffering(view: Pick<SurfaceView, 'blocks'>, action: string): CollectionBlock[] {
+  return collectionBlocks(view).filter((b) => b.actions.some((a) => a.name === action));
 }
 
 export function pathTokens(path: string): string[] {
   return path.slice(1).split('/');
 }
 
-const cache = new WeakMap<object, WeakMap<ListBlock, ListItems>>();
+const cache = new WeakMap<object, WeakMap<CollectionSource, ListItems>>();
 const EMPTY: ListItems = Object.freeze({ items: Object.freeze([]), shown: Object.freeze([]), invalid: 0 });
 
 /**
@@ -54,7 +77,7 @@ const EMPTY: ListItems = Object.freeze({ items: Object.freeze([]), shown: Object
  * mutated, so a list whose data did not change is not scanned again (ingress, both A2UI
  * compilers and HTML all ask on every action).
  */
-export function listItems(surface: Pick<Surface, 'data'>, block: ListBlock): ListItems {
+export function listItems(surface: Pick<Surface, 'data'>, block: CollectionSource): ListItems {
   const raw = getAt(surface.data, pathTokens(block.path));
   if (!Array.isArray(raw)) return EMPTY;
   let byBlock = cache.get(raw);
@@ -64,7 +87,7 @@ export function listItems(surface: Pick<Surface, 'data'>, block: ListBlock): Lis
   return result;
 }
 
-function scan(raw: readonly DataValue[], block: ListBlock): ListItems {
+function scan(raw: readonly DataValue[], block: CollectionSource): ListItems {
   const items: ListItem[] = [];
   const seen = new Set<string>();
   let invalid = 0;
@@ -86,7 +109,7 @@ export function findShownItem(surface: Pick<Surface, 'data' | 'view'>, listName:
 
 /** True when a write at `tokens` (namespace first) can change what some list of `view` holds. */
 export function touchesList(view: Pick<SurfaceView, 'blocks'>, tokens: readonly string[]): boolean {
-  return listBlocks(view).some((block) => {
+  return collectionBlocks(view).some((block) => {
     const list = pathTokens(block.path);
     const n = Math.min(list.length, tokens.length);
     for (let i = 0; i < n; i += 1) if (list[i] !== tokens[i]) return false;

@@ -7,9 +7,9 @@ export type { DataPath, Namespace } from './pointer.ts';
 export * from './schema.ts';
 export { blockKey, stableId, walkBlocks } from './ids.ts';
 export {
-  findListBlock, findShownItem, listBlocks, listItems, listsOffering, pathTokens, touchesList,
+  collectionBlocks, findListBlock, findShownItem, isCollectionBlock, listBlocks, listItems, listsOffering, pathTokens, touchesList,
 } from './collections.ts';
-export type { ListItem, ListItems } from './collections.ts';
+export type { CollectionBlock, CollectionSource, ListItem, ListItems } from './collections.ts';
 export {
   createRecordingSource, createReplaySource, createSeededSource, createSystemSource, draw,
 } from './source.ts';

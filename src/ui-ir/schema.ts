@@ -204,6 +204,49 @@ export const VideoBlock = z.object({ kind: z.literal('video'), url: HttpUrl, cap
 /** An audio player; `description` says what it plays. */
 export const AudioBlock = z.object({ kind: z.literal('audio'), url: HttpUrl, description: z.string().max(300).default('') });
 
+/**
+ * Component types of A2UI's basic catalogue (v0.8 and v0.9 together): an app component may not
+ * take one of these names, so a custom component can never be mistaken for a basic one.
+ */
+export const BASIC_COMPONENT_TYPES: ReadonlySet<string> = new Set([
+  'Text', 'Image', 'Icon', 'Video', 'AudioPlayer', 'Row', 'Column', 'List', 'Card', 'Tabs', 'Divider', 'Modal',
+  'Button', 'CheckBox', 'TextField', 'DateTimeInput', 'MultipleChoice', 'ChoicePicker', 'Slider',
+]);
+
+/** An app component's name: its A2UI component type in the app's catalogue. */
+export const ComponentName = z.string().regex(/^[A-Z][A-Za-z0-9]{0,63}$/)
+  .refine((n) => !BASIC_COMPONENT_TYPES.has(n), 'the name of a basic-catalogue component');
+
+/** Where a bound property reads its value (like a value block's path), by own property only. */
+export const BindPath = z.string()
+  .regex(/^\/(committed|ui)(\/[A-Za-z0-9_-]{1,64}){1,6}$/)
+  .refine((p) => p.slice(1).split('/').every(isSafeDataKey), 'reserved key in a bound path');
+
+/**
+ * One of the app's own components (defineComponent), placed by name. The IR does not know the
+ * app: `props` are checked against the component's zod schema where the app is known (directive
+ * apply, the compilers, the semantic validators). `bind` maps a property to data it reads
+ * (never also a literal in `props`). With `path` the component shows a collection exactly like
+ * a list (ui-ir/collections.ts: same item rules, same `maxItems`), and its per-item `actions`
+ * send `{list: name, item: key}` like a list's — so its fallback can be a list with the same
+ * name, path, itemKey and actions, reaching the same handler with the same context.
+ */
+export const ComponentBlock = z.object({
+  kind: z.literal('component'),
+  component: ComponentName,
+  /** Unique among the view's lists and components (one namespace: item actions send it as `list`). */
+  name: DataKey,
+  props: DataMapSchema.default({}),
+  bind: z.record(DataKey, BindPath).default({}),
+  path: ListPath.optional(),
+  itemKey: DataKey.default('id'),
+  actions: z.array(ListItemAction).max(4).default([]),
+  maxItems: z.number().int().min(1).max(MAX_LIST_ITEMS).default(25),
+})
+  .refine((b) => Object.keys(b.bind).every((k) => !Object.hasOwn(b.props, k)), 'a property is either literal or bound, not both')
+  .refine((b) => b.path !== undefined || b.actions.length === 0, 'item actions need a collection (`path`)');
+export type ComponentBlock = z.infer<typeof ComponentBlock>;
+
 type GroupShape = {
   kind: 'group';
   title?: string | undefined;
@@ -235,6 +278,7 @@ export type Block =
   | z.infer<typeof IconBlock>
   | z.infer<typeof VideoBlock>
   | z.infer<typeof AudioBlock>
+  | ComponentBlock
   | GroupShape
   | TabsShape
   | ModalShape;
@@ -273,7 +317,7 @@ export const ModalBlock: z.ZodType<ModalShape> = z.lazy(() =>
 export const BlockSchema: z.ZodType<Block> = z.lazy(() =>
   z.union([
     FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, ListBlock,
-    IconBlock, VideoBlock, AudioBlock, GroupBlock, TabsBlock, ModalBlock,
+    IconBlock, VideoBlock, AudioBlock, ComponentBlock, GroupBlock, TabsBlock, ModalBlock,
   ]),
 ) as unknown as z.ZodType<Block>;
 
@@ -292,9 +336,10 @@ export const ActionSpec = z.object({
 export type ActionSpec = z.infer<typeof ActionSpec>;
 
 /**
- * List names are unique in a view, and an action is either the view's (a button under the form)
- * or its lists' (a button on each item), never both: ingress tells the two kinds of request apart
- * by the action's name alone, and finds the list by its name.
+ * List and component names are unique in a view (one namespace), and an action is either the
+ * view's (a button under the form) or its collections' (a button on each item), never both:
+ * ingress tells the two kinds of request apart by the action's name alone, and finds the
+ * collection by its name.
  */
 function listsConsistent(view: { blocks: readonly Block[]; actions: readonly { name: string }[] }): boolean {
   const names = new Set<string>();
@@ -304,7 +349,7 @@ function listsConsistent(view: { blocks: readonly Block[]; actions: readonly { n
     const block = stack.pop()!;
     const children = childBlocks(block);
     if (children !== undefined) stack.push(...children);
-    if (block.kind !== 'list') continue;
+    if (block.kind !== 'list' && block.kind !== 'component') continue;
     if (names.has(block.name)) return false;
     names.add(block.name);
     if (block.actions.some((a) => viewActions.has(a.name))) return false;
@@ -318,7 +363,7 @@ export const SurfaceView = z.object({
   title: ShortText,
   blocks: z.array(BlockSchema).max(200),
   actions: z.array(ActionSpec).max(8),
-}).refine(listsConsistent, 'list names must be unique, and an item action cannot also be a view action');
+}).refine(listsConsistent, 'list and component names must be unique, and an item action cannot also be a view action');
 export type SurfaceView = z.infer<typeof SurfaceView>;
 
 export const SurfaceData = z.object({

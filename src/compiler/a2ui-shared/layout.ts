@@ -204,6 +204,9 @@ class Layout {
         });
         return sink.tabs(key, tabs);
       }
+      case 'component':
+        // The pipeline replaces components before the layout (compiler/components): never here.
+        throw new Error(`component "${block.name}" reached the layout unexpanded`);
       case 'modal': {
         const trigger = sink.modalTrigger(`${key}.open`, sink.text(`${key}.open.label`, block.label, 'body'));
         const parts: string[] = [];

@@ -1,4 +1,5 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
+import { withFallbacks } from '../components/fallback.ts';
 import type { ConversationIr, Surface } from '../../ui-ir/index.ts';
 import { checkSurfaceGuardrails, LineSizes, resolveLimits } from './guardrails.ts';
 import { isFinding, RECOVERY_RANK, recoveryOf } from './recovery.ts';
@@ -189,7 +190,10 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
 
   function partsOrFail(surface: Surface, ctx: Ctx<O>): P | SurfacerError {
     try {
-      return target.parts(surface, ctx.allowedActions);
+      // App components become their fallback blocks here; the rest of the pipeline sees basic blocks only.
+      const shown = withFallbacks(surface, ctx.options.components?.registry);
+      if (isError(shown)) return shown;
+      return target.parts(shown, ctx.allowedActions);
     } catch (error) {
       return internalError(error);
     }

@@ -1,4 +1,5 @@
 import type { SurfacerError } from '../../errors/index.ts';
+import type { ComponentCompileOptions } from '../components/check.ts';
 
 /**
  * What both A2UI compilers return, whatever the wire version: per-surface batches (one
@@ -98,6 +99,11 @@ export interface CompileOptionsBase {
    * tracks more than `prevIr` tells). A type change is an epoch_reset.
    */
   priorTypes?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /**
+   * The app's components and the catalogue this client holds (the negotiation's result). Absent:
+   * a surface showing a component cannot be compiled (COMPILER_COMPONENT_UNKNOWN, surface_fail).
+   */
+  components?: ComponentCompileOptions;
 }
 
 /** What a validator is asked, whatever the version. */

@@ -3,6 +3,8 @@ import {
   getAt, listBlocks, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock,
   type ListBlock, type Surface,
 } from '../../ui-ir/index.ts';
+import type { ComponentRegistry } from '../../app-kit/component.ts';
+import { UNAVAILABLE_NOTE, withFallbacksOrNotes } from '../components/fallback.ts';
 import { listView } from '../list-view.ts';
 import { ICON_GLYPHS, iconWords } from './icons.ts';
 import { controlOf, formatDisplayValue, formatFieldValue, isChecked, safeUrl, selectedValues, type ControlShape } from './controls.ts';
@@ -29,6 +31,11 @@ export interface HtmlCompileOptions {
    * function of the IR.
    */
   renderId?: string;
+  /**
+   * The app's components: the htmx page is the app's own, so it shows each as its HTML rendering.
+   * Absent: a surface's component blocks show a note that they cannot be shown.
+   */
+  components?: ComponentRegistry;
 }
 
 export interface RejectedSubmit {
@@ -218,7 +225,8 @@ function viewStatics(surface: Surface): ViewStatics {
   });
 }
 
-export function surfaceViewModel(ir: ConversationIr, surface: Surface, options: HtmlCompileOptions = {}): SurfaceVm {
+export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, options: HtmlCompileOptions = {}): SurfaceVm {
+  const surface = withFallbacksOrNotes(shownSurface, options.components);
   const base = basePathOf(ir, options);
   const elementId = `surface-${surface.id}`;
   const csrf = options.csrfToken === undefined ? [] : [{ name: '_csrf', value: options.csrfToken }];
@@ -377,6 +385,9 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       if (block.title !== undefined && block.title !== '') vm.title = block.title;
       return vm;
     }
+    case 'component':
+      // withFallbacksOrNotes replaced every component before the view model is built.
+      return { kind: 'text', text: UNAVAILABLE_NOTE, tone: 'caption' };
     default:
       // Everything else is a function of the block (and the surface id) alone.
       return perSurface(block, surface.id, () => freeze(staticBlockViewModel(surface, block)));
@@ -388,7 +399,7 @@ function blockElementId(surface: Surface, indexPath: readonly number[]): string 
   return `surface-${surface.id}-b${indexPath.join('-')}`;
 }
 
-function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' | 'list' | 'tabs' | 'modal' }>): BlockVm {
+function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' | 'list' | 'tabs' | 'modal' | 'component' }>): BlockVm {
   switch (block.kind) {
     case 'heading': return { kind: 'heading', tag: `h${Math.min(6, block.level + 2)}`, text: block.text };
     case 'text': return { kind: 'text', text: block.text, tone: block.tone };
