@@ -1,6 +1,6 @@
 import { BASIC_CATALOG_ID } from '../a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID, type A2uiVersion } from '../compiler/index.ts';
-import { advertisedInCapabilities, chooseCatalog, type AppCatalogRef, type CatalogChoice } from '../hosting/index.ts';
+import { advertisedInCapabilities, chooseCatalog, type AppCatalogOffer, type CatalogChoice } from '../hosting/index.ts';
 
 /*
  * The A2UI extension for A2A (google/A2UI specification/v0_8, v0_9, v0_9_1
@@ -68,6 +68,6 @@ export function chooseWireVersion(metadata: unknown, activated: readonly string[
 }
 
 /** The catalogue a message's answer in `version` is compiled with: the app's when its capabilities name it (catalog-choice.ts). */
-export function chooseMessageCatalog(metadata: unknown, version: A2uiVersion, app: AppCatalogRef | undefined): CatalogChoice {
+export function chooseMessageCatalog(metadata: unknown, version: A2uiVersion, app: AppCatalogOffer | undefined): CatalogChoice {
   return capabilitiesOf(metadata).some((c) => chooseCatalog(app, advertisedInCapabilities(c, version)) === 'app') ? 'app' : 'basic';
 }

@@ -13,9 +13,21 @@ import type { A2uiVersion } from '../compiler/index.ts';
 export type CatalogChoice = 'app' | 'basic';
 
 /** The app catalogue as negotiation needs it: its id and the names of its own components. */
-export interface AppCatalogRef {
+export interface AppCatalogOffer {
   readonly id: string;
   readonly components: readonly string[];
+}
+
+/** What of an app (AppDefinition) negotiation reads. */
+export interface AppWithCatalog {
+  readonly catalog?: { readonly id: string } | undefined;
+  readonly components?: { list(): readonly { readonly name: string }[] } | undefined;
+}
+
+/** The app catalogue a server offers; undefined for an app without components (every client is a basic one). */
+export function appCatalogOffer(app: AppWithCatalog): AppCatalogOffer | undefined {
+  const components = app.components?.list().map((c) => c.name) ?? [];
+  return app.catalog === undefined || components.length === 0 ? undefined : { id: app.catalog.id, components };
 }
 
 /** What one client advertised for one wire version, read defensively. */
@@ -40,7 +52,7 @@ const MAX_INLINE_COMPONENTS = 256;
  * one of them would fail on it: it gets the fallback). 'basic' otherwise, and always for an app
  * without components.
  */
-export function chooseCatalog(app: AppCatalogRef | undefined, advertised: AdvertisedCatalogs): CatalogChoice {
+export function chooseCatalog(app: AppCatalogOffer | undefined, advertised: AdvertisedCatalogs): CatalogChoice {
   if (app === undefined || app.components.length === 0) return 'basic';
   if (advertised.ids.includes(app.id)) return 'app';
   const inline = advertised.inline.find((c) => c.catalogId === app.id);

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID } from '../../src/compiler/index.ts';
 import {
-  advertisedInCapabilities, advertisedInQuery, chooseCatalog, NOTHING_ADVERTISED, type AppCatalogRef,
+  advertisedInCapabilities, advertisedInQuery, chooseCatalog, NOTHING_ADVERTISED, type AppCatalogOffer,
 } from '../../src/hosting/index.ts';
 
 /** Catalogue negotiation, per client: the app's components only to a client that has the app catalogue. */
-const APP: AppCatalogRef = { id: 'https://desk.example/a2ui/catalog.json', components: ['TicketTable', 'BarChart'] };
+const APP: AppCatalogOffer = { id: 'https://desk.example/a2ui/catalog.json', components: ['TicketTable', 'BarChart'] };
 
 describe('chooseCatalog', () => {
   it('the app catalogue id advertised: app; nothing, or only the basic catalogue: basic', () => {
