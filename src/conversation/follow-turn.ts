@@ -1,9 +1,9 @@
-import type { ConversationService } from './service.ts';
+import type { TurnStreamListener } from './turn-stream.ts';
 
 /*
- * The turn a task waits for, as it happens (ConversationService.subscribeStream, local to the
- * instance running it): its words, and each part applied. Transport-neutral on purpose: each
- * agent host (AG-UI, A2A) decides what its client gets of it.
+ * The turn a call runs, as it happens (the `onStream` of ConversationService.runTurn or of
+ * applyAction for an action's continuation): its words, and each part applied. Transport-neutral
+ * on purpose: each agent host (AG-UI, A2A) decides what its client gets of it.
  */
 
 export interface TurnProgress {
@@ -14,16 +14,12 @@ export interface TurnProgress {
 }
 
 /**
- * Follows the first turn of `cid` it hears of (the service runs one turn at a time per
- * conversation, and the caller subscribes just before asking for its own); returns the
- * unsubscribe.
+ * The listener to hand to the call whose turn `progress` follows. The service gives it that
+ * turn's events only, so another client's turn queued before this one never reaches it.
  */
-export function followTurn(service: Pick<ConversationService, 'subscribeStream'>, cid: string, progress: TurnProgress): () => void {
-  let turnIndex: number | undefined;
-  return service.subscribeStream(cid, (event) => {
-    turnIndex ??= event.turnIndex;
-    if (event.turnIndex !== turnIndex) return;
+export function followTurn(progress: TurnProgress): TurnStreamListener {
+  return (event) => {
     if (event.kind === 'text' && event.delta !== '') progress.text(event.delta, event.turnIndex);
     else if (event.kind === 'applied') progress.applied();
-  });
+  };
 }

@@ -94,16 +94,17 @@ export interface ConversationService {
    * versions (a client further behind gets a full init: cheaper than folding a long log again).
    */
   irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
-  runTurn(cid: string, text: string, signal?: AbortSignal, options?: { origin?: string }): Promise<TurnResult>;
+  /** `onStream` hears this turn's stream events only (docs/streaming.md), whatever else runs. */
+  runTurn(cid: string, text: string, signal?: AbortSignal, options?: { origin?: string; onStream?: TurnStreamListener }): Promise<TurnResult>;
   /** Aborts the running planner turn of `cid` (a continuation too), on whatever instance it runs; false when none runs. */
   cancelTurn(cid: string): Promise<boolean>;
   /**
    * `request` comes from `ingress.parseHtml` / `ingress.parseA2ui`. `signal` cancels the action's
    * effect (e.g. the client went away). An applied action that continues the conversation
    * (ActionDefinition.continueWith) resolves at once with `continuation`, the promise of its
-   * turn, which runs next in the conversation's queue.
+   * turn, which runs next in the conversation's queue; `onStream` hears that turn's stream events.
    */
-  applyAction(cid: string, request: IngressRequest, options?: { origin?: string; signal?: AbortSignal }): Promise<ActionResult>;
+  applyAction(cid: string, request: IngressRequest, options?: { origin?: string; signal?: AbortSignal; onStream?: TurnStreamListener }): Promise<ActionResult>;
   /**
    * Rotates a surface's epoch. With `ifEpoch`, only while the surface is still at that epoch (a
    * reset several instances ask for at once happens once); otherwise it answers ok, unchanged.
@@ -216,7 +217,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
    */
   async function turnIn(
     cid: string, input: { text: string; continuation?: { actionVersion: number; event: ActionEvent } },
-    signal: AbortSignal | undefined, options: { origin?: string },
+    signal: AbortSignal | undefined, options: { origin?: string; onStream?: TurnStreamListener },
   ): Promise<TurnResult | undefined> {
     const state = await load(cid);
     if (!state) return notFound(cid);
@@ -252,7 +253,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       const session = createTurnStreamSession({
         registry: deps.app.directives, mode, ...(planner.mapText ? { mapText: (t: string) => planner.mapText!(t) } : {}),
         appendPart: (part) => appendPart(cid, state, part, { text, turnIndex, continuation: continuation !== undefined }, options),
-        emit: (event) => emitStream({ ...event, cid, turnIndex } as TurnStreamEvent),
+        emit: (event) => emitStream({ ...event, cid, turnIndex } as TurnStreamEvent, options.onStream),
         onError: (error) => logger.error('a streamed part could not be applied', { cid, error: String(error) }),
         signal: controller.signal,
       });
@@ -267,7 +268,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
         return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
       });
-      emitStream({ kind: 'end', cid, turnIndex, outcome: result.ok ? result.outcome : 'planner_failed' });
+      emitStream({ kind: 'end', cid, turnIndex, outcome: result.ok ? result.outcome : 'planner_failed' }, options.onStream);
       return result;
     } finally {
       clearTimeout(timer);
@@ -277,8 +278,9 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   }
 
   const streamListeners = new Map<string, Set<TurnStreamListener>>();
-  function emitStream(event: TurnStreamEvent): void {
-    for (const listener of streamListeners.get(event.cid) ?? []) {
+  /** To every subscriber of the conversation, and to `own`, the listener of the call running the turn. */
+  function emitStream(event: TurnStreamEvent, own?: TurnStreamListener): void {
+    for (const listener of [...(streamListeners.get(event.cid) ?? []), ...(own ? [own] : [])]) {
       try {
         listener(event);
       } catch (error) {

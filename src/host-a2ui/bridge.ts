@@ -2,6 +2,7 @@ import {
   a2uiWire, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiWire, type CompileResult, type SurfaceBatch,
 } from '../compiler/index.ts';
 import { silentLogger, StoreUnavailableError, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
+import type { CatalogChoice } from '../hosting/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { parseEventId, streamNameOf } from './event-id.ts';
 import type { A2uiHub } from './hub.ts';
@@ -31,6 +32,8 @@ export interface BridgeOptions {
   hub: A2uiHub;
   /** The A2UI wire version these bridges compile to. Default v0.8. */
   wire?: A2uiWire;
+  /** The catalogue their clients have (it names the stream, event-id.ts). Default basic. */
+  catalog?: CatalogChoice;
   /** Compiler options for every batch and snapshot (not `reinit`/`priorTypes`: the bridge owns them). */
   compile?: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>;
   logger?: Logger;
@@ -264,7 +267,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         }
         b.ir = conversation.ir;
         b.version = conversation.version;
-        b.stream = streamNameOf(cid, conversation.createdAt, wire.version);
+        b.stream = streamNameOf(cid, conversation.createdAt, wire.version, options.catalog);
         hub.open(cid, b.stream, b.version);
         const pending = b.pending;
         b.pending = [];

@@ -1,9 +1,10 @@
 import type { Context, Hono } from 'hono';
 import { a2uiWire, a2uiWireOfMessageVersion, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
+import type { AppDefinition } from '../conversation/index.ts';
 import { CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
-import { createRateLimiter, type RateLimiter } from '../hosting/index.ts';
+import { advertisedInQuery, appCatalogOffer, chooseCatalog, createRateLimiter, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, appElementsOf, type A2uiClientAssets} from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
@@ -15,9 +16,10 @@ import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
  * for client events, and the authorisation rule of design §8 — the session that owns the
  * conversation, or a holder of the conversation's bearer token; anyone else gets a 404.
  *
- * Wire versions: one hub and one set of bridges per A2UI version (v0.8, v0.9, v0.9.1), made when
- * the first client of that version comes: a conversation nobody watches in v0.9 costs no v0.9
- * compile, and a version's event ids name its own streams. Every version follows the same log,
+ * Wire versions: one hub and one set of bridges per A2UI version (v0.8, v0.9, v0.9.1) and
+ * catalogue (the app's, for clients that advertise it, or the basic one: catalog-choice.ts), made
+ * when the first client of that pair comes: a conversation nobody watches in v0.9 costs no v0.9
+ * compile, and a pair's event ids name its own streams. Every version follows the same log,
  * so v0.8 clients, v0.9 clients and htmx pages of one conversation see the same changes, on any
  * instance. Client messages of every version come in through the one events route.
  */
@@ -57,8 +59,10 @@ export interface A2uiHost {
   /** The v0.8 hub and bridges (`wire('0.8')`). */
   readonly hub: A2uiHub;
   readonly bridges: A2uiBridges;
-  /** The hub and bridges of a wire version, made on first use. */
-  wire(version: A2uiVersion): { readonly hub: A2uiHub; readonly bridges: A2uiBridges };
+  /** The hub and bridges of a wire version and catalogue (default basic), made on first use. */
+  wire(version: A2uiVersion, catalog?: CatalogChoice): { readonly hub: A2uiHub; readonly bridges: A2uiBridges };
+  /** The catalogue a client that advertised `catalogIds` (our `catalog` query parameters) is compiled with. */
+  catalogOf(catalogIds: readonly string[] | undefined): CatalogChoice;
   /** Adds the `/a2ui/...` routes and the client assets to `app` (createApp's `extend`). */
   mount(app: Hono<any>): void;
   /** Ends every stream (shutdown) and stops following conversations. Call before server.close(). */
@@ -72,16 +76,21 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   const { service } = options;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? Date.now;
-  const wires = new Map<A2uiVersion, { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed }>();
+  const wires = new Map<string, { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed }>();
+  const appCatalog = appCatalogOffer(service.app);
   let closed = false;
-  function wireOf(version: A2uiVersion): { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed } {
-    let made = wires.get(version);
+  function wireOf(version: A2uiVersion, catalog: CatalogChoice = 'basic'): { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed } {
+    // Without an app catalogue every client is a basic one: one compile per version, as before.
+    if (appCatalog === undefined) catalog = 'basic';
+    const key = `${version}|${catalog}`;
+    let made = wires.get(key);
     if (made !== undefined) return made;
     const wire = a2uiWire(version);
-    const hub = (version === '0.8' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
+    const hub = (version === '0.8' && catalog === 'basic' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
+    const compile = compileOptionsFor(service.app, catalog, options.compile);
     const bridges = createA2uiBridges({
-      service, hub, logger, wire,
-      ...(options.compile ? { compile: options.compile } : {}),
+      service, hub, logger, wire, catalog,
+      ...(compile ? { compile } : {}),
       ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
     });
     // A version first asked for after close() starts closed, like the others.
@@ -90,7 +99,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       bridges.close();
     }
     made = { hub, bridges, feed: feedOf(wire, hub, bridges) };
-    wires.set(version, made);
+    wires.set(key, made);
     return made;
   }
   const { hub, bridges } = wireOf('0.8');
@@ -149,7 +158,9 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   }
 
   const deps: A2uiRouteDeps = {
-    feed: (version) => wireOf(version).feed,
+    feed: (version, catalog) => wireOf(version, catalog).feed,
+    catalog: (catalogIds) => chooseCatalog(appCatalog, advertisedInQuery(catalogIds)),
+    ...(appCatalog === undefined ? {} : { appCatalogId: appCatalog.id }),
     authorize,
     postEvent,
     pageChrome: async (c, cid) => {
@@ -183,7 +194,8 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   return {
     hub,
     bridges,
-    wire: (version) => wireOf(version),
+    wire: (version, catalog) => wireOf(version, catalog),
+    catalogOf: (catalogIds) => chooseCatalog(appCatalog, advertisedInQuery(catalogIds)),
     mount: (app) => mountA2uiRoutes(app as Hono, deps),
     close() {
       closed = true;
@@ -193,6 +205,15 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       }
     },
   };
+}
+
+/**
+ * A client's compile options: the app's components with its catalogue (the app's elements, or
+ * their fallbacks). Without components, the options as given: nothing to negotiate.
+ */
+function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
+  if (app.components === undefined) return base;
+  return { ...base, components: { registry: app.components, catalog } };
 }
 
 /** The routes' view of one wire version: its hub, and the bridges compiling the conversations to it. */

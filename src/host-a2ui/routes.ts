@@ -9,15 +9,22 @@ import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage, type A2uiPageChrome } from './page.ts';
-import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
+import { createHeartbeat, nodeSink, webSink, type CatalogChoice } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
   /**
-   * The feed of one wire version (its hub, snapshot, catch-up): a stream, snapshot or page asked
-   * with `?v=0.9` reads the v0.9 feed, without `v` (or `v=0.8`) the v0.8 one.
+   * The feed of one wire version and catalogue (its hub, snapshot, catch-up): a stream, snapshot
+   * or page asked with `?v=0.9` reads a v0.9 feed, without `v` (or `v=0.8`) a v0.8 one.
    */
-  feed(version: A2uiVersion): A2uiFeed;
+  feed(version: A2uiVersion, catalog: CatalogChoice): A2uiFeed;
+  /**
+   * The catalogue of a client that advertised these catalogue ids (`?catalog=<id>`, repeated;
+   * hosting/catalog-choice.ts). Absent: every client is a basic one.
+   */
+  catalog?(catalogIds: readonly string[] | undefined): CatalogChoice;
+  /** The app catalogue's id: the app's own page advertises it (absent: the app has none). */
+  appCatalogId?: string;
   /**
    * Session owner or bearer token (`Authorization: Bearer`). Only the stream also takes the
    * token as `?token=`, for external EventSource clients (which cannot set headers); the pages
@@ -79,6 +86,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     }
   };
   const heartbeat = createHeartbeat(heartbeatMs);
+  const catalogOf = (c: Context): CatalogChoice => deps.catalog?.(c.req.queries('catalog')) ?? 'basic';
   const allowed = async (c: Context): Promise<string | undefined> => {
     const cid = c.req.param('cid');
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
@@ -89,7 +97,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     if (cid === undefined) return c.notFound();
     const asked = requestedVersion(c);
     if (!asked.ok) return asked.response;
-    const feed = deps.feed(asked.version);
+    const feed = deps.feed(asked.version, catalogOf(c));
     // EventSource sends the header on its own reconnects; the query form serves manual ones.
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const failed = await prepare(c, feed, cid, 'stream', lastEventId);
@@ -122,7 +130,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     if (cid === undefined) return c.notFound();
     const asked = requestedVersion(c);
     if (!asked.ok) return asked.response;
-    const feed = deps.feed(asked.version);
+    const feed = deps.feed(asked.version, catalogOf(c));
     const failed = await prepare(c, feed, cid, 'snapshot');
     if (failed) return failed;
     // Same tick: the checkpoint names exactly the state of the snapshot.
@@ -188,7 +196,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       version,
       scriptPath: assets.script.path,
       stylePath: assets.style.path,
-      streamUrl: version === '0.8' ? `${base}/stream` : `${base}/stream?v=${version}`,
+      streamUrl: pageStreamUrl(`${base}/stream`, version, c.req.queries('catalog'), deps.appCatalogId),
       eventsUrl: `${base}/events`,
       ...(connect ? { connect: { token: connect.token, origin: new URL(c.req.url).origin, base } } : {}),
       ...(chrome ? { chrome } : {}),
@@ -206,6 +214,20 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const asset = [assets.script, assets.style].find((a) => a.path === c.req.path);
     return asset === undefined ? c.notFound() : serveAsset(c, asset);
   });
+}
+
+/**
+ * The stream the app's own page follows: it advertises the app catalogue (the page's renderer
+ * registers the app's components), unless the page was asked with `catalog` parameters of its
+ * own (e.g. `?catalog=<basic id>` to see the fallbacks), which it passes on.
+ */
+export function pageStreamUrl(stream: string, version: A2uiVersion, asked: readonly string[] | undefined, appCatalogId: string | undefined): string {
+  const query = new URLSearchParams();
+  if (version !== '0.8') query.set('v', version);
+  const catalogs = asked !== undefined && asked.length > 0 ? asked : appCatalogId === undefined ? [] : [appCatalogId];
+  for (const id of catalogs) query.append('catalog', id);
+  const text = query.toString();
+  return text === '' ? stream : `${stream}?${text}`;
 }
 
 /**

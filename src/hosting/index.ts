@@ -12,3 +12,5 @@ export { agentGate, bodyTextOf, isJsonContentType, isLoopbackAddress, principalO
 export type { AgentGateOptions } from './agent-gate.ts';
 export { createHeldSurfaces } from './held-surfaces.ts';
 export type { HeldSurfaces } from './held-surfaces.ts';
+export { advertisedInCapabilities, advertisedInQuery, appCatalogOffer, chooseCatalog, NOTHING_ADVERTISED } from './catalog-choice.ts';
+export type { AdvertisedCatalogs, AppCatalogOffer, AppWithCatalog, CatalogChoice } from './catalog-choice.ts';

@@ -97,6 +97,30 @@ describe('a streamed turn applies each directive the moment it is complete', () 
     expect((await logOf(store, cid)).some((e) => e.type === 'turn_part')).toBe(true);
   });
 
+  it('a call\'s onStream hears its own turn only, though another caller\'s turn runs first in the queue', async () => {
+    const OTHER = JSON.stringify({ assistant_text: 'Another answer first.', directives: [TOAST] });
+    const { service, cid } = await setup([
+      { kind: 'stream', pieces: piecesOf(OTHER, 8), paceMs: 20 },
+      { kind: 'stream', pieces: piecesOf(ANSWER, 8), paceMs: 20 },
+    ]);
+    const first: TurnStreamEvent[] = [];
+    const second: TurnStreamEvent[] = [];
+    // Both asked at once: the second waits in the conversation's queue while the first streams.
+    const [a, b] = await Promise.all([
+      service.runTurn(cid, 'first', undefined, { onStream: (e) => first.push(e) }),
+      service.runTurn(cid, 'second', undefined, { onStream: (e) => second.push(e) }),
+    ]);
+    expect(a.ok && b.ok).toBe(true);
+    const words = (events: TurnStreamEvent[]) => events.filter((e) => e.kind === 'text').map((e) => (e as { delta: string }).delta).join('');
+    expect(words(first)).toBe('Another answer first.');
+    expect(words(second)).toBe('Here is your persona.');
+    expect(new Set(first.map((e) => e.turnIndex)).size).toBe(1);
+    expect(new Set(second.map((e) => e.turnIndex)).size).toBe(1);
+    expect(second[0]!.turnIndex).toBe(first[0]!.turnIndex + 1);
+    expect(first.at(-1)).toMatchObject({ kind: 'end' });
+    expect(second.at(-1)).toMatchObject({ kind: 'end', outcome: 'applied' });
+  });
+
   it('strict mode streams the text but applies only the whole answer, once it passed', async () => {
     fake = await startFakeOllama([{ kind: 'stream', pieces: piecesOf(ANSWER, 12), paceMs: 2 }]);
     const planner = createOllamaPlanner({ host: fake.host, model: 'm', systemPrompt: 'S', format: directiveJsonSchema(app.directives), toolLoop: { maxSteps: 0 } });
