@@ -42,11 +42,16 @@ export interface AppWithElements {
   readonly catalog?: { readonly id: string } | undefined;
 }
 
-/** The elements of `app`'s components that have one; undefined when there are none (or no catalogue id). */
+/**
+ * The elements of `app`'s components; undefined when it has none, no catalogue id, or a
+ * component without an element (its pages could not render the app catalogue whole: they ask for
+ * the basic one and show the fallbacks).
+ */
 export function appElementsOf(app: AppWithElements): AppElements | undefined {
   const catalogId = app.catalog?.id;
-  const elements = (app.components?.list() ?? []).flatMap((c) => (c.element === undefined ? [] : [{ component: c.name, tag: c.element.tag, module: c.element.module }]));
-  return catalogId === undefined || elements.length === 0 ? undefined : { catalogId, elements };
+  const components = app.components?.list() ?? [];
+  if (catalogId === undefined || components.length === 0 || components.some((c) => c.element === undefined)) return undefined;
+  return { catalogId, elements: components.map((c) => ({ component: c.name, tag: c.element!.tag, module: c.element!.module })) };
 }
 
 /** A module reference of AppElements as a file path. */

@@ -196,7 +196,8 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       version,
       scriptPath: assets.script.path,
       stylePath: assets.style.path,
-      streamUrl: pageStreamUrl(`${base}/stream`, version, c.req.queries('catalog'), deps.appCatalogId),
+      // The page advertises the app catalogue only when its client holds the app's elements.
+      streamUrl: pageStreamUrl(`${base}/stream`, version, c.req.queries('catalog'), assets.appComponents === false ? undefined : deps.appCatalogId),
       eventsUrl: `${base}/events`,
       ...(connect ? { connect: { token: connect.token, origin: new URL(c.req.url).origin, base } } : {}),
       ...(chrome ? { chrome } : {}),
