@@ -11,7 +11,6 @@
  */
 import { basicCatalog } from '@a2ui/lit/v0_9';
 import { Catalog, type ComponentContext, type WebComponentImplementation } from '@a2ui/web_core/v0_9';
-import { z } from 'zod';
 import {
   indexOfItem, ITEM_ACTION_EVENT, itemActionDetail, itemsOf, plain, wireItemActions, type AppComponentsSpec, type AppElementInput,
   type ElementAction, type WireItemAction,
@@ -124,6 +123,10 @@ function wrapperFor(tag: string): CustomElementConstructor {
   };
 }
 
+const PASS_THROUGH = {
+  safeParse: (data: unknown) => ({ success: true as const, data }),
+} as unknown as WebComponentImplementation['schema'];
+
 /** Tag of the page's wrapper of the app element `tag` (its own name: the app may not define it). */
 export const wrapperTag = (tag: string): string => `surfacer-v09-${tag}`;
 
@@ -137,10 +140,10 @@ export function appCatalogV09(spec: AppComponentsSpec | undefined): Catalog<WebC
   const own = spec.components.map(({ name, tag }): WebComponentImplementation => {
     const wrapper = wrapperTag(tag);
     if (customElements.get(wrapper) === undefined) customElements.define(wrapper, wrapperFor(tag));
-    // The wrapper reads the raw properties itself: the schema only has to let them through (the
-    // server checked them against the app's zod schema). The processor's zod is its own (v3),
-    // whose result shape on success is the same.
-    return { name, tagName: wrapper, schema: z.object({}).passthrough() as unknown as WebComponentImplementation['schema'] };
+    // The wrapper reads the raw properties itself, and the server checked them against the app's
+    // zod schema: the processor's check (its only use of the schema here) lets them through. Not
+    // a zod object: zod 4 probes `new Function` on first use, which the page's CSP forbids.
+    return { name, tagName: wrapper, schema: PASS_THROUGH };
   });
   return [
     basicCatalog,
