@@ -35,12 +35,14 @@ export interface ComponentDirectiveOptions {
   itemActions: readonly string[];
   /** The panel a directive targets when it names none. */
   defaultSurface?: string;
+  /** A payload placing one of the components, shown in the prompt's catalogue and the docs (tests check it validates). */
+  example?: ShowComponentPayload;
 }
 
 const Label = z.string().min(1).max(200);
 const DEFAULT_SHOWN = 25;
 
-interface ShowComponentPayload {
+export interface ShowComponentPayload {
   surface?: string;
   title: string;
   intro?: string;
@@ -100,6 +102,7 @@ export function createComponentDirective(options: ComponentDirectiveOptions): Di
     description: `Open a panel showing one of the app's own components (${components.map((c) => c.name).join(', ')}) with the `
       + 'properties its schema asks for; a component that shows items takes them in `items`. Replaces what the panel showed.',
     payload,
+    ...(options.example === undefined ? {} : { example: options.example }),
     apply(ir: ConversationIr, p: ShowComponentPayload, draw, context): TransitionResult {
       const definition = byName.get(p.component);
       if (definition === undefined) return fail('DIRECTIVE_PAYLOAD_INVALID', '/component', `no component "${p.component}"`);

@@ -9,6 +9,7 @@ import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, appElementsOf, type A2uiClientAssets} from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
+import { mountCatalogRoutes, serverCapabilities, type CatalogDocuments } from './catalog-routes.ts';
 import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
 
 /*
@@ -196,7 +197,10 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     bridges,
     wire: (version, catalog) => wireOf(version, catalog),
     catalogOf: (catalogIds) => chooseCatalog(appCatalog, advertisedInQuery(catalogIds)),
-    mount: (app) => mountA2uiRoutes(app as Hono, deps),
+    mount: (app) => {
+      mountCatalogRoutes(app as Hono, catalogDocuments(service.app, appCatalog?.id));
+      mountA2uiRoutes(app as Hono, deps);
+    },
     close() {
       closed = true;
       for (const made of wires.values()) {
@@ -214,6 +218,11 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
 function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
   if (app.components === undefined) return base;
   return { ...base, components: { registry: app.components, catalog } };
+}
+
+/** What the catalogue routes serve: the app catalogue per version (an app with components), and the server capabilities. */
+function catalogDocuments(_app: AppDefinition, appCatalogId: string | undefined): CatalogDocuments {
+  return { capabilities: serverCapabilities(appCatalogId) };
 }
 
 /** The routes' view of one wire version: its hub, and the bridges compiling the conversations to it. */

@@ -91,6 +91,13 @@ describe('ui.show_component', () => {
     expect(runDirectives(registry, emptyConversation('c1'), back, { mode: 'strict', source }).errors).toEqual([]);
   });
 
+  it('an example the app gives is shown in the catalogue and validates', () => {
+    const withExample = createComponentDirective({ components: [Gauge], itemActions: [], example: { title: 'Load', component: 'Gauge', props: { label: 'CPU', value: 40 } } })!;
+    expect(renderDirectiveCatalogue(createDirectiveRegistry([withExample]))).toContain('{"type":"ui.show_component","payload":{"title":"Load","component":"Gauge"');
+    expect(runDirectives(createDirectiveRegistry([withExample]), emptyConversation('c1'), { directives: [{ type: 'ui.show_component', payload: withExample.example }] },
+      { mode: 'strict', source }).errors).toEqual([]);
+  });
+
   it('no components: no directive; and it is public API', () => {
     expect(createComponentDirective({ components: [], itemActions: [] })).toBeUndefined();
     expect(surfacer.createComponentDirective).toBe(createComponentDirective);
