@@ -217,7 +217,10 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
  */
 function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
   if (app.components === undefined) return base;
-  return { ...base, components: { registry: app.components, catalog } };
+  const components = catalog === 'app' && app.catalog !== undefined
+    ? { registry: app.components, catalog: 'app' as const, catalogId: app.catalog.id }
+    : { registry: app.components, catalog: 'basic' as const };
+  return { ...base, components };
 }
 
 /** What the catalogue routes serve: the app catalogue per version (an app with components), and the server capabilities. */
