@@ -28,7 +28,7 @@ export const TicketTable = defineComponent({
     '<% const rank = { urgent: 0, normal: 1, low: 2 }; const by = it.props.sortBy || "id"; %>',
     '<% const cmp = (a, b) => by === "priority" ? (rank[a.value.priority] ?? 9) - (rank[b.value.priority] ?? 9) : String(a.value[by] ?? "").localeCompare(String(b.value[by] ?? "")); %>',
     '<% const rows = [...it.items].sort((a, b) => cmp(a, b) || String(a.value.id).localeCompare(String(b.value.id))); %>',
-    '<section class="list ticket-table" id="<%= it.ids.root %>" data-list="<%= it.name %>"><div class="ticket-table__scroll"><table>',
+    '<section class="list ticket-table" data-list="<%= it.name %>"><div class="ticket-table__scroll"><table>',
     '<% if (it.props.caption) { %><caption><%= it.props.caption %></caption><% } %>',
     '<thead><tr><th scope="col">Ticket</th><th scope="col">Subject</th><th scope="col" class="ticket-table__customer">Customer</th><th scope="col">Priority</th><th scope="col">Status</th>',
     '<% if (it.actions.length > 0) { %><th scope="col"><span class="visually-hidden">Actions</span></th><% } %></tr></thead>',
@@ -68,7 +68,7 @@ export const BarChart = defineComponent({
   // One <meter> per bar: a bar chart the browser draws without CSS or JavaScript.
   html: [
     '<% const max = Math.max(1, ...it.props.bars.map((b) => b.value)); %>',
-    '<figure class="bar-chart" id="<%= it.ids.root %>"><figcaption><%= it.props.title %></figcaption><dl class="bar-chart__bars">',
+    '<figure class="bar-chart"><figcaption><%= it.props.title %></figcaption><dl class="bar-chart__bars">',
     '<% for (const b of it.props.bars) { %><div class="bar-chart__bar"><dt><%= b.label %></dt>',
     '<dd><meter min="0" max="<%= max %>" value="<%= b.value %>"><%= b.value %></meter> <span class="bar-chart__value"><%= b.value %><%= it.props.unit ? " " + it.props.unit : "" %></span></dd></div><% } %>',
     '</dl></figure>',

@@ -22,7 +22,7 @@ export const PortraitCard = defineComponent({
   }),
   html: [
     '<% const initials = it.props.name.split(/\\s+/).map((w) => w.charAt(0)).join("").slice(0, 2).toUpperCase(); %>',
-    '<article class="portrait-card" id="<%= it.ids.root %>" aria-label="<%= it.props.name %>">',
+    '<article class="portrait-card" aria-label="<%= it.props.name %>">',
     '<% if (it.props.portrait) { %><img class="portrait-card__picture" src="<%= it.props.portrait %>" alt="<%= it.props.name %>"><% } else { %><span class="portrait-card__initials" aria-hidden="true"><%= initials %></span><% } %>',
     '<div class="portrait-card__body"><h3 class="portrait-card__name"><%= it.props.name %></h3>',
     '<% if (it.props.tagline) { %><p class="portrait-card__tagline"><%= it.props.tagline %></p><% } %>',
