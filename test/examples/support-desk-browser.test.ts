@@ -42,7 +42,7 @@ async function takeButtons(page: Page, version: RendererVersion) {
   return takes;
 }
 
-const statusOf = (page: Page, key: string) => page.locator(`#surface-queue tr.list__item[data-key="${key}"] .ticket-table__status`);
+const statusOf = (page: Page, key: string) => page.locator(`#surface-queue tr.ticket-table__row[data-key="${key}"] .ticket-table__status`);
 
 const BASIC_V09 = 'https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json';
 const PHONE = { width: 390, height: 844 };
@@ -211,13 +211,13 @@ describe('the support desk in Chromium', () => {
         await page.goto(`${s.url}${c.base}`);
       }
       try {
-        const rows = page.locator('#surface-queue table tr.list__item');
+        const rows = page.locator('#surface-queue table tr.ticket-table__row');
         await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key')))).toEqual(SAMPLE_TICKETS.map((t) => t.id));
         expect(await page.locator('#surface-queue figure.bar-chart meter').count()).toBe(6);
         expect(await page.locator('#surface-queue li.list__item').count()).toBe(0);
         await shoot(page, `desk-htmx${javaScript ? '' : '-nojs'}-queue`);
 
-        await page.locator('#surface-queue tr.list__item[data-key="T-1003"] button[value="ticket.take"]').click();
+        await page.locator('#surface-queue tr.ticket-table__row[data-key="T-1003"] button[value="ticket.take"]').click();
         await statusOf(page, 'T-1003').filter({ hasText: 'taken' }).waitFor();
         expect(await statuses(c.cid)).toEqual(['new', 'new', 'taken']);
         expect(await applied(c, 'ticket.take')).toBe(1);

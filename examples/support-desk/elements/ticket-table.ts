@@ -57,8 +57,9 @@ export class DeskTicketTable extends LitElement {
     .actions button.primary { background: var(--accent, #1d4ed8); border-color: var(--accent, #1d4ed8); color: #fff; }
     .empty { color: var(--muted, #6b7280); }
     @media (max-width: 560px) {
-      .col-customer { display: none; }
-      th, td { padding: 0.4rem 0.3rem; }
+      .col-customer, .col-id { display: none; }
+      th, td { padding: 0.4rem 0.25rem; }
+      .actions button { padding: 0.25rem 0.45rem; }
     }
   `;
 
