@@ -179,7 +179,25 @@ export function appClientEntry(bundle: Bundle, app: AppElements): string {
   ].join('\n');
 }
 
+/**
+ * Where `npm run build` puts the prebuilt client of an app's page (the demo's: what an installed
+ * package serves without esbuild), named by the app's catalogue id and components — not by the
+ * modules' paths, which differ between machines.
+ */
+export function prebuiltAppClient(version: A2uiVersion, app: AppElements): URL {
+  const bundle = bundleOf(version);
+  const key = createHash('sha256')
+    .update(JSON.stringify([bundle, app.catalogId, app.elements.map((e) => [e.component, e.tag])]))
+    .digest('hex').slice(0, 16);
+  return new URL(`./client/a2ui-client-app-${key}.js`, import.meta.url);
+}
+
 async function bundleAppScript(bundle: Bundle, app: AppElements): Promise<ClientAsset | undefined> {
+  const prebuilt = await readFile(prebuiltAppClient(bundle === 'v0_8' ? '0.8' : '0.9', app), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (prebuilt !== undefined) return asset('js', prebuilt, 'text/javascript; charset=utf-8', BUNDLES[bundle].prefix);
   let esbuild: typeof import('esbuild');
   try {
     esbuild = await import('esbuild');
