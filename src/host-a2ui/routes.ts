@@ -5,12 +5,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { StoreUnavailableError } from '../conversation/index.ts';
 import { A2UI_VERSIONS, isA2uiVersion, type A2uiVersion } from '../compiler/index.ts';
+import type { CatalogChoice } from '../hosting/index.ts';
 import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage, type A2uiPageChrome } from './page.ts';
 import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
-import type { CatalogChoice } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
