@@ -90,9 +90,11 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     const hub = (version === '0.8' && catalog === 'basic' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
     const compile = compileOptionsFor(service.app, catalog, options.compile);
     const bridges = createA2uiBridges({
-      service, hub, logger, wire, catalog,
-      ...(compile ? { compile } : {}),
+      service, hub, logger, wire,
+      ...(options.compile ? { compile: options.compile } : {}),
       ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
+      // This client's catalogue: it names the stream, and its compile options carry the app's components.
+      catalog, ...(compile ? { compile } : {}),
     });
     // A version first asked for after close() starts closed, like the others.
     if (closed) {
