@@ -1,6 +1,9 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
+import type { ComponentCompileOptions } from '../components/check.ts';
+import { checkComponentBlock } from '../components/check.ts';
+import { COMPONENT_ITEM_KEY, componentDataKey } from '../components/view.ts';
 import {
-  surfaceToast, type ActionSpec, type Block, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
+  surfaceToast, type ActionSpec, type Block, type ComponentBlock, type DataValue, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
   type TabShape,
 } from '../../ui-ir/index.ts';
 import { listView } from '../list-view.ts';
@@ -72,6 +75,22 @@ export interface ComponentSink {
    * carry no action uses a Button; one whose Button needs an action uses something else.
    */
   modalTrigger(base: string, label: string): string;
+  /**
+   * An app component (its type in the app catalogue, compiler/components): literal properties as
+   * the version writes literals, bound ones as bindings of `path`, and for a collection its items
+   * and note (bindings) and one item button per action (each sends what a list item's does).
+   */
+  custom(base: string, type: string, props: CustomComponentProps): string;
+}
+
+export interface CustomComponentProps {
+  literals: Readonly<Record<string, DataValue>>;
+  bound: Readonly<Record<string, string>>;
+  collection?: {
+    itemsPath: string;
+    notePath: string;
+    actions: ReadonlyArray<{ action: ListItemAction; listName: string; keyPath: string }>;
+  };
 }
 
 /** The /view key of a list (name-based: stable when blocks move) and the keys of each item. */
@@ -107,6 +126,7 @@ class Layout {
     private readonly sink: ComponentSink,
     private readonly allowedActions: ReadonlySet<string> | undefined,
     private readonly reserved: ReadonlyMap<string, string>,
+    private readonly components: ComponentCompileOptions | undefined,
   ) {
     this.ids = new ComponentIds(surface.id);
   }
@@ -204,9 +224,7 @@ class Layout {
         });
         return sink.tabs(key, tabs);
       }
-      case 'component':
-        // The pipeline replaces components before the layout (compiler/components): never here.
-        throw new Error(`component "${block.name}" reached the layout unexpanded`);
+      case 'component': return this.custom(block, key, indexPath);
       case 'modal': {
         const trigger = sink.modalTrigger(`${key}.open`, sink.text(`${key}.open.label`, block.label, 'body'));
         const parts: string[] = [];
@@ -216,6 +234,33 @@ class Layout {
         return sink.modal(key, trigger, content);
       }
     }
+  }
+
+  /**
+   * An app component, for a client holding the app catalogue. With the basic catalogue the
+   * pipeline has already replaced every component by its fallback (compiler/components), and
+   * checked every one here against the app: reaching this without either is a bug.
+   */
+  private custom(block: ComponentBlock, key: string, indexPath: number[]): string {
+    const components = this.components;
+    if (components?.catalog !== 'app') throw new Error(`component "${block.name}" reached the layout without the app catalogue`);
+    const checked = checkComponentBlock(block, components.registry);
+    if (!checked.ok) throw new Error(checked.error.technical_detail);
+    const props: CustomComponentProps = { literals: checked.props, bound: block.bind };
+    if (block.path !== undefined) {
+      const dataPath = `/view/${componentDataKey(block)}`;
+      const actions: Array<{ action: ListItemAction; listName: string; keyPath: string }> = [];
+      block.actions.forEach((action, i) => {
+        if (this.allowedActions !== undefined && !this.allowedActions.has(action.name)) {
+          this.dropped.push(makeError('A2UI_S2C_ACTION_NOT_ALLOWED', `item action "${action.name}" is not allowlisted; its button was left out`,
+            { pointer: `/view/blocks/${indexPath.join('/blocks/')}/actions/${i}` }));
+          return;
+        }
+        actions.push({ action, listName: block.name, keyPath: COMPONENT_ITEM_KEY });
+      });
+      props.collection = { itemsPath: `${dataPath}/items`, notePath: `${dataPath}/note`, actions };
+    }
+    return this.sink.custom(key, block.component, props);
   }
 
   /** A tab's content: its group's Row or Column (the title is on the tab). */
@@ -305,6 +350,6 @@ class Layout {
  * of every button's context, with a warning.
  */
 export function layoutSurface(surface: Surface, sink: ComponentSink, allowedActions: ReadonlySet<string> | undefined,
-  reserved: ReadonlyMap<string, string>): LayoutResult {
-  return new Layout(surface, sink, allowedActions, reserved).build();
+  reserved: ReadonlyMap<string, string>, components?: ComponentCompileOptions): LayoutResult {
+  return new Layout(surface, sink, allowedActions, reserved, components).build();
 }

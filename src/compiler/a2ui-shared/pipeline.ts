@@ -1,4 +1,5 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
+import { checkComponentBlocks, type ComponentCompileOptions } from '../components/check.ts';
 import { withFallbacks } from '../components/fallback.ts';
 import type { ConversationIr, Surface } from '../../ui-ir/index.ts';
 import { checkSurfaceGuardrails, LineSizes, resolveLimits } from './guardrails.ts';
@@ -34,7 +35,10 @@ export type UpdatePlan<M> =
 
 export interface A2uiTarget<M, P extends PartsBase, O extends CompileOptionsBase> {
   /** One surface's components and data; may throw (reported as COMPILER_A2UI_INTERNAL). */
-  parts(surface: Surface, allowedActions: ReadonlySet<string> | undefined): P;
+  /** `components`: the app's, when the client holds the app catalogue (its component blocks are checked). */
+  parts(surface: Surface, allowedActions: ReadonlySet<string> | undefined, components?: ComponentCompileOptions): P;
+  /** Whether the version emits app components as themselves (else always their fallback). */
+  appComponents: boolean;
   /** A full init of the surface (the pipeline puts any deleteSurface in front). */
   init(parts: P, options: O): M[];
   /** The smallest correct update from `prev` to `next` (same A2UI surface id), or a rebuild. */
@@ -144,6 +148,7 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
       allowedComponents: ctx.options.allowedComponents,
       allowedActions: ctx.options.allowedActions,
       maxNestingDepth: ctx.limits.maxNestingDepth,
+      ...(ctx.options.components === undefined ? {} : { components: ctx.options.components }),
     }));
   }
 
@@ -190,8 +195,14 @@ export function createA2uiCompiler<M, P extends PartsBase, O extends CompileOpti
 
   function partsOrFail(surface: Surface, ctx: Ctx<O>): P | SurfacerError {
     try {
-      // App components become their fallback blocks here; the rest of the pipeline sees basic blocks only.
-      const shown = withFallbacks(surface, ctx.options.components?.registry);
+      const components = ctx.options.components;
+      if (components?.catalog === 'app' && target.appComponents) {
+        // The client holds the app catalogue: components are emitted as themselves, once the app accepts them.
+        const error = checkComponentBlocks(surface.view.blocks, components.registry);
+        return error ?? target.parts(surface, ctx.allowedActions, components);
+      }
+      // Otherwise components become their fallback blocks here; the rest of the pipeline sees basic blocks only.
+      const shown = withFallbacks(surface, components?.registry);
       if (isError(shown)) return shown;
       return target.parts(shown, ctx.allowedActions);
     } catch (error) {

@@ -116,4 +116,6 @@ export interface ValidateOptionsBase {
   /** Absent: any action name. */
   allowedActions?: readonly string[];
   maxNestingDepth?: number;
+  /** The compile's component options: with `catalog: 'app'` the app catalogue is the client's too. */
+  components?: ComponentCompileOptions;
 }

@@ -75,6 +75,8 @@ const V08: A2uiTarget<A2uiMessage, SurfaceParts, A2uiCompileOptions> = {
   },
   optionWarnings: (options) => resolveStyles(options).warnings,
   rebuildOnTombstones: true,
+  // Not yet: a v0.8 client is sent each app component's fallback, whatever its catalogue.
+  appComponents: false,
 };
 
 const compiler = createA2uiCompiler(V08);

@@ -229,6 +229,11 @@ class V08Components implements ComponentSink {
   modalTrigger(base: string, label: string): string {
     return this.add(base, 'Card', { child: label });
   }
+
+  /** The v0.8 target has `appComponents: false`: the pipeline sends fallbacks, never a component here. */
+  custom(_base: string, type: string): string {
+    throw new Error(`app component ${type} reached the v0.8 layout`);
+  }
 }
 
 export function buildComponents(surface: Surface, options: ComponentOptions = {}): ComponentBuild {

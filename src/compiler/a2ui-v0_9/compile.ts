@@ -5,6 +5,7 @@ import { compileParts, deleteMessage, fallbackMessages, initMessages, updateMess
 import type { A2uiV09CompileOptions, A2uiV09CompileResult, A2uiV09Message, A2uiV09Version } from './types.ts';
 import { childRefsOf } from './validate-component.ts';
 import { validateA2uiV09Messages } from './validate.ts';
+import { appCatalogSpecV09 } from '../components/wire-v09.ts';
 
 /**
  * IR → A2UI v0.9 batches: the v0.9 messages, components and data plugged into the shared
@@ -32,7 +33,9 @@ const V09: A2uiTarget<A2uiV09Message, SurfaceParts, A2uiV09CompileOptions> = {
   update: (prev, next, _viewChanged, options) => updateMessages(versionOf(options), prev, next),
   deleteSurface: (a2uiSurfaceId, options) => deleteMessage(versionOf(options), a2uiSurfaceId),
   fallback: (irSurfaceId, a2uiSurfaceId, options) => fallbackMessages(versionOf(options), irSurfaceId, a2uiSurfaceId),
-  validate: validateA2uiV09Messages,
+  validate: (messages, options) => validateA2uiV09Messages(messages, options.components?.catalog === 'app'
+    ? { ...options, appCatalog: appCatalogSpecV09(options.components.registry, options.components.catalogId) }
+    : options),
   dropOrphans,
   clobbers: (messages) => messages.filter((m) => 'updateDataModel' in m && [undefined, '', '/', '/draft'].includes(m.updateDataModel.path)).length,
   size: (parts) => ({
@@ -48,6 +51,7 @@ const V09: A2uiTarget<A2uiV09Message, SurfaceParts, A2uiV09CompileOptions> = {
   },
   optionWarnings: () => [],
   rebuildOnTombstones: false,
+  appComponents: true,
 };
 
 const compiler = createA2uiCompiler(V09);

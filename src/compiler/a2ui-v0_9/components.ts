@@ -2,8 +2,9 @@ import type { BasicComponentType } from '../../a2ui-v0_9-protocol/index.ts';
 import type { SurfacerError } from '../../errors/index.ts';
 import type { ActionSpec, FieldBlock, IconName, ListItemAction, Surface } from '../../ui-ir/index.ts';
 import {
-  escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
+  escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type CustomComponentProps, type TextStyle,
 } from '../a2ui-shared/index.ts';
+import type { ComponentCompileOptions } from '../components/check.ts';
 import type { A2uiV09Component } from './types.ts';
 
 /**
@@ -171,10 +172,34 @@ class V09Components implements ComponentSink {
   modalTrigger(base: string, label: string): string {
     return this.add(base, 'Button', { child: label, variant: 'default' });
   }
+
+  /**
+   * Flat like every v0.9 component: literals as they are, bound properties as `{path}`; a
+   * collection binds `items` and `note`, and each item button carries the very action a list
+   * item's Button does (its `item` bound relative to the item: the element resolves it there).
+   */
+  custom(base: string, type: string, props: CustomComponentProps): string {
+    const out: Record<string, unknown> = { ...props.literals };
+    for (const [key, path] of Object.entries(props.bound)) out[key] = { path };
+    const { collection } = props;
+    if (collection !== undefined) {
+      out.items = { path: collection.itemsPath };
+      out.note = { path: collection.notePath };
+      if (collection.actions.length > 0) {
+        out.itemActions = collection.actions.map(({ action, listName, keyPath }) => ({
+          label: action.label, primary: action.primary,
+          action: { event: { name: action.name, context: { list: listName, item: { path: keyPath }, nonce: this.surface.nonce, rev: this.surface.rev } } },
+        }));
+      }
+    }
+    const id = `${base}.${type}`;
+    this.components.push({ id, component: type, ...out });
+    return id;
+  }
 }
 
-export function buildComponents(surface: Surface, allowedActions?: ReadonlySet<string>): ComponentBuild {
+export function buildComponents(surface: Surface, allowedActions?: ReadonlySet<string>, components?: ComponentCompileOptions): ComponentBuild {
   const sink = new V09Components(surface);
-  const layout = layoutSurface(surface, sink, allowedActions, RESERVED_CONTEXT_KEYS_V09);
+  const layout = layoutSurface(surface, sink, allowedActions, RESERVED_CONTEXT_KEYS_V09, components);
   return { components: sink.components, warnings: layout.warnings, dropped: layout.dropped };
 }

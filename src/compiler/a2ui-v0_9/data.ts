@@ -1,5 +1,7 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import { childBlocks, getAt, type Block, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
+import { childBlocks, getAt, type Block, type ComponentBlock, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
+import { COMPONENT_ITEM_KEY, componentDataKey, componentView } from '../components/view.ts';
 import {
   asString, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
   STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey, type Coerced,
@@ -36,17 +38,22 @@ function shownAs(value: JsonValue): string {
 }
 
 /** Depth-first over the blocks: the first field bound to each name, and the /view strings of value blocks. */
-function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface: Surface, fields: Map<string, FieldBlock>, view: JsonObject): void {
+function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface: Surface, fields: Map<string, FieldBlock>, view: JsonObject,
+  registry: ComponentRegistry | undefined): void {
   for (let i = 0; i < blocks.length; i += 1) {
     const block = blocks[i]!;
     if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
+    else if (block.kind === 'component') {
+      const definition = registry?.get(block.component);
+      if (block.path !== undefined && definition !== undefined) view[componentDataKey(block)] = componentData(surface, { ...block, path: block.path }, definition);
+    }
     else if (block.kind === 'value') {
       const tokens = block.path.slice(1).split('/');
       view[viewKey([...prefix, i])] = escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined));
     } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
     else {
       const children = childBlocks(block);
-      if (children !== undefined) scanBlocks(children, [...prefix, i], surface, fields, view);
+      if (children !== undefined) scanBlocks(children, [...prefix, i], surface, fields, view, registry);
     }
   }
 }
@@ -68,10 +75,20 @@ function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): Js
   };
 }
 
-export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): JsonObject {
+/**
+ * An app component's collection (compiler/components/view.ts): `{note, items}`, `items` a plain
+ * array of `{key, …fields}` as the data holds them (the component shows them, not a Text).
+ */
+function componentData(surface: Surface, block: ComponentBlock & { path: string }, definition: ComponentDefinition): JsonObject {
+  const { items, note } = componentView(surface, block, definition);
+  return { note, items: items.map((item) => ({ ...item.value, [COMPONENT_ITEM_KEY]: item.key }) as JsonObject) };
+}
+
+/** `registry`: the app's components, when they are emitted as themselves (their collections need data). */
+export function projectSurfaceData(surface: Surface, warnings: SurfacerError[], registry?: ComponentRegistry): JsonObject {
   const fields = new Map<string, FieldBlock>();
   const view: JsonObject = {};
-  scanBlocks(surface.view.blocks, [], surface, fields, view);
+  scanBlocks(surface.view.blocks, [], surface, fields, view, registry);
   const draft: JsonObject = {};
   const bound = (field: FieldBlock, raw: DataValue | undefined): JsonValue => {
     const { value, coerced } = fieldValue(field, raw);

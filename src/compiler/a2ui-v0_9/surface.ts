@@ -1,6 +1,7 @@
 import { BASIC_CATALOG_ID } from '../../a2ui-v0_9-protocol/index.ts';
 import type { SurfacerError } from '../../errors/index.ts';
 import type { Surface } from '../../ui-ir/index.ts';
+import type { ComponentCompileOptions } from '../components/check.ts';
 import { encodeA2uiSurfaceId, type UpdatePlan } from '../a2ui-shared/index.ts';
 import { buildComponents, ROOT_ID } from './components.ts';
 import { diffDataMessages, initDataMessages } from './data-messages.ts';
@@ -13,27 +14,31 @@ import type { A2uiV09Component, A2uiV09Message, A2uiV09Version, JsonObject } fro
  */
 export interface SurfaceParts {
   a2uiSurfaceId: string;
+  /** The catalogue createSurface names: the app's when its components are emitted as themselves. */
+  catalogId: string;
   components: A2uiV09Component[];
   model: JsonObject;
   warnings: SurfacerError[];
   dropped: SurfacerError[];
 }
 
-export function compileParts(surface: Surface, allowedActions: ReadonlySet<string> | undefined): SurfaceParts {
-  const build = buildComponents(surface, allowedActions);
+export function compileParts(surface: Surface, allowedActions: ReadonlySet<string> | undefined, components?: ComponentCompileOptions): SurfaceParts {
+  const app = components?.catalog === 'app' ? components : undefined;
+  const build = buildComponents(surface, allowedActions, app);
   const warnings = [...build.warnings];
-  const model = projectSurfaceData(surface, warnings);
+  const model = projectSurfaceData(surface, warnings, app?.registry);
   return {
     a2uiSurfaceId: encodeA2uiSurfaceId(surface.id, surface.epoch),
+    catalogId: app?.catalogId ?? BASIC_CATALOG_ID,
     components: build.components, model, warnings, dropped: build.dropped,
   };
 }
 
-/** createSurface (basic catalogue), every component, the whole data model. */
+/** createSurface (the parts' catalogue), every component, the whole data model. */
 export function initMessages(version: A2uiV09Version, parts: SurfaceParts): A2uiV09Message[] {
   const surfaceId = parts.a2uiSurfaceId;
   return [
-    { version, createSurface: { surfaceId, catalogId: BASIC_CATALOG_ID } },
+    { version, createSurface: { surfaceId, catalogId: parts.catalogId } },
     { version, updateComponents: { surfaceId, components: parts.components } },
     ...initDataMessages(version, surfaceId, parts.model),
   ];
@@ -47,6 +52,8 @@ export function initMessages(version: A2uiV09Version, parts: SurfaceParts): A2ui
  * v0.9 never needs a rebuild.
  */
 export function updateMessages(version: A2uiV09Version, prev: SurfaceParts, next: SurfaceParts): UpdatePlan<A2uiV09Message> {
+  // The catalogue is fixed at createSurface: a client that now gets the other one starts over.
+  if (prev.catalogId !== next.catalogId) return { kind: 'rebuild', reason: 'the client now gets another catalogue' };
   const surfaceId = next.a2uiSurfaceId;
   const before = new Map(prev.components.map((c) => [c.id, JSON.stringify(c)]));
   const changed = next.components.filter((c) => before.get(c.id) !== JSON.stringify(c));

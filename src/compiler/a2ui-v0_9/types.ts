@@ -1,4 +1,5 @@
 import type { BasicComponentType } from '../../a2ui-v0_9-protocol/index.ts';
+import type { AppCatalogV09 } from '../components/wire-v09.ts';
 import type { CompileOptionsBase, CompileResult, SurfaceBatch, ValidateOptionsBase } from '../a2ui-shared/index.ts';
 
 /** JSON as v0.9 carries it: data values are plain JSON (arrays are arrays). */
@@ -8,10 +9,14 @@ export type JsonObject = { [key: string]: JsonValue };
 /** The `version` a message carries. v0.9 is what the shipped JSON Schemas pin; v0.9.x readers take both. */
 export type A2uiV09Version = 'v0.9' | 'v0.9.1';
 
+/** An app component's type (a ComponentName: never a basic type). */
+export type AppComponentType = string & { readonly appComponent?: never };
+
 /** A flat component: id, type, and its properties beside them (a2ui-v0.9.md, server → client). */
 export interface A2uiV09Component {
   id: string;
-  component: BasicComponentType;
+  /** A basic type, or an app component's (compiled for a client holding the app catalogue). */
+  component: BasicComponentType | AppComponentType;
   [property: string]: unknown;
 }
 
@@ -33,4 +38,9 @@ export interface A2uiV09CompileOptions extends CompileOptionsBase {
 export interface ValidateA2uiV09Options extends ValidateOptionsBase {
   /** Catalogues a createSurface may name; default: the basic catalogue. */
   catalogIds?: readonly string[];
+  /**
+   * The app catalogue the client holds: a createSurface may name it too, and that surface's
+   * components may be the app's, each checked against its schema.
+   */
+  appCatalog?: AppCatalogV09;
 }

@@ -225,8 +225,9 @@ const NO_REFS = Object.freeze([]) as unknown as ChildRefFound[];
 const NO_ISSUES: readonly z.core.$ZodIssue[] = Object.freeze([]);
 
 /** The ids `item` refers to, by the catalogue's reference properties. */
-export function childRefsOf(type: BasicComponentType, item: Record<string, unknown>): ChildRefFound[] {
-  const specs = CHILD_REFS[type];
+export function childRefsOf(type: string, item: Record<string, unknown>): ChildRefFound[] {
+  // App components have no entry: they refer to no other component.
+  const specs: readonly protocol.ChildRef[] = Object.hasOwn(CHILD_REFS, type) ? CHILD_REFS[type as BasicComponentType] : [];
   // Most components (text, inputs) refer to nothing: one shared empty list, never written to.
   if (specs.length === 0) return NO_REFS;
   const refs: ChildRefFound[] = [];
@@ -257,11 +258,16 @@ export function childRefsOf(type: BasicComponentType, item: Record<string, unkno
  */
 export function checkComponent(
   item: Record<string, unknown>, type: string, allowedActions: ReadonlySet<string> | undefined, findings: Finding[],
-  shared: SharedContext = newSharedContext(),
+  shared: SharedContext = newSharedContext(), custom?: ReadonlyMap<string, z.ZodType>,
 ): ChildRefFound[] | Finding {
   const info = TYPES.get(type);
   if (info === undefined) {
-    return { code: 'A2UI_S2C_COMPONENT_NOT_ALLOWED', detail: `component "${String(item.id)}" has type "${type}", not in the basic catalogue`, path: ['component'] };
+    const schema = custom?.get(type);
+    if (schema !== undefined) return checkCustomComponent(item, type, schema, allowedActions, findings);
+    return {
+      code: 'A2UI_S2C_COMPONENT_NOT_ALLOWED',
+      detail: `component "${String(item.id)}" has type "${type}", not in the ${custom === undefined ? 'basic' : 'surface\'s'} catalogue`, path: ['component'],
+    };
   }
   const issues = info.accepts?.(item) === true ? NO_ISSUES : componentSchemaIssues(info.type, item);
   if (issues.length > 0) {
@@ -295,4 +301,40 @@ export function checkComponent(
     i -= 1;
   }
   return refs;
+}
+
+/**
+ * An app component (its type is in the surface's app catalogue): the whole component against
+ * the schema built from its definition (compiler/components/wire-v09.ts: unknown or ill-typed
+ * properties are findings), well-formed bindings, and its item buttons' actions like a
+ * Button's (allowlisted, no reserved key). It refers to no other component.
+ */
+function checkCustomComponent(
+  item: Record<string, unknown>, type: string, schema: z.ZodType, allowedActions: ReadonlySet<string> | undefined, findings: Finding[],
+): ChildRefFound[] {
+  const parsed = schema.safeParse(item);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) findings.push({ code: 'A2UI_S2C_SCHEMA_INVALID', detail: `${type}: ${issue.message}`, path: issue.path as (string | number)[] });
+    return NO_REFS;
+  }
+  const shared = newSharedContext();
+  const at: (string | number)[] = [];
+  for (const k in item) {
+    if (!Object.prototype.hasOwnProperty.call(item, k) || k === 'id' || k === 'component') continue;
+    const value = item[k];
+    if (typeof value !== 'object' || value === null) continue;
+    at.push(k);
+    walk(value, at, findings, shared);
+    at.pop();
+  }
+  const buttons = Array.isArray(item.itemActions) ? item.itemActions : [];
+  buttons.forEach((button: unknown, i) => {
+    const event = isRecord(button) ? buttonEvent(button.action) : undefined;
+    if (event === undefined) return;
+    const own: Finding[] = [];
+    if (isRecord(event.context)) shareContext(shared, event.context);
+    checkAction(event, allowedActions, own, shared);
+    prefixed(findings, ['itemActions', i], own);
+  });
+  return NO_REFS;
 }

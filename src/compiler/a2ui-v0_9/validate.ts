@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { A2UI_V09_VERSIONS, BASIC_CATALOG_ID, FORBIDDEN_SEGMENTS, getData, setData, SERVER_MESSAGE_KINDS } from '../../a2ui-v0_9-protocol/index.ts';
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
@@ -54,6 +55,8 @@ interface Generation {
    * the reachable set (same walk, same order as treeDepth); undefined once definitions change.
    */
   depth: TreeDepth | undefined;
+  /** App component schemas by type, when the surface's catalogue is the app's (or unknown: an update). */
+  custom: ReadonlyMap<string, z.ZodType> | undefined;
   data: unknown;
   /** Data is tracked from createSurface on; a write the client refuses is reported. */
   dataKnown: boolean;
@@ -88,7 +91,7 @@ class StreamValidator {
   constructor(private readonly options: ValidateA2uiV09Options) {
     this.allowed = options.allowedComponents ? new Set(options.allowedComponents) : undefined;
     this.actions = options.allowedActions ? new Set(options.allowedActions) : undefined;
-    this.catalogs = new Set(options.catalogIds ?? [BASIC_CATALOG_ID]);
+    this.catalogs = new Set([...(options.catalogIds ?? [BASIC_CATALOG_ID]), ...(options.appCatalog === undefined ? [] : [options.appCatalog.catalogId])]);
     this.maxDepth = options.maxNestingDepth ?? DEFAULT_A2UI_LIMITS.maxNestingDepth;
   }
 
@@ -114,10 +117,13 @@ class StreamValidator {
     return (code, detail, path, componentId) => this.report(code, index, detail, [kind, ...path], surfaceId, componentId);
   }
 
-  private newGeneration(surfaceId: string, first: number, created: boolean): Generation {
+  private newGeneration(surfaceId: string, first: number, created: boolean, catalogId?: unknown): Generation {
     const prior = created ? undefined : this.options.priorTypes?.get(surfaceId);
+    const app = this.options.appCatalog;
+    // A surface created here uses the catalogue it named; one only updated here may be either.
+    const custom = app !== undefined && (!created || catalogId === app.catalogId) ? app.components : undefined;
     const gen: Generation = {
-      first, created, idsKnown: created || prior !== undefined, prior, defs: new Map(), reached: new Set(), depth: undefined,
+      first, created, idsKnown: created || prior !== undefined, prior, defs: new Map(), reached: new Set(), depth: undefined, custom,
       data: created ? {} : undefined, dataKnown: created, live: true,
     };
     const list = this.surfaces.get(surfaceId) ?? [];
@@ -163,7 +169,7 @@ class StreamValidator {
         issue('A2UI_S2C_SURFACE_EXISTS', `surface "${surfaceId}" is already on the client (it got updates before this createSurface)`, []);
       }
       this.createSurface(body, issue);
-      this.newGeneration(surfaceId, index, true);
+      this.newGeneration(surfaceId, index, true, body.catalogId);
       return;
     }
     let gen = current;
@@ -241,7 +247,7 @@ class StreamValidator {
         (failed ??= new Set()).add(id);
         continue;
       }
-      const refs = checkComponent(item, type, this.actions, findings, this.shared);
+      const refs = checkComponent(item, type, this.actions, findings, this.shared, gen.custom);
       if (!Array.isArray(refs)) {
         issue(refs.code, refs.detail, ['components', j, ...refs.path]);
         (failed ??= new Set()).add(id);

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { DataMapSchema, type ComponentBlock, type DataMap } from '../../ui-ir/index.ts';
+import { childBlocks, DataMapSchema, type Block, type ComponentBlock, type DataMap } from '../../ui-ir/index.ts';
 
 /**
  * The negotiation result every compiler takes (comp-nego decides it per client): the app's
  * components, and whether the client holds the app's catalogue (`app`: emit the component) or
  * only the basic one (`basic`: emit its fallback blocks).
  */
-export interface ComponentCompileOptions {
-  registry: ComponentRegistry;
-  catalog: 'app' | 'basic';
-}
+export type ComponentCompileOptions =
+  | { registry: ComponentRegistry; catalog: 'basic' }
+  /** `catalogId`: the app catalogue's id, named by v0.9 createSurface and v0.8 beginRendering. */
+  | { registry: ComponentRegistry; catalog: 'app'; catalogId: string };
 
 export type CheckedComponent =
   | { ok: true; definition: ComponentDefinition; props: DataMap }
@@ -85,4 +85,22 @@ function dropUndefined(value: Record<string, unknown>): Record<string, unknown> 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
   return out;
+}
+
+/** The first component block of `blocks` the app cannot show (depth-first), as its error. */
+export function checkComponentBlocks(blocks: readonly Block[], registry: ComponentRegistry | undefined, prefix = '/view/blocks'): SurfacerError | undefined {
+  for (let i = 0; i < blocks.length; i += 1) {
+    const block = blocks[i]!;
+    const pointer = `${prefix}/${i}`;
+    if (block.kind === 'component') {
+      const checked = checkComponentBlock(block, registry, pointer);
+      if (!checked.ok) return checked.error;
+    }
+    const children = childBlocks(block);
+    if (children !== undefined) {
+      const error = checkComponentBlocks(children, registry, `${pointer}/blocks`);
+      if (error !== undefined) return error;
+    }
+  }
+  return undefined;
 }

@@ -1,10 +1,11 @@
 import { hash } from 'node:crypto';
 import {
-  getAt, listBlocks, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock,
+  collectionBlocks, getAt, listItems, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock,
   type ListBlock, type Surface,
 } from '../../ui-ir/index.ts';
 import type { ComponentRegistry } from '../../app-kit/component.ts';
 import { UNAVAILABLE_NOTE, withFallbacksOrNotes } from '../components/fallback.ts';
+import { renderComponentHtml } from './component.ts';
 import { listView } from '../list-view.ts';
 import { ICON_GLYPHS, iconWords } from './icons.ts';
 import { controlOf, formatDisplayValue, formatFieldValue, isChecked, safeUrl, selectedValues, type ControlShape } from './controls.ts';
@@ -93,7 +94,9 @@ export type BlockVm =
   | { kind: 'audio'; url?: string; description: string }
   | TabsVm
   | ModalVm
-  | ListVm;
+  | ListVm
+  /** An app component: `html` is its template's output (rendered auto-escaped by compiler/html/component.ts). */
+  | { kind: 'component'; id: string; name: string; html: string };
 
 /**
  * Tabs without JavaScript: one `<details>` per tab, all with the same `name` (an exclusive
@@ -226,7 +229,9 @@ function viewStatics(surface: Surface): ViewStatics {
 }
 
 export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, options: HtmlCompileOptions = {}): SurfaceVm {
-  const surface = withFallbacksOrNotes(shownSurface, options.components);
+  // With the app's components the page shows each as its own HTML; without, a note (no fallback
+  // needed: the htmx page is always the app's own).
+  const surface = options.components === undefined ? withFallbacksOrNotes(shownSurface, undefined) : shownSurface;
   const base = basePathOf(ir, options);
   const elementId = `surface-${surface.id}`;
   const csrf = options.csrfToken === undefined ? [] : [{ name: '_csrf', value: options.csrfToken }];
@@ -239,7 +244,7 @@ export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, opti
     title: surface.view.title, template: surface.view.template, lifecycle: surface.lifecycle,
     epoch: surface.epoch, rev: surface.rev, closed, expired,
     regenerate: { action: `${base}/surfaces/${surface.id}/regenerate`, hidden: csrf },
-    blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, rejected?.fields, !expired, [i])),
+    blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, rejected?.fields, !expired, [i], false, options.components)),
     actions: closed || expired ? [] : [...actions],
     itemForms: [],
   };
@@ -277,9 +282,11 @@ function itemForms(
   ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>, renderId: string | undefined,
 ): ItemFormVm[] {
   const out: ItemFormVm[] = [];
-  for (const block of listBlocks(surface.view)) {
+  for (const block of collectionBlocks(surface.view)) {
     if (block.actions.length === 0) continue;
-    for (const item of listView(surface, block).items) {
+    // A component's items are a list's (same rules, ui-ir/collections.ts), so its forms are too.
+    const keys = block.kind === 'list' ? listView(surface, block).items : listItems(surface, block).shown;
+    for (const item of keys) {
       out.push({
         id: itemFormId(surface, block.name, item.key),
         action: `${base}/actions`,
@@ -344,9 +351,10 @@ interface ValueStatics { label: string; path: string; namespace: string; keys: s
 type Submitted = RejectedSubmit['fields'];
 
 /** `indexPath`: where the block is (names the elements of tabs and modals, deterministically). */
-function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[], folded = false): BlockVm {
+function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[], folded = false,
+  components?: ComponentRegistry): BlockVm {
   const children = (blocks: readonly Block[], at: readonly number[], fold = folded): BlockVm[] =>
-    blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], fold));
+    blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], fold, components));
   switch (block.kind) {
     case 'field': {
       const vm = fieldViewModel(surface, block, submitted);
@@ -385,9 +393,11 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       if (block.title !== undefined && block.title !== '') vm.title = block.title;
       return vm;
     }
-    case 'component':
-      // withFallbacksOrNotes replaced every component before the view model is built.
-      return { kind: 'text', text: UNAVAILABLE_NOTE, tone: 'caption' };
+    case 'component': {
+      const html = components === undefined ? undefined : renderComponentHtml(surface, block, components, live);
+      if (html === undefined) return { kind: 'text', text: UNAVAILABLE_NOTE, tone: 'caption' };
+      return { kind: 'component', id: `surface-${surface.id}-component-${block.name}`, name: block.name, html };
+    }
     default:
       // Everything else is a function of the block (and the surface id) alone.
       return perSurface(block, surface.id, () => freeze(staticBlockViewModel(surface, block)));

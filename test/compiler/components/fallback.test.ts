@@ -13,6 +13,7 @@ import {
 import { feed as feedV09, newOracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { feed, newProcessor, silenceWc } from '../a2ui-v0_8/wc-oracle.ts';
 import { Gauge, Scoreboard, testComponents } from '../../support/components.ts';
+import { GAUGE, irWith, SCORES } from './fixtures.ts';
 
 beforeEach(() => {
   silenceWc();
@@ -20,23 +21,6 @@ beforeEach(() => {
 });
 
 const registry = testComponents();
-const SCORES: ComponentBlock = {
-  kind: 'component', component: 'Scoreboard', name: 'scores', props: { title: 'Round one' }, bind: {},
-  path: '/ui/scores', itemKey: 'id', actions: [{ name: 'list.choose', label: 'Pick', primary: false }], maxItems: 25,
-};
-const GAUGE: ComponentBlock = {
-  kind: 'component', component: 'Gauge', name: 'level', props: { label: 'Level' }, bind: { value: '/committed/level' },
-  itemKey: 'id', actions: [], maxItems: 25,
-};
-const ITEMS = [{ id: 'ann', player: 'Ann', score: 12 }, { id: 'bob', player: 'Bob <b>', score: 7 }];
-
-function irWith(blocks: Block[]): ConversationIr {
-  const view = SurfaceView.parse({ template: 'scores', title: 'Scores', blocks, actions: [] });
-  const ir = openSurface(emptyConversation('c1'), { id: 'main', view, ui: { scores: ITEMS } }, draw(createSeededSource('comp')));
-  const surface = ir.surfaces[0]!;
-  // Committed values are the app's (actions write them); set directly for the test.
-  return { ...ir, surfaces: [{ ...surface, data: { ...surface.data, committed: { level: 3 } } }] };
-}
 
 /** The same IR with each component replaced as the contract says: an untitled column of its fallback. */
 function expandedByHand(blocks: Block[]): Block[] {
@@ -166,5 +150,32 @@ describe('defineComponent refuses what cannot work', () => {
   });
   it('refuses a name used twice', () => {
     expect(() => createComponentRegistry([Gauge, Gauge])).toThrow(/twice/);
+  });
+});
+
+describe('HTML with the app\'s components: each component\'s own template', () => {
+  const ir = irWith([SCORES, GAUGE]);
+  const html = compileConversationToHtml(ir, { components: registry, csrfToken: 'tok' }).html;
+
+  it('renders the templates escaped, bound props read from data', () => {
+    expect(html).toContain('<table class="scoreboard" id="surface-main-component-scores">');
+    expect(html).toContain('<caption>Round one</caption>');
+    expect(html).toContain('Bob &lt;b&gt;');
+    expect(html).not.toContain('Bob <b>');
+    expect(html).toContain('<meter min="0" max="100" value="3">3</meter>');
+  });
+
+  it('item buttons post through the item\'s own form with {list, item}, like a list\'s (no JavaScript)', () => {
+    const form = /<form[^>]*id="surface-main-list-scores-item-bob-form"[^>]*>([\s\S]*?)<\/form>/.exec(html);
+    expect(form).not.toBeNull();
+    expect(form![1]).toContain('name="list" value="scores"');
+    expect(form![1]).toContain('name="item" value="bob"');
+    expect(html).toContain('<button type="submit" form="surface-main-list-scores-item-bob-form" name="_action" value="list.choose">Pick</button>');
+  });
+
+  it('a component the app refuses shows a note, the rest of the panel stays', () => {
+    const out = compileConversationToHtml(irWith([{ ...GAUGE, component: 'Nope' }, SCORES]), { components: registry }).html;
+    expect(out).toContain('This part of the panel cannot be shown.');
+    expect(out).toContain('<caption>Round one</caption>');
   });
 });

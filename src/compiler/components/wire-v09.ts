@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
+import { AccessibilityAttributes, Action, DataBinding, DynamicString, DynamicValue } from '../../a2ui-v0_9-protocol/common.ts';
+import { COLLECTION_PROPS } from './props.ts';
+
+/**
+ * What the v0.9 semantic validator (and ClientSim v0.9) know of an app catalogue: its id and,
+ * per app component, the zod schema of the whole wire component (`{id, component, …props}`),
+ * strict like the basic catalogue's. Built from the definitions — the same schemas the catalogue
+ * document is generated from: a literal property must pass the component's own zod schema; a
+ * bindable one may instead be a `{path}` binding; a collection's `items` is a binding, its
+ * `itemActions` buttons' actions are A2UI actions.
+ */
+export interface AppCatalogV09 {
+  catalogId: string;
+  components: ReadonlyMap<string, z.ZodType>;
+}
+
+/** `field` without its optional wrapper (a bindable property is optional: absent when bound). */
+function required(field: z.ZodType): z.ZodType {
+  return field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field;
+}
+
+export const ItemActionWire = z.strictObject({ label: z.string(), primary: z.boolean().optional(), action: Action });
+
+export function wireSchemaV09(definition: ComponentDefinition): z.ZodType {
+  const bindable = new Set<string>(definition.bindable ?? []);
+  const shape: Record<string, z.ZodType> = {
+    id: z.string(),
+    component: z.literal(definition.name),
+    accessibility: AccessibilityAttributes.optional(),
+    weight: z.number().optional(),
+  };
+  for (const [key, field] of Object.entries(definition.props.shape as Record<string, z.ZodType>)) {
+    shape[key] = bindable.has(key) ? z.union([required(field), DataBinding]).optional() : field;
+  }
+  if (definition.item !== undefined) {
+    shape[COLLECTION_PROPS.items] = DynamicValue;
+    shape[COLLECTION_PROPS.note] = DynamicString.optional();
+    shape[COLLECTION_PROPS.itemActions] = z.array(ItemActionWire).max(4).optional();
+  }
+  return z.strictObject(shape);
+}
+
+const specs = new WeakMap<ComponentRegistry, Map<string, AppCatalogV09>>();
+
+export function appCatalogSpecV09(registry: ComponentRegistry, catalogId: string): AppCatalogV09 {
+  let byId = specs.get(registry);
+  if (byId === undefined) specs.set(registry, byId = new Map());
+  let spec = byId.get(catalogId);
+  if (spec === undefined) {
+    spec = { catalogId, components: new Map(registry.list().map((d) => [d.name, wireSchemaV09(d)])) };
+    byId.set(catalogId, spec);
+  }
+  return spec;
+}
