@@ -218,7 +218,9 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
  */
 function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
   if (app.components === undefined) return base;
-  return { ...base, components: { registry: app.components, catalog } };
+  const registry = app.components;
+  // 'app' only ever comes with a catalogue id (appCatalogOffer); without one every client is basic.
+  return { ...base, components: catalog === 'app' && app.catalog !== undefined ? { registry, catalog, catalogId: app.catalog.id } : { registry, catalog: 'basic' } };
 }
 
 /** What the catalogue routes serve: the app catalogue per version (an app with components), and the server capabilities. */
