@@ -100,8 +100,10 @@ export {
   DEFAULT_A2UI_VERSION, flattenFollowOns, isA2uiVersion, validateA2uiMessages, validateA2uiV09Messages,
 } from './compiler/index.ts';
 export type {
-  A2uiMessage, A2uiV09Message, A2uiVersion, A2uiWire, CompileOptionsBase, CompileResult, ComponentCompileOptions, Violation,
+  A2uiMessage, A2uiV09Message, A2uiVersion, A2uiWire, AppCatalogV09, CatalogDocumentV09, CompileOptionsBase, CompileResult,
+  ComponentCompileOptions, Violation,
 } from './compiler/index.ts';
+export { appCatalogSpecV09, appCatalogV09 } from './compiler/index.ts';
 export { compileConversationToHtml, compileSurfaceToHtml } from './compiler/html/index.ts';
 export type { HtmlCompileOptions, HtmlCompileResult } from './compiler/html/index.ts';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RESERVED_PROP_NAMES } from '../compiler/components/props.ts';
 import { ComponentName, type Block, type ComponentBlock } from '../ui-ir/index.ts';
 
 /**
@@ -88,6 +89,9 @@ export function defineComponent<P extends z.ZodObject, I extends z.ZodObject | u
     } catch (e) {
       fail(`${what} has no JSON Schema (${(e as Error).message})`);
     }
+  }
+  for (const key of Object.keys(definition.props.shape)) {
+    if (RESERVED_PROP_NAMES.has(key)) fail(`property "${key}" has a name the protocol or a collection uses`);
   }
   for (const key of definition.bindable ?? []) {
     if (!Object.hasOwn(definition.props.shape, key)) fail(`bindable property "${key}" is not a property`);

@@ -3,3 +3,9 @@
 export { checkComponentBlock } from './check.ts';
 export type { CheckedComponent, ComponentCompileOptions } from './check.ts';
 export { componentFallback, hasComponents, UNAVAILABLE_NOTE, withFallbacks, withFallbacksOrNotes } from './fallback.ts';
+export { appCatalogV09, COMMON_TYPES } from './catalog-v09.ts';
+export type { CatalogDocumentV09, JsonSchema } from './catalog-v09.ts';
+export { appCatalogSpecV09, wireSchemaV09 } from './wire-v09.ts';
+export type { AppCatalogV09 } from './wire-v09.ts';
+export { COMPONENT_ITEM_KEY, componentDataKey, componentView } from './view.ts';
+export { COLLECTION_PROPS, RESERVED_PROP_NAMES } from './props.ts';
