@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { a2uiWire, a2uiWireOfMessageVersion, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
+import { a2uiWire, a2uiWireOfMessageVersion, appCatalogV09, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
 import type { AppDefinition } from '../conversation/index.ts';
 import { CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
@@ -223,9 +223,14 @@ function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2u
   return { ...base, components: catalog === 'app' && app.catalog !== undefined ? { registry, catalog, catalogId: app.catalog.id } : { registry, catalog: 'basic' } };
 }
 
-/** What the catalogue routes serve: the app catalogue per version (an app with components), and the server capabilities. */
-function catalogDocuments(_app: AppDefinition, appCatalogId: string | undefined): CatalogDocuments {
-  return { capabilities: serverCapabilities(appCatalogId) };
+/**
+ * What the catalogue routes serve: the app catalogue (an app with components; generated from
+ * their zod schemas, compiler/components) and the server capabilities.
+ */
+function catalogDocuments(app: AppDefinition, appCatalogId: string | undefined): CatalogDocuments {
+  const capabilities = serverCapabilities(appCatalogId);
+  if (appCatalogId === undefined || app.components === undefined) return { capabilities };
+  return { capabilities, v09: appCatalogV09(app.components, appCatalogId, `${app.name}: A2UI catalogue`) };
 }
 
 /** The routes' view of one wire version: its hub, and the bridges compiling the conversations to it. */
