@@ -61,10 +61,8 @@ export function tokenRows(): TokenRow[] {
   const envelope = { directives: [SHOW_GALLERY] };
   for (const catalog of ['app', 'basic'] as const) {
     const name = `ui.show_component CharacterGallery, 3 items (${catalog === 'app' ? 'app catalogue' : 'fallback'})`;
-    const components = catalog === 'app'
-      ? { registry: gallery.components!, catalog, catalogId: gallery.catalog!.id }
-      : { registry: gallery.components!, catalog };
-    rows.push(row(gallery, name, envelope, { components }));
+    const registry = gallery.components!;
+    rows.push(row(gallery, name, envelope, { components: catalog === 'app' ? { registry, catalog, catalogId: gallery.catalog!.id } : { registry, catalog } }));
   }
   return rows;
 }

@@ -1,8 +1,8 @@
+import type { CatalogChoice } from '../hosting/index.ts';
 import {
   a2uiWire, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiWire, type CompileResult, type SurfaceBatch,
 } from '../compiler/index.ts';
 import { silentLogger, StoreUnavailableError, type ConversationEvent, type ConversationService, type Logger } from '../conversation/index.ts';
-import type { CatalogChoice } from '../hosting/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { parseEventId, streamNameOf } from './event-id.ts';
 import type { A2uiHub } from './hub.ts';

@@ -1,12 +1,12 @@
 import type { Context, Hono } from 'hono';
-import { a2uiWire, a2uiWireOfMessageVersion, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
+import { a2uiWire, a2uiWireOfMessageVersion, appCatalogV09, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
 import type { AppDefinition } from '../conversation/index.ts';
 import { CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
 import { advertisedInQuery, appCatalogOffer, chooseCatalog, createRateLimiter, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
-import { a2uiClientAssets, appElementsOf, type A2uiClientAssets} from './client-bundle.ts';
+import { a2uiClientAssets, appElementsOf, type A2uiClientAssets } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
 import { mountCatalogRoutes, serverCapabilities, type CatalogDocuments } from './catalog-routes.ts';
@@ -90,9 +90,11 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     const hub = (version === '0.8' && catalog === 'basic' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
     const compile = compileOptionsFor(service.app, catalog, options.compile);
     const bridges = createA2uiBridges({
-      service, hub, logger, wire, catalog,
-      ...(compile ? { compile } : {}),
+      service, hub, logger, wire,
+      ...(options.compile ? { compile: options.compile } : {}),
       ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
+      // This client's catalogue: it names the stream, and its compile options carry the app's components.
+      catalog, ...(compile ? { compile } : {}),
     });
     // A version first asked for after close() starts closed, like the others.
     if (closed) {
@@ -217,15 +219,19 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
  */
 function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
   if (app.components === undefined) return base;
-  const components = catalog === 'app' && app.catalog !== undefined
-    ? { registry: app.components, catalog: 'app' as const, catalogId: app.catalog.id }
-    : { registry: app.components, catalog: 'basic' as const };
-  return { ...base, components };
+  const registry = app.components;
+  // 'app' only ever comes with a catalogue id (appCatalogOffer); without one every client is basic.
+  return { ...base, components: catalog === 'app' && app.catalog !== undefined ? { registry, catalog, catalogId: app.catalog.id } : { registry, catalog: 'basic' } };
 }
 
-/** What the catalogue routes serve: the app catalogue per version (an app with components), and the server capabilities. */
-function catalogDocuments(_app: AppDefinition, appCatalogId: string | undefined): CatalogDocuments {
-  return { capabilities: serverCapabilities(appCatalogId) };
+/**
+ * What the catalogue routes serve: the app catalogue (an app with components; generated from
+ * their zod schemas, compiler/components) and the server capabilities.
+ */
+function catalogDocuments(app: AppDefinition, appCatalogId: string | undefined): CatalogDocuments {
+  const capabilities = serverCapabilities(appCatalogId);
+  if (appCatalogId === undefined || app.components === undefined) return { capabilities };
+  return { capabilities, v09: appCatalogV09(app.components, appCatalogId, `${app.name}: A2UI catalogue`) };
 }
 
 /** The routes' view of one wire version: its hub, and the bridges compiling the conversations to it. */

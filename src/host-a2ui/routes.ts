@@ -5,11 +5,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { StoreUnavailableError } from '../conversation/index.ts';
 import { A2UI_VERSIONS, isA2uiVersion, type A2uiVersion } from '../compiler/index.ts';
+import type { CatalogChoice } from '../hosting/index.ts';
 import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { A2UI_PAGE_CSP, renderA2uiPage, type A2uiPageChrome } from './page.ts';
-import { createHeartbeat, nodeSink, webSink, type CatalogChoice } from '../hosting/index.ts';
+import { createHeartbeat, nodeSink, webSink } from '../hosting/index.ts';
 import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
@@ -86,11 +87,13 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     }
   };
   const heartbeat = createHeartbeat(heartbeatMs);
-  const catalogOf = (c: Context): CatalogChoice => deps.catalog?.(c.req.queries('catalog')) ?? 'basic';
   const allowed = async (c: Context): Promise<string | undefined> => {
     const cid = c.req.param('cid');
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
   };
+
+  /** The catalogue a request's client has (`?catalog=<id>`, repeatable): the app's, or the basic one. */
+  const catalogOf = (c: Context): CatalogChoice => deps.catalog?.(c.req.queries('catalog')) ?? 'basic';
 
   app.get('/a2ui/c/:cid/stream', storeGuard(async (c) => {
     const cid = await allowed(c);

@@ -69,8 +69,9 @@ export function createGalleryApp(): AppDefinition {
 /**
  * The v0.9 action a renderer sends for item `key`'s "character.use" button: found in the
  * stream's components wherever the compiler put it (a Button of the fallback list's template, or
- * the component's own per-item actions), with its context's literals as the renderer resolves
- * them (the item key bound to the item's data is resolved here from the data model).
+ * the component's own `itemActions`), its context as the renderer resolves it: literals as they
+ * are, and the one binding relative to the item (the item's key: `id` in the list's template,
+ * `key` in the component's items) as that key.
  */
 export function itemAction(messages: readonly Record<string, unknown>[], key: string): Record<string, unknown> | undefined {
   const surfaceId = (messages.find((m) => m.createSurface !== undefined)!.createSurface as { surfaceId: string }).surfaceId;
@@ -82,7 +83,7 @@ export function itemAction(messages: readonly Record<string, unknown>[], key: st
     const id = typeof obj.id === 'string' ? obj.id : componentId;
     if (found === undefined && event?.name === 'character.use') {
       const context = Object.fromEntries(Object.entries(event.context ?? {}).map(([k, v]) => [k, isPath(v) ? key : v]));
-      found = { name: event.name, surfaceId, sourceComponentId: id, context: { ...context, item: key, list: GALLERY_NAME } };
+      found = { name: event.name, surfaceId, sourceComponentId: id, context };
     }
     for (const value of Object.values(obj)) visit(value, id);
   };
