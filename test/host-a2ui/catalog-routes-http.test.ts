@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID } from '../../src/compiler/index.ts';
+import { createDemoApp } from '../../src/app/index.ts';
 import { isErrorCode } from '../../src/errors/index.ts';
 import { createGalleryApp, GALLERY_CATALOG_ID } from '../support/component-app.ts';
 import { newConversation, startE2e, type E2eServer } from '../e2e/support/stack.ts';
@@ -16,7 +17,9 @@ let app: E2eServer;
 let plain: E2eServer;
 beforeAll(async () => {
   app = await startE2e({}, { app: createGalleryApp() });
-  plain = await startE2e();
+  // An app without components of its own: the demo without its PortraitCard.
+  const { components: _components, catalog: _catalog, ...bare } = createDemoApp();
+  plain = await startE2e({}, { app: bare });
 });
 afterAll(async () => {
   await app.close();
