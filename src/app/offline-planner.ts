@@ -132,7 +132,7 @@ function portraitOf(text: string): Plan {
       type: 'ui.show_component',
       payload: {
         surface: 'portrait', title: 'Character portrait', component: 'PortraitCard',
-        props: { name: c.name, tagline: c.tagline, genre: c.genre, tags: c.tags.split(',').map((t) => t.trim()), greeting: c.greeting },
+        props: { name: c.name, tagline: c.tagline, genre: c.genre, tags: c.tags.split(',').map((t) => t.trim()).filter((t) => t !== c.genre), greeting: c.greeting },
       },
     }],
   };
