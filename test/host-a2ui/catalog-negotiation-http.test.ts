@@ -5,9 +5,8 @@ import { validateA2uiV09Messages } from '../../src/compiler/index.ts';
 import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import type { SseConnection } from '../support/sse-client.ts';
-import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
-import { newOracle, offer, type Oracle } from '../support/a2ui-v0_9-oracle.ts';
-import { createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
+import { newOracle, offer } from '../support/a2ui-v0_9-oracle.ts';
+import { appOracle, createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
 import { newConversation, postEvent, startE2e, stream, until, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
 
 /*
@@ -60,8 +59,8 @@ describe('catalogue negotiation on the A2UI stream', () => {
     expect(components09(data(app)).some((x) => x.component === 'CharacterGallery')).toBe(true);
     // A client that loads the catalogue we serve renders the app stream with the official processor.
     const served = await (await fetch(`${s.url}/a2ui/catalog/v0.9.json`)).json() as Record<string, unknown>;
-    const appOracle = oracleOf(served);
-    for (const message of data(app)) expect(offer(appOracle, message)).toEqual({ ok: true });
+    const oracle = appOracle(served);
+    for (const message of data(app)) expect(offer(oracle, message)).toEqual({ ok: true });
 
     for (const conn of [basic, silent]) {
       expect(create(conn).catalogId).toBe(BASIC_CATALOG_ID);
@@ -140,11 +139,3 @@ describe('catalogue negotiation on the A2UI stream', () => {
     }), { numRuns: 40 });
   });
 });
-
-/** The official v0.9 processor holding only the app catalogue a client loaded (its functions the basic ones). */
-function oracleOf(document: Record<string, unknown>): Oracle {
-  const loaded = Catalog.fromSchema(document as never);
-  const catalog = new Catalog(GALLERY_CATALOG_ID, [...loaded.components.values()], BASIC_FUNCTIONS);
-  const actions: unknown[] = [];
-  return { processor: new MessageProcessor([catalog], (a) => { actions.push(a); }), catalog, actions };
-}
