@@ -123,6 +123,14 @@ describe('catalogue negotiation on the A2UI stream', () => {
     expect(results[1]).toEqual(results[0]);
   });
 
+  it('the htmx page is the app\'s own: it always shows the component\'s HTML rendering', async () => {
+    const client = s.client();
+    const c = await newConversation(s, client, 'show the gallery');
+    const html = await (await client.get(c.base)).text();
+    expect(html).toContain('<section class="gallery"><h3>Pick a character</h3>');
+    expect(html).toContain('<li>Captain Kestrel</li>');
+  });
+
   it('fuzz: whatever `catalog` parameters a snapshot names, it is 200 with the basic catalogue unless one of them is exactly the app\'s', async () => {
     const c = await gallery();
     const value = fc.oneof(
