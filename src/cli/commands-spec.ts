@@ -94,6 +94,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { name: 'incremental', type: 'boolean', description: 'surfaces the stream does not begin are taken as already on the client' },
       a2uiVersion,
+      { name: 'catalog', type: 'string', value: 'FILE', description: 'an app catalogue (v0.9 catalogue JSON) the client also has: its components are checked against it (A2UI 0.9 only)' },
     ],
     load: () => import('./commands/validate.ts'),
   },

@@ -3,7 +3,7 @@ import { hashSurfaceV09, type HashOptionsV09 } from './serialize.ts';
 import { applyMessageV09, endOfStreamV09, initialStateV09, type StateOptionsV09 } from './state-machine.ts';
 import { buildTreeV09, type TreeV09 } from './tree.ts';
 import type { ActionMessageV09, SimStateV09, SurfaceStateV09, ViolationV09 } from './types.ts';
-import { clickV09, EPOCH_CLOCK, inputV09, setValueV09, type ClickResultV09, type Clock } from './user.ts';
+import { clickItemActionV09, clickV09, EPOCH_CLOCK, inputV09, setValueV09, type ClickResultV09, type Clock } from './user.ts';
 
 export interface ClientSimV09Options extends StateOptionsV09 {
   /** Time source for action timestamps; default: the Unix epoch, so runs are reproducible. */
@@ -57,6 +57,8 @@ export interface ClientSimV09 {
   input(surfaceId: string, componentId: string, value: unknown): ViolationV09[];
   /** `dataPath` picks one instance of a list template's button (its item's path); default the first. */
   click(surfaceId: string, componentId: string, clock?: Clock, dataPath?: string): ClickResultV09;
+  /** Item button `action` of item `item` of app component `componentId` (clickItemActionV09). */
+  clickItemAction(surfaceId: string, componentId: string, item: number, action: number, clock?: Clock): ClickResultV09;
 }
 
 /** A mutable handle over the pure v0.9 state machine; every method is a pure step underneath. */
@@ -89,6 +91,9 @@ export function createClientSimV09(options: ClientSimV09Options = {}): ClientSim
     hashes,
     setValue: (surfaceId, path, value) => step(setValueV09(state, surfaceId, path, value)),
     input: (surfaceId, componentId, value) => step(inputV09(state, surfaceId, componentId, value)),
+    clickItemAction: (surfaceId, componentId, item, action, clock) => clickItemActionV09(state, surfaceId, componentId, {
+      clock: clock ?? options.clock ?? EPOCH_CLOCK, item, action, ...(options.version === undefined ? {} : { version: options.version }),
+    }),
     click: (surfaceId, componentId, clock, dataPath) => clickV09(state, surfaceId, componentId, {
       clock: clock ?? options.clock ?? EPOCH_CLOCK, ...(options.version === undefined ? {} : { version: options.version }),
       ...(dataPath === undefined ? {} : { dataPath }),

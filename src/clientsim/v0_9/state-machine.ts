@@ -4,7 +4,7 @@ import {
 import { childPointer, isPlainObject, own } from '../json-util.ts';
 import { CLIENTSIM_V09_CODES, type ClientSimV09Code } from './codes.ts';
 import { buildTreeV09 } from './tree.ts';
-import type { ComponentV09, SimStateV09, SurfaceStateV09, ViolationV09 } from './types.ts';
+import type { AppCatalogSimV09, ComponentV09, SimStateV09, SurfaceStateV09, ViolationV09 } from './types.ts';
 
 /*
  * The ClientSim v0.9 state machine, modelled on @a2ui/web_core 0.11's v0.9 MessageProcessor
@@ -28,6 +28,8 @@ export interface StepResultV09 {
 export interface StateOptionsV09 {
   /** Catalogues the client has (default: the basic catalogue). */
   readonly catalogIds?: readonly string[];
+  /** The app catalogue the client also has: surfaces created with it may hold its components. */
+  readonly appCatalog?: AppCatalogSimV09;
 }
 
 export function initialStateV09(): SimStateV09 {
@@ -50,7 +52,9 @@ function cloneJson(value: unknown): unknown {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value)) as unknown;
 }
 
-function updateComponents(surface: SurfaceStateV09, list: readonly Record<string, unknown>[], issues: Issue[]): SurfaceStateV09 {
+function updateComponents(surface: SurfaceStateV09, list: readonly Record<string, unknown>[], issues: Issue[], app?: AppCatalogSimV09): SurfaceStateV09 {
+  // App components are known only on a surface created with the app catalogue.
+  const custom = app !== undefined && surface.catalogId === app.catalogId ? app.components : undefined;
   // Validation pass (nothing changes unless every component passes).
   list.forEach((item, j) => {
     const at = `/updateComponents/components/${j}`;
@@ -63,7 +67,19 @@ function updateComponents(surface: SurfaceStateV09, list: readonly Record<string
     const type = (own(item, 'component') as string | undefined) || surface.components.get(id)?.type;
     if (type === undefined) return;
     if (!isBasicComponentType(type)) {
-      issues.push({ code: 'CLIENTSIM_UNKNOWN_COMPONENT_TYPE', detail: `'${id}' has type '${type}'`, pointer: childPointer(at, 'component') });
+      const schema = custom?.get(type);
+      if (schema === undefined) {
+        issues.push({ code: 'CLIENTSIM_UNKNOWN_COMPONENT_TYPE', detail: `'${id}' has type '${type}'`, pointer: childPointer(at, 'component') });
+        return;
+      }
+      const checked = schema.safeParse({ ...item, id, component: type });
+      if (!checked.success) {
+        const first = checked.error?.issues[0];
+        issues.push({
+          code: 'CLIENTSIM_COMPONENT_INVALID', detail: `'${id}' (${type}, app catalogue): ${first?.message ?? 'invalid'}`,
+          pointer: (first?.path ?? []).reduce<string>((p, k) => childPointer(p, String(k)), at),
+        });
+      }
       return;
     }
     const result = BASIC_COMPONENT_SCHEMAS[type].safeParse(propertiesOf(item));
@@ -97,7 +113,7 @@ function updateComponents(surface: SurfaceStateV09, list: readonly Record<string
       // The processor removes and re-adds a component whose type changed: it moves to the end.
       components.delete(id);
     }
-    const next: ComponentV09 = { id, type, properties };
+    const next: ComponentV09 = !isBasicComponentType(type) && custom?.has(type) === true ? { id, type, properties, app: true } : { id, type, properties };
     components.set(id, next);
   });
   return hasError(issues) ? surface : { ...surface, components };
@@ -148,7 +164,7 @@ export function applyMessageV09(state: SimStateV09, raw: unknown, options: State
   }
   if (kind === 'createSurface') {
     const catalogId = body.catalogId as string;
-    if (!(options.catalogIds ?? [BASIC_CATALOG_ID]).includes(catalogId)) {
+    if (!(options.catalogIds ?? [BASIC_CATALOG_ID]).includes(catalogId) && catalogId !== options.appCatalog?.catalogId) {
       return rejected({ code: 'CLIENTSIM_CATALOG_UNKNOWN', detail: `catalog '${catalogId}'`, pointer: '/createSurface/catalogId' }, surfaceId);
     }
     if (current !== undefined) return rejected({ code: 'CLIENTSIM_SURFACE_EXISTS', detail: `surface '${surfaceId}' exists` }, surfaceId);
@@ -161,7 +177,7 @@ export function applyMessageV09(state: SimStateV09, raw: unknown, options: State
   if (current === undefined) return rejected({ code: 'CLIENTSIM_SURFACE_NOT_FOUND', detail: `no surface '${surfaceId}'` }, surfaceId);
   const issues: Issue[] = [];
   const next = kind === 'updateComponents'
-    ? updateComponents(current, body.components as Record<string, unknown>[], issues)
+    ? updateComponents(current, body.components as Record<string, unknown>[], issues, options.appCatalog)
     : updateDataModel(current, body, issues);
   if (hasError(issues)) return { state: { ...state, messageCount: index + 1 }, violations: issues.map((i) => toViolation(i, index, surfaceId)) };
   surfaces.set(surfaceId, { ...next, touchedAt: index });

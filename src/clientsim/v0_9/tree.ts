@@ -47,7 +47,8 @@ export function buildTreeV09(surface: SurfaceStateV09): TreeV09 {
     if (chain.some((c) => c.id === id && c.dataPath === dataPath)) return push({ id, type: PLACEHOLDER, dataPath, state: 'cyclic', children: [] });
     const component = surface.components.get(id);
     if (component === undefined) return push({ id, type: PLACEHOLDER, dataPath, state: 'pending', children: [] });
-    if (!isBasicComponentType(component.type)) return push({ id, type: component.type, dataPath, state: 'unknown-type', children: [] });
+    // An app component (validated by the app catalogue) renders itself: a leaf; any other unknown type a placeholder.
+    if (!isBasicComponentType(component.type)) return push({ id, type: component.type, dataPath, state: component.app === true ? 'resolved' : 'unknown-type', children: [] });
     const children: TreeNodeV09[] = [];
     const node = push({ id, type: component.type, dataPath, state: 'resolved', children });
     chain.push({ id, dataPath });

@@ -6,6 +6,17 @@ export interface ComponentV09 {
   readonly id: string;
   readonly type: string;
   readonly properties: Readonly<Record<string, unknown>>;
+  /** An app component the surface's catalogue (the app's) defines: validated by its schema, rendered as a leaf. */
+  readonly app?: true;
+}
+
+/**
+ * An app catalogue the client holds (v0.9): its id and, per app component type, the zod schema
+ * of the whole wire component (compiler/components/wire-v09.ts builds it from the definitions).
+ */
+export interface AppCatalogSimV09 {
+  readonly catalogId: string;
+  readonly components: ReadonlyMap<string, { safeParse(value: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ message: string; path: ReadonlyArray<PropertyKey> }> } } }>;
 }
 
 /** One v0.9 surface: created by createSurface, rendered from the component `root`. */

@@ -114,11 +114,53 @@ export function clickV09(state: SimStateV09, surfaceId: string, componentId: str
   const found = locate(state, surfaceId, componentId, options.dataPath);
   if ('fail' in found) return { ok: false, violation: found.fail };
   const { surface, node, properties } = found;
-  const notSent = (detail: string): ClickResultV09 => ({ ok: false, violation: violation(state, surfaceId, 'CLIENTSIM_ACTION_NOT_SENT', detail) });
   const action = own(properties, 'action');
   if (node.type !== 'Button' || !isPlainObject(action)) {
     return { ok: false, violation: violation(state, surfaceId, 'CLIENTSIM_NOT_INTERACTIVE', `'${componentId}' is not a Button with an action`) };
   }
+  return send(state, surfaceId, componentId, surface, action, node.dataPath, options);
+}
+
+export interface ItemActionOptionsV09 {
+  readonly clock: Clock;
+  readonly version?: 'v0.9' | 'v0.9.1';
+  /** Which item (its index in the component's bound `items`). */
+  readonly item: number;
+  /** Which of its `itemActions`. */
+  readonly action: number;
+}
+
+/**
+ * The user clicks item button `action` of item `item` of app component `componentId` (its
+ * catalogue's collection contract, compiler/components/catalog-v09.ts): the element renders each
+ * entry of its bound `items` in that entry's data context (`<items path>/<i>`, as a List template
+ * would) and resolves the button's action there, as GenericBinder does for a Button.
+ */
+export function clickItemActionV09(state: SimStateV09, surfaceId: string, componentId: string, options: ItemActionOptionsV09): ClickResultV09 {
+  const found = locate(state, surfaceId, componentId);
+  if ('fail' in found) return { ok: false, violation: found.fail };
+  const { surface, node, properties } = found;
+  const notInteractive = (detail: string): ClickResultV09 => ({ ok: false, violation: violation(state, surfaceId, 'CLIENTSIM_NOT_INTERACTIVE', detail) });
+  const component = surface.components.get(componentId);
+  if (component?.app !== true) return notInteractive(`'${componentId}' is not an app component`);
+  const buttons = own(properties, 'itemActions');
+  const button = Array.isArray(buttons) ? buttons[options.action] as unknown : undefined;
+  const action = isPlainObject(button) ? own(button, 'action') : undefined;
+  const items = own(properties, 'items');
+  const itemsPath = isPlainObject(items) ? own(items, 'path') : undefined;
+  if (!isPlainObject(action) || typeof itemsPath !== 'string') return notInteractive(`'${componentId}' has no item action ${options.action} over bound items`);
+  const listPath = resolveDataPath(itemsPath, node.dataPath);
+  const list = getData(surface.dataModel, listPath);
+  if (!Array.isArray(list) || !(options.item in list)) return { ok: false, violation: violation(state, surfaceId, 'CLIENTSIM_NOT_RENDERED', `'${componentId}' shows no item ${options.item}`) };
+  return send(state, surfaceId, componentId, surface, action, resolveDataPath(String(options.item), listPath), options);
+}
+
+function send(
+  state: SimStateV09, surfaceId: string, componentId: string, surface: SurfaceStateV09, action: Record<string, unknown>, dataPath: string,
+  options: { clock: Clock; version?: 'v0.9' | 'v0.9.1' },
+): ClickResultV09 {
+  const notSent = (detail: string): ClickResultV09 => ({ ok: false, violation: violation(state, surfaceId, 'CLIENTSIM_ACTION_NOT_SENT', detail) });
+  const node = { dataPath };
   let resolved: unknown;
   try {
     resolved = resolveDeep(action, surface, node.dataPath);

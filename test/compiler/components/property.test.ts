@@ -2,7 +2,7 @@ import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9'
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isFinding } from '../../../src/compiler/a2ui-shared/index.ts';
-import { appCatalogSpecV09, appCatalogV09 } from '../../../src/compiler/components/index.ts';
+import { appCatalogFromDocumentV09, appCatalogSpecV09, appCatalogV09 } from '../../../src/compiler/components/index.ts';
 import {
   compileConversationToA2ui, compileConversationToA2uiV09, validateA2uiMessages, validateA2uiV09Messages,
 } from '../../../src/compiler/index.ts';
@@ -16,6 +16,9 @@ import { feed as feedV08, newProcessor, silenceWc } from '../a2ui-v0_8/wc-oracle
 const registry = testComponents();
 const document = appCatalogV09(registry, TEST_CATALOG_ID);
 const spec = appCatalogSpecV09(registry, TEST_CATALOG_ID);
+/** The same catalogue read back from its document (what `surfacer validate --catalog` uses). */
+const fromDocument = appCatalogFromDocumentV09(JSON.parse(JSON.stringify(document)));
+if (!fromDocument.ok) throw new Error(fromDocument.message);
 
 function appOracle(): Oracle {
   const loaded = Catalog.fromSchema(JSON.parse(JSON.stringify(document)));
@@ -38,6 +41,7 @@ describe('property: any IR with app components compiles to streams the official 
       for (const batch of r.batches) {
         feed(appOracle(), batch.messages, batch.surfaceId);
         expect(validateA2uiV09Messages(batch.messages, { appCatalog: spec }).filter(isFinding)).toEqual([]);
+        expect(validateA2uiV09Messages(batch.messages, { appCatalog: fromDocument.catalog }).filter(isFinding)).toEqual([]);
         const custom = batch.messages.flatMap((m) => ('updateComponents' in m ? m.updateComponents.components : []))
           .filter((c) => !isBasicComponentType(c.component));
         // A surface compiled whole shows every component as itself; a failed one (plain text) none.
