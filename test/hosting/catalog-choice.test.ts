@@ -85,5 +85,8 @@ describe('the stream URL of the app\'s own page', () => {
     // An app without a catalogue: the stream as before.
     expect(pageStreamUrl('/s', '0.8', undefined, undefined)).toBe('/s');
     expect(pageStreamUrl('/s', '0.9', undefined, undefined)).toBe('/s?v=0.9');
+    // What the page passes on is bounded like what a stream reads: 32 ids of at most 2048 characters.
+    const many = Array.from({ length: 50 }, (_, i) => `https://x.example/${i}`);
+    expect(new URL(pageStreamUrl('/s', '0.9', [...many, 'y'.repeat(5000)], APP_ID), 'http://h').searchParams.getAll('catalog')).toEqual(many.slice(0, 32));
   });
 });
