@@ -1,14 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createComponentRegistry, defineComponent } from '../../../src/app-kit/index.ts';
-import { LIST_ACTIONS } from '../../../src/collections/index.ts';
+import { createListDirectives, LIST_ACTIONS } from '../../../src/collections/index.ts';
+import { createDirectiveRegistry, runDirectives } from '../../../src/directives/index.ts';
 import {
   compileConversationToA2ui, compileConversationToA2uiV09, type A2uiCompileResult, type A2uiV09CompileResult,
 } from '../../../src/compiler/index.ts';
 import { compileConversationToHtml } from '../../../src/compiler/html/index.ts';
 import { createActionRegistry, checkIngress, type ActionRequest } from '../../../src/ingress/index.ts';
 import {
-  createSeededSource, draw, emptyConversation, openSurface, SurfaceView, type Block, type ComponentBlock, type ConversationIr,
+  createSeededSource, draw, listItems, SurfaceView, type Block, type ComponentBlock, type ConversationIr,
 } from '../../../src/ui-ir/index.ts';
 import { feed as feedV09, newOracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { feed, newProcessor, silenceWc } from '../a2ui-v0_8/wc-oracle.ts';
@@ -177,5 +178,25 @@ describe('HTML with the app\'s components: each component\'s own template', () =
     const out = compileConversationToHtml(irWith([{ ...GAUGE, component: 'Nope' }, SCORES]), { components: registry }).html;
     expect(out).toContain('This part of the panel cannot be shown.');
     expect(out).toContain('<caption>Round one</caption>');
+  });
+});
+
+describe('the generic list directives write a component collection\'s items like a list\'s', () => {
+  it('ui.list_add appends to the component\'s items (by its name), ui.list_remove removes one', () => {
+    const directives = createDirectiveRegistry(createListDirectives({ itemActions: ['list.choose'] }));
+    const source = createSeededSource('comp-directives');
+    const ir = irWith([SCORES]);
+    const added = runDirectives(directives, ir, { directives: [{ type: 'ui.list_add', payload: { list: 'scores', items: [{ id: 'cy', player: 'Cy', score: 4 }] } }] },
+      { mode: 'strict', source });
+    expect(added.errors).toEqual([]);
+    const keys = (x: ConversationIr): string[] => {
+      const s = x.surfaces[0]!;
+      return listItems(s, { ...SCORES, path: SCORES.path! }).items.map((i) => i.key);
+    };
+    expect(keys(added.ir)).toEqual(['ann', 'bob', 'cy']);
+    const removed = runDirectives(directives, added.ir, { directives: [{ type: 'ui.list_remove', payload: { list: 'scores', ids: ['ann'] } }] },
+      { mode: 'strict', source });
+    expect(removed.errors).toEqual([]);
+    expect(keys(removed.ir)).toEqual(['bob', 'cy']);
   });
 });
