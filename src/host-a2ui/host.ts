@@ -1,7 +1,8 @@
 import type { Context, Hono } from 'hono';
 import { a2uiWire, a2uiWireOfMessageVersion, appCatalogV09, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
-import type { AppDefinition } from '../conversation/index.ts';
-import { CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
+import {
+  CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type AppDefinition, type ConversationService, type Logger,
+} from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
 import { advertisedInQuery, appCatalogOffer, chooseCatalog, createRateLimiter, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
@@ -62,8 +63,6 @@ export interface A2uiHost {
   readonly bridges: A2uiBridges;
   /** The hub and bridges of a wire version and catalogue (default basic), made on first use. */
   wire(version: A2uiVersion, catalog?: CatalogChoice): { readonly hub: A2uiHub; readonly bridges: A2uiBridges };
-  /** The catalogue a client that advertised `catalogIds` (our `catalog` query parameters) is compiled with. */
-  catalogOf(catalogIds: readonly string[] | undefined): CatalogChoice;
   /** Adds the `/a2ui/...` routes and the client assets to `app` (createApp's `extend`). */
   mount(app: Hono<any>): void;
   /** Ends every stream (shutdown) and stops following conversations. Call before server.close(). */
@@ -198,7 +197,6 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     hub,
     bridges,
     wire: (version, catalog) => wireOf(version, catalog),
-    catalogOf: (catalogIds) => chooseCatalog(appCatalog, advertisedInQuery(catalogIds)),
     mount: (app) => {
       mountCatalogRoutes(app as Hono, catalogDocuments(service.app, appCatalog?.id));
       mountA2uiRoutes(app as Hono, deps);

@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { StoreUnavailableError } from '../conversation/index.ts';
 import { A2UI_VERSIONS, isA2uiVersion, type A2uiVersion } from '../compiler/index.ts';
-import type { CatalogChoice } from '../hosting/index.ts';
+import { advertisedInQuery, type CatalogChoice } from '../hosting/index.ts';
 import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
@@ -228,7 +228,9 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
 export function pageStreamUrl(stream: string, version: A2uiVersion, asked: readonly string[] | undefined, appCatalogId: string | undefined): string {
   const query = new URLSearchParams();
   if (version !== '0.8') query.set('v', version);
-  const catalogs = asked !== undefined && asked.length > 0 ? asked : appCatalogId === undefined ? [] : [appCatalogId];
+  // Bounded like any advertisement (catalog-choice.ts): the page never echoes more than a stream would read.
+  const given = advertisedInQuery(asked).ids;
+  const catalogs = given.length > 0 ? given : appCatalogId === undefined ? [] : [appCatalogId];
   for (const id of catalogs) query.append('catalog', id);
   const text = query.toString();
   return text === '' ? stream : `${stream}?${text}`;

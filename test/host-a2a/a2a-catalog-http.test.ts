@@ -4,7 +4,8 @@ import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import { errorIndexes, runBothV09 } from '../clientsim/v0_9/compare.ts';
 import { startE2e, type E2eServer } from '../e2e/support/stack.ts';
-import { createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
+import { offer } from '../support/a2ui-v0_9-oracle.ts';
+import { appOracle, createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
 import { a2aClient, a2uiData, a2uiOf, sendTask, text, userMessage } from './support.ts';
 
 /*
@@ -49,6 +50,9 @@ describe('A2A: the catalogue a message advertises', () => {
       if (expected === 'app') {
         expect(catalogIdOf(messages)).toBe(GALLERY_CATALOG_ID);
         expect(components(messages)).toContain('CharacterGallery');
+        // A client holding the served catalogue renders it with the official processor.
+        const oracle = appOracle(await (await fetch(`${s.url}/a2ui/catalog/v0.9.json`)).json() as Record<string, unknown>);
+        for (const message of messages) expect(offer(oracle, message)).toEqual({ ok: true });
       } else {
         expect(catalogIdOf(messages)).toBe(BASIC_CATALOG_ID);
         expect(components(messages)).not.toContain('CharacterGallery');

@@ -5,9 +5,8 @@ import { validateA2uiV09Messages } from '../../src/compiler/index.ts';
 import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import type { SseConnection } from '../support/sse-client.ts';
-import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
-import { newOracle, offer, type Oracle } from '../support/a2ui-v0_9-oracle.ts';
-import { createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
+import { newOracle, offer } from '../support/a2ui-v0_9-oracle.ts';
+import { appOracle, createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
 import { newConversation, postEvent, startE2e, stream, until, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
 
 /*
@@ -60,8 +59,8 @@ describe('catalogue negotiation on the A2UI stream', () => {
     expect(components09(data(app)).some((x) => x.component === 'CharacterGallery')).toBe(true);
     // A client that loads the catalogue we serve renders the app stream with the official processor.
     const served = await (await fetch(`${s.url}/a2ui/catalog/v0.9.json`)).json() as Record<string, unknown>;
-    const appOracle = oracleOf(served);
-    for (const message of data(app)) expect(offer(appOracle, message)).toEqual({ ok: true });
+    const oracle = appOracle(served);
+    for (const message of data(app)) expect(offer(oracle, message)).toEqual({ ok: true });
 
     for (const conn of [basic, silent]) {
       expect(create(conn).catalogId).toBe(BASIC_CATALOG_ID);
@@ -95,20 +94,15 @@ describe('catalogue negotiation on the A2UI stream', () => {
     expect(data(same).some((m) => m.createSurface !== undefined)).toBe(false);
   });
 
-  it('the app\'s own page advertises the app catalogue only when its client holds the elements; asked with catalog params it passes them on', async () => {
+  it('a page asked with catalog params passes them on to its stream (e.g. to see the fallbacks)', async () => {
+    // Without them the app's own page advertises the app catalogue when its client holds the
+    // app's elements (the page clients' business: pageStreamUrl, and the page tests).
     const client = s.client();
     const c = await newConversation(s, client, 'show the gallery');
-    // The gallery's component has no element: its pages could not render it, so they advertise
-    // nothing and get the fallback. (An app whose components all have elements — the demo, the
-    // support desk — advertises its catalogue: negotiation-http.test.ts, support-desk-browser.test.ts.)
-    const page = await (await client.get(`${c.a2ui}?v=0.9`)).text();
-    expect(page).toContain(`data-stream-url="${c.a2ui}/stream?v=0.9"`);
-    const page08 = await (await client.get(c.a2ui)).text();
-    expect(page08).toContain(`data-stream-url="${c.a2ui}/stream"`);
-    const asked = await (await client.get(`${c.a2ui}?v=0.9&${APP}`)).text();
-    expect(asked).toContain(`data-stream-url="${c.a2ui}/stream?v=0.9&amp;${APP}"`);
     const fallback = await (await client.get(`${c.a2ui}?v=0.9&${BASIC}`)).text();
     expect(fallback).toContain(`data-stream-url="${c.a2ui}/stream?v=0.9&amp;${BASIC}"`);
+    const v08 = await (await client.get(`${c.a2ui}?${APP}`)).text();
+    expect(v08).toContain(`data-stream-url="${c.a2ui}/stream?${APP}"`);
   });
 
   it('the same item action from the component and from its fallback: the same handler, the same context', async () => {
@@ -129,6 +123,14 @@ describe('catalogue negotiation on the A2UI stream', () => {
     expect(results[1]).toEqual(results[0]);
   });
 
+  it('the htmx page is the app\'s own: it always shows the component\'s HTML rendering', async () => {
+    const client = s.client();
+    const c = await newConversation(s, client, 'show the gallery');
+    const html = await (await client.get(c.base)).text();
+    expect(html).toContain('<section class="gallery"><h3>Pick a character</h3>');
+    expect(html).toContain('<li>Captain Kestrel</li>');
+  });
+
   it('fuzz: whatever `catalog` parameters a snapshot names, it is 200 with the basic catalogue unless one of them is exactly the app\'s', async () => {
     const c = await gallery();
     const value = fc.oneof(
@@ -145,11 +147,3 @@ describe('catalogue negotiation on the A2UI stream', () => {
     }), { numRuns: 40 });
   });
 });
-
-/** The official v0.9 processor holding only the app catalogue a client loaded (its functions the basic ones). */
-function oracleOf(document: Record<string, unknown>): Oracle {
-  const loaded = Catalog.fromSchema(document as never);
-  const catalog = new Catalog(GALLERY_CATALOG_ID, [...loaded.components.values()], BASIC_FUNCTIONS);
-  const actions: unknown[] = [];
-  return { processor: new MessageProcessor([catalog], (a) => { actions.push(a); }), catalog, actions };
-}

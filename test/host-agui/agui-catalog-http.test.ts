@@ -2,7 +2,8 @@ import type { BaseEvent } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
-import { createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
+import { offer } from '../support/a2ui-v0_9-oracle.ts';
+import { appOracle, createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
 import { AguiClient, startAgui, TOKEN_A, type AguiStack } from './support.ts';
 
 /*
@@ -44,6 +45,10 @@ describe('AG-UI: the catalogue a run advertises', () => {
       expect(components(ops).includes('CharacterGallery')).toBe(app);
       // The basic client's operations all went through the official processor (AguiClient feeds them).
       if (!app) expect(client.refused).toEqual([]);
+      else {
+        const oracle = appOracle(await (await fetch(`${s.url}/a2ui/catalog/v0.9.json`)).json() as Record<string, unknown>);
+        for (const op of ops) expect(offer(oracle, op)).toEqual({ ok: true });
+      }
       const action = itemAction(ops, 'holloway');
       expect(action).toBeDefined();
       const next = await client.run({ forwardedProps: { ...forwarded, a2uiAction: { userAction: { ...action, timestamp: new Date().toISOString() } } } });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID } from '../../src/compiler/index.ts';
+import { pageStreamUrl } from '../../src/host-a2ui/routes.ts';
 import {
   advertisedInCapabilities, advertisedInQuery, chooseCatalog, NOTHING_ADVERTISED, type AppCatalogOffer,
 } from '../../src/hosting/index.ts';
@@ -71,5 +72,21 @@ describe('what a client advertised', () => {
     const inline = Array.from({ length: 20 }, () => ({ catalogId: APP.id, components: {} }));
     expect(advertisedInCapabilities({ 'v0.9': { supportedCatalogIds: [], inlineCatalogs: inline } }, '0.9').inline).toHaveLength(8);
     expect(advertisedInQuery(undefined)).toEqual(NOTHING_ADVERTISED);
+  });
+});
+
+describe('the stream URL of the app\'s own page', () => {
+  const APP_ID = 'https://desk.example/a2ui/catalog.json';
+  it('advertises the app catalogue by default; catalog params the page was asked with replace it', () => {
+    const app = `catalog=${encodeURIComponent(APP_ID)}`;
+    expect(pageStreamUrl('/s', '0.8', undefined, APP_ID)).toBe(`/s?${app}`);
+    expect(pageStreamUrl('/s', '0.9', [], APP_ID)).toBe(`/s?v=0.9&${app}`);
+    expect(pageStreamUrl('/s', '0.9.1', [BASIC_CATALOG_ID], APP_ID)).toBe(`/s?v=0.9.1&catalog=${encodeURIComponent(BASIC_CATALOG_ID)}`);
+    // An app without a catalogue: the stream as before.
+    expect(pageStreamUrl('/s', '0.8', undefined, undefined)).toBe('/s');
+    expect(pageStreamUrl('/s', '0.9', undefined, undefined)).toBe('/s?v=0.9');
+    // What the page passes on is bounded like what a stream reads: 32 ids of at most 2048 characters.
+    const many = Array.from({ length: 50 }, (_, i) => `https://x.example/${i}`);
+    expect(new URL(pageStreamUrl('/s', '0.9', [...many, 'y'.repeat(5000)], APP_ID), 'http://h').searchParams.getAll('catalog')).toEqual(many.slice(0, 32));
   });
 });

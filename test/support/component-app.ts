@@ -1,3 +1,4 @@
+import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
 import { z } from 'zod';
 import { createComponentRegistry, defineComponent } from '../../src/app-kit/index.ts';
 import { createDemoApp, DEMO_ITEM_ACTIONS, SAMPLE_CHARACTERS } from '../../src/app/index.ts';
@@ -5,6 +6,7 @@ import { createComponentDirective } from '../../src/collections/index.ts';
 import type { AppDefinition } from '../../src/conversation/index.ts';
 import { createDirectiveRegistry } from '../../src/directives/index.ts';
 import type { Planner } from '../../src/planner/types.ts';
+import type { Oracle } from './a2ui-v0_9-oracle.ts';
 
 /*
  * The demo app with one component of its own, for the negotiation tests: a `CharacterGallery`
@@ -92,3 +94,11 @@ export function itemAction(messages: readonly Record<string, unknown>[], key: st
 }
 
 const isPath = (v: unknown): boolean => v !== null && typeof v === 'object' && typeof (v as { path?: unknown }).path === 'string';
+
+/** The official v0.9 processor holding only the app catalogue a client loaded (its functions the basic ones). */
+export function appOracle(document: Record<string, unknown>): Oracle {
+  const loaded = Catalog.fromSchema(document as never);
+  const catalog = new Catalog(GALLERY_CATALOG_ID, [...loaded.components.values()], BASIC_FUNCTIONS);
+  const actions: unknown[] = [];
+  return { processor: new MessageProcessor([catalog], (a) => { actions.push(a); }), catalog, actions };
+}
