@@ -60,7 +60,8 @@ export function createGalleryApp(): AppDefinition {
   const directive = createComponentDirective({ components: [CharacterGallery], itemActions: DEMO_ITEM_ACTIONS })!;
   const app: AppDefinition = {
     ...demo,
-    directives: createDirectiveRegistry([...demo.directives.definitions, directive]),
+    // The demo's directives, its own ui.show_component replaced by the gallery's.
+    directives: createDirectiveRegistry([...demo.directives.definitions.filter((d) => d.type !== directive.type), directive]),
     offlinePlanner: galleryPlanner(demo.offlinePlanner),
     components: createComponentRegistry([CharacterGallery]),
     catalog: { id: GALLERY_CATALOG_ID },
