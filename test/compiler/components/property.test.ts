@@ -1,6 +1,7 @@
 import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createClientSim, createClientSimV09 } from '../../../src/clientsim/index.ts';
 import { isFinding } from '../../../src/compiler/a2ui-shared/index.ts';
 import { appCatalogFromDocumentV09, appCatalogSpecV09, appCatalogV09 } from '../../../src/compiler/components/index.ts';
 import {
@@ -32,7 +33,7 @@ function componentCount(ir: ConversationIr, surfaceId: string): number {
   return n;
 }
 
-describe('property: any IR with app components compiles to streams the official processors accept', () => {
+describe('property: any IR with app components compiles to streams the official processors and ClientSim accept', () => {
   it('v0.9 with the app catalogue: the components themselves, accepted by the official processor holding it and by our validator', () => {
     let shown = 0;
     fc.assert(fc.property(arbConversationWithComponents, (ir) => {
@@ -41,6 +42,7 @@ describe('property: any IR with app components compiles to streams the official 
       for (const batch of r.batches) {
         feed(appOracle(), batch.messages, batch.surfaceId);
         expect(validateA2uiV09Messages(batch.messages, { appCatalog: spec }).filter(isFinding)).toEqual([]);
+        expect(createClientSimV09({ appCatalog: spec }).applyAll(batch.messages).filter((v) => v.severity === 'error')).toEqual([]);
         expect(validateA2uiV09Messages(batch.messages, { appCatalog: fromDocument.catalog }).filter(isFinding)).toEqual([]);
         const custom = batch.messages.flatMap((m) => ('updateComponents' in m ? m.updateComponents.components : []))
           .filter((c) => !isBasicComponentType(c.component));
@@ -61,6 +63,7 @@ describe('property: any IR with app components compiles to streams the official 
       for (const batch of r.batches) {
         feed(newOracle(), batch.messages, batch.surfaceId);
         expect(validateA2uiV09Messages(batch.messages).filter(isFinding)).toEqual([]);
+        expect(createClientSimV09().applyAll(batch.messages).filter((v) => v.severity === 'error')).toEqual([]);
         const types = batch.messages.flatMap((m) => ('updateComponents' in m ? m.updateComponents.components.map((c) => c.component) : []));
         expect(types.every((t) => isBasicComponentType(t))).toBe(true);
         expect(batch.errors.map((e) => e.code)).not.toContain('COMPILER_COMPONENT_FALLBACK_INVALID');
@@ -77,6 +80,7 @@ describe('property: any IR with app components compiles to streams the official 
       for (const batch of r.batches) {
         feedV08(newProcessor(), batch.messages, batch.surfaceId);
         expect(validateA2uiMessages(batch.messages).filter(isFinding)).toEqual([]);
+        expect(createClientSim().applyAll(batch.messages).filter((v) => v.severity === 'error')).toEqual([]);
         expect(batch.errors.map((e) => e.code)).not.toContain('COMPILER_COMPONENT_FALLBACK_INVALID');
       }
     }), { numRuns: 40 });
