@@ -57,12 +57,14 @@ function galleryPlanner(offline: Planner): Planner {
 
 export function createGalleryApp(): AppDefinition {
   const demo = createDemoApp();
-  const directive = createComponentDirective({ components: [CharacterGallery], itemActions: DEMO_ITEM_ACTIONS })!;
+  // The demo's own components (if it has any) stay, under this app's catalogue, with the gallery.
+  const components = [...(demo.components?.list() ?? []), CharacterGallery];
+  const directive = createComponentDirective({ components, itemActions: DEMO_ITEM_ACTIONS })!;
   const app: AppDefinition = {
     ...demo,
-    directives: createDirectiveRegistry([...demo.directives.definitions, directive]),
+    directives: createDirectiveRegistry([...demo.directives.definitions.filter((d) => d.type !== directive.type), directive]),
     offlinePlanner: galleryPlanner(demo.offlinePlanner),
-    components: createComponentRegistry([CharacterGallery]),
+    components: createComponentRegistry(components),
     catalog: { id: GALLERY_CATALOG_ID },
   };
   return app;
