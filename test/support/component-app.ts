@@ -57,14 +57,13 @@ function galleryPlanner(offline: Planner): Planner {
 
 export function createGalleryApp(): AppDefinition {
   const demo = createDemoApp();
-  // The demo's own components (if it has any) stay, under this app's catalogue, with the gallery.
-  const components = [...(demo.components?.list() ?? []), CharacterGallery];
-  const directive = createComponentDirective({ components, itemActions: DEMO_ITEM_ACTIONS })!;
+  const directive = createComponentDirective({ components: [CharacterGallery], itemActions: DEMO_ITEM_ACTIONS })!;
   const app: AppDefinition = {
     ...demo,
+    // The demo's directives, its own ui.show_component replaced by the gallery's.
     directives: createDirectiveRegistry([...demo.directives.definitions.filter((d) => d.type !== directive.type), directive]),
     offlinePlanner: galleryPlanner(demo.offlinePlanner),
-    components: createComponentRegistry(components),
+    components: createComponentRegistry([CharacterGallery]),
     catalog: { id: GALLERY_CATALOG_ID },
   };
   return app;
