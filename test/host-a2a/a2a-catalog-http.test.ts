@@ -20,9 +20,10 @@ afterAll(async () => { await s.close(); });
 
 const CAPS_APP = { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID, GALLERY_CATALOG_ID] } } };
 const CAPS_BASIC = { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID] } } };
-/** Only the app catalogue, inline: a complete copy under its id counts. */
+/** Only the app catalogue, inline: a complete copy under its id (every app component) counts. */
+const everyComponent = Object.fromEntries(createGalleryApp().components!.list().map((c) => [c.name, {}]));
 const CAPS_INLINE = {
-  a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID], inlineCatalogs: [{ catalogId: GALLERY_CATALOG_ID, components: { CharacterGallery: {} } }] } },
+  a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID], inlineCatalogs: [{ catalogId: GALLERY_CATALOG_ID, components: everyComponent }] } },
 };
 
 const components = (messages: readonly Record<string, unknown>[]): unknown[] =>
