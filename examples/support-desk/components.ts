@@ -55,30 +55,31 @@ export const TicketTable = defineComponent({
   element: { tag: 'desk-ticket-table', module: here('./elements/ticket-table.ts') },
 });
 
+/** One bar: its label is its key (a collection's items have keys; the A2UI v0.8 wire carries lists of objects only as data). */
 const Bar = z.object({ label: z.string().min(1).max(24), value: z.number().int().min(0).max(1_000_000) });
 
 export const BarChart = defineComponent({
   name: 'BarChart',
-  description: 'A small bar chart of counts, one bar per label (e.g. tickets filed per week).',
+  description: 'A small bar chart of counts, one bar per item (e.g. tickets filed per week).',
   props: z.object({
     title: z.string().min(1).max(100).describe('what the bars count'),
-    bars: z.array(Bar).min(1).max(12).describe('one bar per label, in order'),
     unit: z.string().min(1).max(20).optional().describe('the unit of the values, e.g. "tickets"'),
   }),
+  item: Bar,
   // One <meter> per bar: a bar chart the browser draws without CSS or JavaScript.
   html: [
-    '<% const max = Math.max(1, ...it.props.bars.map((b) => b.value)); %>',
+    '<% const max = Math.max(1, ...it.items.map((b) => Number(b.value.value) || 0)); %>',
     '<figure class="bar-chart"><figcaption><%= it.props.title %></figcaption><dl class="bar-chart__bars">',
-    '<% for (const b of it.props.bars) { %><div class="bar-chart__bar"><dt><%= b.label %></dt>',
-    '<dd><meter min="0" max="<%= max %>" value="<%= b.value %>"><%= b.value %></meter> <span class="bar-chart__value"><%= b.value %><%= it.props.unit ? " " + it.props.unit : "" %></span></dd></div><% } %>',
+    '<% for (const b of it.items) { %><div class="bar-chart__bar"><dt><%= b.value.label %></dt>',
+    '<dd><meter min="0" max="<%= max %>" value="<%= b.value.value %>"><%= b.value.value %></meter> <span class="bar-chart__value"><%= b.value.value %><%= it.props.unit ? " " + it.props.unit : "" %></span></dd></div><% } %>',
     '</dl></figure>',
   ].join('\n'),
-  fallback({ props }): Block[] {
-    const unit = props.unit === undefined ? '' : ` ${props.unit}`;
-    return [
-      { kind: 'text', text: props.title, tone: 'caption' },
-      { kind: 'group', layout: 'row', blocks: props.bars.map((b): Block => ({ kind: 'text', text: `${b.label}: ${b.value}${unit}`, tone: 'body' })) },
-    ];
+  fallback({ block, props }): Block[] {
+    return [{
+      kind: 'list', name: block.name, path: block.path!, itemKey: block.itemKey, maxItems: block.maxItems, actions: block.actions,
+      title: props.title, empty: 'No figures yet.',
+      display: [{ kind: 'text', field: 'label', style: 'caption' }, { kind: 'value', field: 'value', label: props.unit ?? 'Count' }],
+    }];
   },
   element: { tag: 'desk-bar-chart', module: here('./elements/bar-chart.ts') },
 });

@@ -1,24 +1,26 @@
 import type { SurfaceView } from 'surfacer';
-import { PRIORITIES, WEEKLY_FILED, type Ticket } from './tickets.ts';
+import { PRIORITIES, type Ticket } from './tickets.ts';
 
 /** Surface ids of the desk: the queue, the new-ticket form, one ticket's details. */
 export const QUEUE = 'queue';
 export const NEW_TICKET = 'new-ticket';
 export const DETAIL = 'ticket';
 export const TICKETS_LIST = 'tickets';
+/** The chart's collection: tickets filed per week, under `/ui/weekly`. */
+export const WEEKLY = 'weekly';
 
 /**
  * The queue: the desk's own components (components.ts) — a chart of tickets filed per week and
  * the tickets as a sortable table with per-ticket buttons (take, open, resolve). A client without
- * the desk's catalogue gets their fallbacks: a row of values and a list with the same buttons.
+ * the desk's catalogue gets their fallbacks: lists (the tickets' with the same buttons).
  */
 export const queueView: SurfaceView = {
   template: 'desk.queue',
   title: 'Support queue',
   blocks: [
     {
-      kind: 'component', component: 'BarChart', name: 'weekly', bind: {}, itemKey: 'id', actions: [], maxItems: 25,
-      props: { title: 'Tickets filed per week', bars: WEEKLY_FILED.map((w) => ({ ...w })), unit: 'tickets' },
+      kind: 'component', component: 'BarChart', name: WEEKLY, path: `/ui/${WEEKLY}`, itemKey: 'label', bind: {}, actions: [], maxItems: 12,
+      props: { title: 'Tickets filed per week', unit: 'tickets' },
     },
     {
       kind: 'component', component: 'TicketTable', name: TICKETS_LIST, path: `/committed/${TICKETS_LIST}`, itemKey: 'id',

@@ -10,14 +10,17 @@ import { css, html, LitElement, nothing } from 'lit';
 interface Bar { label: string; value: number }
 
 export class DeskBarChart extends LitElement {
-  static override properties = { props: { attribute: false } };
+  static override properties = { props: { attribute: false }, items: { attribute: false } };
 
   // Declared, set in the constructor: a class field would shadow Lit's reactive accessor.
-  declare props: { title?: string; bars?: Bar[]; unit?: string };
+  declare props: { title?: string; unit?: string };
+  /** The bars: the collection's items, `{key, label, value}`. */
+  declare items: Bar[];
 
   constructor() {
     super();
     this.props = {};
+    this.items = [];
   }
 
   static override styles = css`
@@ -33,7 +36,7 @@ export class DeskBarChart extends LitElement {
   `;
 
   override render() {
-    const bars = Array.isArray(this.props.bars) ? this.props.bars.filter((b) => typeof b?.label === 'string' && Number.isFinite(b?.value)) : [];
+    const bars = Array.isArray(this.items) ? this.items.filter((b) => typeof b?.label === 'string' && Number.isFinite(b?.value)) : [];
     const max = Math.max(1, ...bars.map((b) => b.value));
     const unit = this.props.unit ? ` ${this.props.unit}` : '';
     return html`<figure>
