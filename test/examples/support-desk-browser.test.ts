@@ -74,6 +74,9 @@ describe('the support desk in Chromium', () => {
     await tableRows(page);
     expect(await page.locator('desk-bar-chart [role="listitem"]').count()).toBe(6);
     expect(await rowKeys(page)).toEqual(['T-1001', 'T-1002', 'T-1003']);
+    // The buttons' labels and looks as the app wrote them (v0.8 carries them as literals).
+    expect(await page.locator('desk-ticket-table tbody tr[data-key="T-1001"] button').allTextContents()).toEqual(['Take', 'Open', 'Resolve']);
+    expect(await page.locator('desk-ticket-table tbody tr[data-key="T-1001"] button.primary').allTextContents()).toEqual(['Take']);
     await shoot(page, 'desk-a2ui-v08-components');
 
     const exchanges = recordEvents(page, s, c);

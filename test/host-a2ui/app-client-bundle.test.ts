@@ -62,7 +62,7 @@ describe('the element contract', () => {
     const v09 = [{ label: 'Take', primary: true, action: { event: { name: 'ticket.take', context: {} } } }, { label: 'Broken' }];
     expect(wireItemActions(v09, (a: { event: { name: string } }) => a.event.name).map(({ name, label, primary }) => ({ name, label, primary })))
       .toEqual([{ name: 'ticket.take', label: 'Take', primary: true }]);
-    const v08 = [{ label: 'Open', action: { name: 'ticket.open', context: [] } }];
-    expect(wireItemActions(v08, (a: { name: string }) => a.name)[0]).toMatchObject({ name: 'ticket.open', primary: false });
+    const v08 = [{ label: { literalString: 'Open' }, primary: { literalBoolean: true }, action: { name: 'ticket.open', context: [] } }];
+    expect(wireItemActions(v08, (a: { name: string }) => a.name)[0]).toMatchObject({ name: 'ticket.open', label: 'Open', primary: true });
   });
 });

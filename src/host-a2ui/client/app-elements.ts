@@ -93,6 +93,14 @@ export function wireItemActions<A>(value: unknown, nameOf: (action: A) => unknow
     if (e.action === undefined) return [];
     const name = nameOf(e.action);
     if (typeof name !== 'string') return [];
-    return [{ name, label: typeof e.label === 'string' ? e.label : name, primary: e.primary === true, action: e.action }];
+    const label = literalOf(e.label);
+    return [{ name, label: typeof label === 'string' ? label : name, primary: literalOf(e.primary) === true, action: e.action }];
   });
+}
+
+/** A value as it is (v0.9), or a v0.8 literal BoundValue's (`{literalString: "Take"}`). */
+export function literalOf(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const v = value as { literalString?: unknown; literalNumber?: unknown; literalBoolean?: unknown };
+  return v.literalString ?? v.literalNumber ?? v.literalBoolean;
 }
