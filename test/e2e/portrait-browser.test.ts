@@ -24,7 +24,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 describe('the demo\'s PortraitCard on every page', () => {
-  it('Lit v0.9 page: the demo\'s element; with only the basic catalogue advertised: the fallback', async () => {
+  it('Lit v0.9 and v0.8 pages: the demo\'s element; with only the basic catalogue advertised: the fallback', async () => {
     const s = suite.server;
     const client = s.client();
     const c = await newConversation(s, client, 'show me Kestrel\'s portrait');
@@ -36,6 +36,13 @@ describe('the demo\'s PortraitCard on every page', () => {
     expect(await card.locator('.chips li').allTextContents()).toEqual(['sci-fi', 'pilot', 'rogue']);
     expect(await card.locator('blockquote').textContent()).toContain('Strap in.');
     await shoot(page, 'demo-a2ui-v09-portrait');
+
+    // The v0.8 page shows the element too (its props are v0.8 literals: strings, a list of strings).
+    const v08 = await suite.openA2ui(ctx, c);
+    const card08 = v08.locator('a2ui-surface[data-surface-id="portrait--e0"] demo-portrait-card');
+    await card08.locator('h3', { hasText: 'Captain Kestrel' }).waitFor();
+    expect(await card08.locator('.chips li').allTextContents()).toEqual(['sci-fi', 'pilot', 'rogue']);
+    await shoot(v08, 'demo-a2ui-v08-portrait');
 
     const basic = await suite.openA2ui(ctx, c, `?v=0.9&catalog=${encodeURIComponent(BASIC_V09)}`);
     const surface = basic.locator('a2ui-surface[data-surface-id="portrait--e0"]');
