@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createClientSim } from '../../../src/clientsim/index.ts';
 import { appCatalogSpecV08 } from '../../../src/compiler/components/wire-v08.ts';
 import { compileConversationToA2ui, validateA2uiMessages, type A2uiMessage } from '../../../src/compiler/index.ts';
 import { TEST_CATALOG_ID, testComponents } from '../../support/components.ts';
@@ -54,6 +55,15 @@ describe('v0.8 with the app catalogue: the custom components themselves', () => 
     feed(newProcessor(), messages);
     expect(validateA2uiMessages(messages, { appCatalog: spec })).toEqual([]);
     expect(validateA2uiMessages(messages).map((v) => v.code)).toContain('A2UI_S2C_COMPONENT_NOT_ALLOWED');
+  });
+
+  it('ClientSim v0.8 with the app catalogue validates the components by schema; without it they are unknown types', () => {
+    expect(createClientSim({ appCatalog: spec }).applyAll(messages)).toEqual([]);
+    expect(createClientSim().applyAll(messages).map((v) => v.code)).toEqual(expect.arrayContaining(['CLIENTSIM_UNKNOWN_COMPONENT_TYPE', 'CLIENTSIM_CATALOG_UNKNOWN']));
+    const bad = messages.map((m) => ('surfaceUpdate' in m
+      ? { surfaceUpdate: { ...m.surfaceUpdate, components: m.surfaceUpdate.components.map((c) => (c.id === 'main.c-level.Gauge' ? { ...c, component: { Gauge: { label: { literalNumber: 1 } } } } : c)) } }
+      : m));
+    expect(createClientSim({ appCatalog: spec }).applyAll(bad).map((v) => v.code)).toContain('CLIENTSIM_FIELD_INVALID');
   });
 
   it('an item action is the very action the fallback list item\'s Button carries', () => {
