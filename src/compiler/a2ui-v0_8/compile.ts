@@ -7,6 +7,7 @@ import {
 } from './surface.ts';
 import type { A2uiCompileOptions, A2uiCompileResult, A2uiMessage, A2uiStyles } from './types.ts';
 import { validateA2uiMessages } from './validate.ts';
+import { appCatalogSpecV08 } from '../components/wire-v08.ts';
 
 /**
  * IR → A2UI v0.8 batches: the v0.8 messages, components and data encoding plugged into the
@@ -46,12 +47,21 @@ function dropOrphans(messages: A2uiMessage[], violations: readonly Violation[]):
 }
 
 const V08: A2uiTarget<A2uiMessage, SurfaceParts, A2uiCompileOptions> = {
-  parts: (surface, allowedActions) => compileParts(surface, { allowedActions }),
+  parts: (surface, allowedActions, components) => compileParts(surface, { allowedActions, components }),
   init: (parts, options) => initMessages(parts, resolveStyles(options).styles),
   update: updateMessages,
   deleteSurface: deleteMessage,
   fallback: fallbackMessages,
-  validate: validateA2uiMessages,
+  validate: (messages, options) => {
+    const components = options.components;
+    if (components?.catalog !== 'app') return validateA2uiMessages(messages, options);
+    // The app's types are allowed wherever the standard ones are restricted: the client holds them.
+    const allowedComponents = options.allowedComponents === undefined ? undefined
+      : [...options.allowedComponents, ...components.registry.list().map((d) => d.name)];
+    return validateA2uiMessages(messages, {
+      ...options, appCatalog: appCatalogSpecV08(components.registry, components.catalogId), ...(allowedComponents === undefined ? {} : { allowedComponents }),
+    });
+  },
   dropOrphans,
   clobbers: (messages) => messages.filter((m) => 'dataModelUpdate' in m
     && (m.dataModelUpdate.path === undefined || m.dataModelUpdate.path === '/' || m.dataModelUpdate.path === '/draft')).length,
@@ -75,8 +85,7 @@ const V08: A2uiTarget<A2uiMessage, SurfaceParts, A2uiCompileOptions> = {
   },
   optionWarnings: (options) => resolveStyles(options).warnings,
   rebuildOnTombstones: true,
-  // Not yet: a v0.8 client is sent each app component's fallback, whatever its catalogue.
-  appComponents: false,
+  appComponents: true,
 };
 
 const compiler = createA2uiCompiler(V08);

@@ -1,7 +1,8 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import type { ActionSpec, FieldBlock, IconName, ListItemAction, Surface } from '../../ui-ir/index.ts';
+import type { ActionSpec, DataValue, FieldBlock, IconName, ListItemAction, Surface } from '../../ui-ir/index.ts';
+import type { ComponentCompileOptions } from '../components/check.ts';
 import {
-  INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type TextStyle,
+  INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type CustomComponentProps, type TextStyle,
 } from '../a2ui-shared/index.ts';
 import type { A2uiComponentType } from './catalogue.ts';
 import { guardA2uiString, plainText } from './text.ts';
@@ -27,6 +28,8 @@ export interface ComponentBuild {
 
 export interface ComponentOptions {
   allowedActions?: ReadonlySet<string> | undefined;
+  /** The app's components, when the client holds the app catalogue. */
+  components?: ComponentCompileOptions | undefined;
 }
 
 /** Context keys owned by ingress; a field with one of these names is not sent with actions. */
@@ -230,14 +233,52 @@ class V08Components implements ComponentSink {
     return this.add(base, 'Card', { child: label });
   }
 
-  /** The v0.8 target has `appComponents: false`: the pipeline sends fallbacks, never a component here. */
-  custom(_base: string, type: string): string {
-    throw new Error(`app component ${type} reached the v0.8 layout`);
+  /**
+   * `{ "<Name>": {…} }`: a literal property as the BoundValue of its kind (strings guarded like
+   * every v0.8 string), a bound one as `{path}`; a collection binds `items` and `note`, and each
+   * item button carries the very action a list item's Button does (its `item` an item-relative
+   * path the element resolves in the item's data context). A literal with no v0.8 form (a map,
+   * a list of non-strings) cannot be sent: the surface fails (never invalid A2UI).
+   */
+  custom(base: string, type: string, props: CustomComponentProps): string {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(props.literals)) out[key] = literalV08(type, key, value);
+    for (const [key, path] of Object.entries(props.bound)) out[key] = { path };
+    const { collection } = props;
+    if (collection !== undefined) {
+      out.items = { path: collection.itemsPath };
+      out.note = { path: collection.notePath };
+      if (collection.actions.length > 0) {
+        out.itemActions = collection.actions.map(({ action, listName, keyPath }) => ({
+          label: { literalString: guardA2uiString(action.label) }, primary: action.primary,
+          action: {
+            name: action.name,
+            context: [
+              { key: 'list', value: { literalString: listName } },
+              { key: 'item', value: { path: keyPath } },
+              { key: 'nonce', value: { literalString: this.surface.nonce } },
+              { key: 'rev', value: { literalString: String(this.surface.rev) } },
+            ],
+          },
+        }));
+      }
+    }
+    const id = `${base}.${type}`;
+    this.components.push({ id, component: { [type]: out } });
+    return id;
   }
 }
 
 export function buildComponents(surface: Surface, options: ComponentOptions = {}): ComponentBuild {
   const sink = new V08Components(surface);
-  const layout = layoutSurface(surface, sink, options.allowedActions, INGRESS_CONTEXT_KEYS);
+  const layout = layoutSurface(surface, sink, options.allowedActions, INGRESS_CONTEXT_KEYS, options.components);
   return { components: sink.components, rootId: layout.rootId, warnings: layout.warnings, dropped: layout.dropped };
+}
+
+function literalV08(type: string, key: string, value: DataValue): Record<string, unknown> {
+  if (typeof value === 'string') return { literalString: guardA2uiString(value) };
+  if (typeof value === 'number') return { literalNumber: value };
+  if (typeof value === 'boolean') return { literalBoolean: value };
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { literalArray: value.map((v) => guardA2uiString(v as string)) };
+  throw new Error(`${type}.${key}: a literal v0.8 cannot carry (only strings, numbers, booleans and lists of strings)`);
 }

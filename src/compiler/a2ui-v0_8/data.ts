@@ -1,5 +1,7 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import { childBlocks, getAt, surfaceToast, type Block, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
+import { childBlocks, getAt, surfaceToast, type Block, type ComponentBlock, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import { COMPONENT_ITEM_KEY, componentDataKey, componentView } from '../components/view.ts';
 import {
   asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
   STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
@@ -96,12 +98,17 @@ type FieldBlockOf = Extract<Block, { kind: 'field' }>;
  * /view strings of value blocks. `path` holds the index path (its first `depth` entries are the
  * parent's), reused all the way down.
  */
-function scanBlocks(blocks: readonly Block[], path: number[], depth: number, surface: Surface, fields: Map<string, FieldBlockOf>, view: A2Map): void {
+function scanBlocks(blocks: readonly Block[], path: number[], depth: number, surface: Surface, fields: Map<string, FieldBlockOf>, view: A2Map,
+  registry: ComponentRegistry | undefined): void {
   for (let i = 0; i < blocks.length; i += 1) {
     const block = blocks[i]!;
     path[depth] = i;
     // The first input bound to a name decides its type.
     if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
+    else if (block.kind === 'component') {
+      const definition = registry?.get(block.component);
+      if (block.path !== undefined && definition !== undefined) view[componentDataKey(block)] = componentData(surface, { ...block, path: block.path }, definition);
+    }
     else if (block.kind === 'value') {
       if (path.length !== depth + 1) path.length = depth + 1;
       const tokens = block.path.slice(1).split('/');
@@ -109,7 +116,7 @@ function scanBlocks(blocks: readonly Block[], path: number[], depth: number, sur
     } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
     else {
       const children = childBlocks(block);
-      if (children !== undefined) scanBlocks(children, path, depth + 1, surface, fields, view);
+      if (children !== undefined) scanBlocks(children, path, depth + 1, surface, fields, view, registry);
     }
   }
 }
@@ -154,10 +161,29 @@ function boundValue(field: FieldBlockOf, raw: DataValue | undefined, warnings: S
   return value;
 }
 
-export function projectSurfaceData(surface: Surface, warnings: SurfacerError[]): A2Map {
+/**
+ * An app component's collection (compiler/components/view.ts): `{note, items}`, `items`
+ * map-encoded like a list's ("0", "1", … in order), each `{key, …fields}` encoded as data.
+ */
+function componentData(surface: Surface, block: ComponentBlock & { path: string }, definition: ComponentDefinition): A2Map {
+  const { items, note } = componentView(surface, block, definition);
+  const encoded = newA2Map();
+  items.forEach((item, n) => {
+    const entry = encodeMap(item.value);
+    entry[COMPONENT_ITEM_KEY] = guardA2uiString(item.key);
+    encoded[String(n)] = entry;
+  });
+  const out = newA2Map();
+  out.note = captionText(note);
+  out.items = encoded;
+  return out;
+}
+
+/** `registry`: the app's components, when they are emitted as themselves (their collections need data). */
+export function projectSurfaceData(surface: Surface, warnings: SurfacerError[], registry?: ComponentRegistry): A2Map {
   const fields = new Map<string, FieldBlockOf>();
   const view = newA2Map();
-  scanBlocks(surface.view.blocks, [], 0, surface, fields, view);
+  scanBlocks(surface.view.blocks, [], 0, surface, fields, view, registry);
   const irDraft = surface.data.draft;
   const draft = newA2Map();
   // Draft keys in IR order, then fields without a draft value (none when every field has one).

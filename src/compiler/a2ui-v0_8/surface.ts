@@ -2,6 +2,7 @@ import type { SurfacerError } from '../../errors/index.ts';
 import type { Surface } from '../../ui-ir/index.ts';
 import { encodeA2uiSurfaceId, type UpdatePlan as SharedUpdatePlan } from '../a2ui-shared/index.ts';
 import { childIds } from './catalogue.ts';
+import type { ComponentCompileOptions } from '../components/check.ts';
 import { buildComponents } from './components.ts';
 import { diffDataMessages, initDataMessages } from './data-messages.ts';
 import { projectSurfaceData, type A2Map } from './data.ts';
@@ -13,6 +14,8 @@ import type { A2uiComponent, A2uiMessage, A2uiStyles } from './types.ts';
  */
 export interface SurfaceParts {
   a2uiSurfaceId: string;
+  /** The app catalogue's id when its components are emitted as themselves (beginRendering names it). */
+  catalogId?: string | undefined;
   components: A2uiComponent[];
   rootId: string;
   model: A2Map;
@@ -23,21 +26,26 @@ export interface SurfaceParts {
 
 export interface PartsOptions {
   allowedActions?: ReadonlySet<string> | undefined;
+  /** The app's components, when the client holds the app catalogue. */
+  components?: ComponentCompileOptions | undefined;
 }
 
 export function compileParts(surface: Surface, options: PartsOptions): SurfaceParts {
-  const build = buildComponents(surface, { allowedActions: options.allowedActions });
+  const app = options.components?.catalog === 'app' ? options.components : undefined;
+  const build = buildComponents(surface, { allowedActions: options.allowedActions, components: app });
   const warnings = [...build.warnings];
-  const model = projectSurfaceData(surface, warnings);
+  const model = projectSurfaceData(surface, warnings, app?.registry);
   return {
-    a2uiSurfaceId: encodeA2uiSurfaceId(surface.id, surface.epoch),
+    a2uiSurfaceId: encodeA2uiSurfaceId(surface.id, surface.epoch), catalogId: app?.catalogId,
     components: build.components, rootId: build.rootId, model, warnings, dropped: build.dropped,
   };
 }
 
 export function initMessages(parts: SurfaceParts, styles: A2uiStyles | undefined): A2uiMessage[] {
   const surfaceId = parts.a2uiSurfaceId;
-  const begin: { surfaceId: string; root: string; styles?: A2uiStyles } = { surfaceId, root: parts.rootId };
+  const begin: { surfaceId: string; root: string; catalogId?: string; styles?: A2uiStyles } = { surfaceId, root: parts.rootId };
+  // The standard catalogue is the default: named only when it is the app's.
+  if (parts.catalogId !== undefined) begin.catalogId = parts.catalogId;
   if (styles !== undefined) begin.styles = styles;
   return [
     { surfaceUpdate: { surfaceId, components: parts.components } },
@@ -57,6 +65,8 @@ export type UpdatePlan = SharedUpdatePlan<A2uiMessage>;
  *   would have to disappear.
  */
 export function updateMessages(prev: SurfaceParts, next: SurfaceParts, viewChanged: boolean): UpdatePlan {
+  // The catalogue is fixed at beginRendering: a client that now gets the other one starts over.
+  if (prev.catalogId !== next.catalogId) return { kind: 'rebuild', reason: 'the client now gets another catalogue' };
   const surfaceId = next.a2uiSurfaceId;
   const data = diffDataMessages(surfaceId, prev.model, next.model);
   if (!data.ok) return { kind: 'rebuild', reason: data.reason };

@@ -19,7 +19,8 @@ export interface A2uiAction {
 export interface A2uiComponent {
   id: string;
   weight?: number;
-  component: Partial<Record<A2uiComponentType, Record<string, unknown>>>;
+  /** One key: a standard type, or an app component's (for a client holding the app catalogue). */
+  component: Partial<Record<A2uiComponentType, Record<string, unknown>>> | { [appType: string]: Record<string, unknown> };
 }
 
 /** A primitive data entry, or a map of primitive entries (one level only, §4.2). */

@@ -5,6 +5,7 @@ import {
   A2UI_MAX_MESSAGE_DEPTH, at, DEFAULT_A2UI_LIMITS, foldUnreachable, isDanglingReference, pathBeyondDepth, tokensOf,
   type CutOff, type PathNode, type ValidateOptionsBase, type Violation,
 } from '../a2ui-shared/index.ts';
+import type { AppCatalogV08 } from '../components/wire-v08.ts';
 import { checkDataContents } from './validate-data.ts';
 import { checkGraph, markReachable, type GraphNode } from './validate-graph.ts';
 import { checkComponentProps, isWellFormedPath, type Issue, type PropSink } from './validate-props.ts';
@@ -23,7 +24,11 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * orphans allowed), else an error (it would never render). Cycles, self references, duplicates,
  * dangling references and type changes fail in both modes. deleteSurface starts the surface over.
  */
-export type ValidateA2uiOptions = ValidateOptionsBase;
+export interface ValidateA2uiOptions extends ValidateOptionsBase {
+  /** The app catalogue the client holds: its component types are checked against their v0.8 schemas. */
+  appCatalog?: AppCatalogV08;
+}
+const NO_KIDS: readonly string[] = Object.freeze([]);
 
 interface UpdateFacts {
   index: number;
@@ -85,6 +90,25 @@ class StreamValidator {
     }
     this.actions = options.allowedActions ? new Set(options.allowedActions) : undefined;
     this.maxDepth = options.maxNestingDepth ?? DEFAULT_A2UI_LIMITS.maxNestingDepth;
+  }
+
+  /** An app component's properties against its v0.8 schema, and its item buttons' actions against the allowlist. */
+  private customProps(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ message: string; path: ReadonlyArray<PropertyKey> }> } } },
+    type: string, props: unknown, path: PathNode, issue: (code: ErrorCode, detail: string, path: PathNode) => void): void {
+    const parsed = schema.safeParse(props);
+    if (!parsed.success) {
+      for (const found of parsed.error?.issues ?? []) {
+        issue('A2UI_S2C_SCHEMA_INVALID', `${type}: ${found.message}`, found.path.reduce<PathNode>((node, k) => at(node, typeof k === 'number' ? k : String(k)), path));
+      }
+      return;
+    }
+    const buttons = isRecord(props) && Array.isArray(props.itemActions) ? props.itemActions : [];
+    buttons.forEach((button: unknown, i) => {
+      const name = isRecord(button) && isRecord(button.action) ? button.action.name : undefined;
+      if (this.actions !== undefined && typeof name === 'string' && !this.actions.has(name)) {
+        issue('A2UI_S2C_ACTION_NOT_ALLOWED', `action "${name}" is not allowlisted`, at(at(at(at(path, 'itemActions'), i), 'action'), 'name'));
+      }
+    });
   }
 
   report(code: ErrorCode, index: number, detail: string, path: PathNode | undefined, surfaceId?: string, componentId?: string): void {
@@ -244,7 +268,9 @@ class StreamValidator {
         continue;
       }
       const info = this.allowed[type];
-      if (info === undefined) {
+      // An app component, when the client holds the app catalogue (checked by its schema below).
+      const custom = info === undefined && !hasOwn.call(TYPE_INFO, type) ? this.options.appCatalog?.components.get(type) : undefined;
+      if (info === undefined && custom === undefined) {
         issue('A2UI_S2C_COMPONENT_NOT_ALLOWED', `component "${id}" has type "${type}", not in the allowed catalogue`, pathOf(lp, j, 'component', type));
         continue;
       }
@@ -258,14 +284,18 @@ class StreamValidator {
         }
       }
       const props = wrapper[type];
-      fast.flagged = false;
-      checkComponentProps(info, props, lp, fast);
-      if (fast.flagged) checkComponentProps(info, props, pathOf(lp, j, 'component', type), located);
+      if (info !== undefined) {
+        fast.flagged = false;
+        checkComponentProps(info, props, lp, fast);
+        if (fast.flagged) checkComponentProps(info, props, pathOf(lp, j, 'component', type), located);
+      } else this.customProps(custom!, type, props, pathOf(lp, j, 'component', type), issue);
       if (isRecord(props)) {
         // Without duplicate ids in the message, the slot of an id is its index, and empty.
         const slot = duplicates ? messageIds.get(id)! : j;
         if (nodeAt[slot] === undefined) {
-          const node: GraphNode = { id, j, kids: refIds(info.refs, props), nodes: NO_NODES, type, props, state: 0, depth: 0, next: 0, seen: 0 };
+          // An app component refers to no other component: a leaf of the graph.
+          const kids = info === undefined ? NO_KIDS : refIds(info.refs, props);
+          const node: GraphNode = { id, j, kids, nodes: NO_NODES, type, props, state: 0, depth: 0, next: 0, seen: 0 };
           nodeAt[slot] = node;
           facts.order.push(node);
         }

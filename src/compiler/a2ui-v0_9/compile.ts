@@ -33,9 +33,16 @@ const V09: A2uiTarget<A2uiV09Message, SurfaceParts, A2uiV09CompileOptions> = {
   update: (prev, next, _viewChanged, options) => updateMessages(versionOf(options), prev, next),
   deleteSurface: (a2uiSurfaceId, options) => deleteMessage(versionOf(options), a2uiSurfaceId),
   fallback: (irSurfaceId, a2uiSurfaceId, options) => fallbackMessages(versionOf(options), irSurfaceId, a2uiSurfaceId),
-  validate: (messages, options) => validateA2uiV09Messages(messages, options.components?.catalog === 'app'
-    ? { ...options, appCatalog: appCatalogSpecV09(options.components.registry, options.components.catalogId) }
-    : options),
+  validate: (messages, options) => {
+    const components = options.components;
+    if (components?.catalog !== 'app') return validateA2uiV09Messages(messages, options);
+    // The app's types are allowed wherever the basic ones are restricted: the client holds them.
+    const allowedComponents = options.allowedComponents === undefined ? undefined
+      : [...options.allowedComponents, ...components.registry.list().map((d) => d.name)];
+    return validateA2uiV09Messages(messages, {
+      ...options, appCatalog: appCatalogSpecV09(components.registry, components.catalogId), ...(allowedComponents === undefined ? {} : { allowedComponents }),
+    });
+  },
   dropOrphans,
   clobbers: (messages) => messages.filter((m) => 'updateDataModel' in m && [undefined, '', '/', '/draft'].includes(m.updateDataModel.path)).length,
   size: (parts) => ({

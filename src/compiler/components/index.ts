@@ -10,3 +10,5 @@ export type { AppCatalogV09 } from './wire-v09.ts';
 export { COMPONENT_ITEM_KEY, componentDataKey, componentView } from './view.ts';
 export { COLLECTION_PROPS, RESERVED_PROP_NAMES } from './props.ts';
 export { appCatalogFromDocumentV09 } from './catalog-load-v09.ts';
+export { appCatalogSpecV08, wireSchemaV08 } from './wire-v08.ts';
+export type { AppCatalogV08 } from './wire-v08.ts';

@@ -9,7 +9,7 @@ import {
   compileA2uiV09Update, compileConversationToA2uiV09, validateA2uiV09Messages, type A2uiV09Message,
 } from '../../../src/compiler/index.ts';
 import { writeListItems, type ComponentBlock, type ConversationIr } from '../../../src/ui-ir/index.ts';
-import { capturingErrors, feed, type Oracle } from '../../support/a2ui-v0_9-oracle.ts';
+import { feed, newOracle, type Oracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { officialExamples } from '../../support/a2ui-v0_9-examples.ts';
 import { TEST_CATALOG_ID, testComponents } from '../../support/components.ts';
 import { GAUGE, irWith, SCORES } from './fixtures.ts';
@@ -119,6 +119,7 @@ describe('v0.9 with the app catalogue: the custom components themselves', () => 
     const codes = validateA2uiV09Messages(messages).map((v) => v.code);
     expect(codes).toContain('A2UI_S2C_CATALOG_UNKNOWN');
     expect(codes).toContain('A2UI_S2C_COMPONENT_NOT_ALLOWED');
+    expect(() => feed(newOracle(), messages)).toThrow(/refused/);
   });
 
   it('an unknown or ill-typed property of a custom component is a finding, for us and for the official processor', () => {
@@ -129,10 +130,7 @@ describe('v0.9 with the app catalogue: the custom components themselves', () => 
       const bad = broken(patch);
       const findings = validateA2uiV09Messages(bad, { appCatalog: appCatalogSpecV09(registry, TEST_CATALOG_ID) });
       expect(findings.map((v) => v.code), JSON.stringify(patch)).toContain('A2UI_S2C_SCHEMA_INVALID');
-      const run = capturingErrors(() => { for (const m of bad) appOracle().processor.processMessages([JSON.parse(JSON.stringify(m))]); });
-      // Each message alone: the createSurface-less updates fail too, so feed the whole stream instead.
-      expect(run).toBeDefined();
-      expect(() => feed(appOracle(), bad), JSON.stringify(patch)).toThrow();
+      expect(() => feed(appOracle(), bad), JSON.stringify(patch)).toThrow(/Gauge|refused/);
     }
   });
 
@@ -146,6 +144,14 @@ describe('v0.9 with the app catalogue: the custom components themselves', () => 
     feed(oracle, update.batches.flatMap((b) => b.messages));
     const toBasic = compileA2uiV09Update(ir, ir, { components: { registry, catalog: 'basic' } });
     expect(toBasic.ok && toBasic.batches).toEqual([]);
+  });
+});
+
+describe('allowedComponents restricts the basic types only: the app\'s are the client\'s too', () => {
+  it('a stream with app components passes with allowedComponents listing the basic types it uses', () => {
+    const ir = irWith([SCORES, GAUGE]);
+    const r = compileConversationToA2uiV09(ir, { ...app, allowedComponents: ['Card', 'Column', 'Text'] });
+    expect(r.ok && r.batches.map((b) => [b.recovery, b.errors])).toEqual([['none', []]]);
   });
 });
 
