@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
-import { validateA2uiV09Messages } from '../../src/compiler/index.ts';
+import { appCatalogSpecV08, STANDARD_CATALOG_ID, validateA2uiMessages, validateA2uiV09Messages } from '../../src/compiler/index.ts';
 import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import type { SseConnection } from '../support/sse-client.ts';
@@ -74,6 +74,23 @@ describe('catalogue negotiation on the A2UI stream', () => {
     const [pa, pb] = [app, basic].map((conn) => parseEventId(conn.events.at(-1)!.lastEventId)!);
     expect(pa!.stream).toBe(`${pb!.stream}a`);
     expect(pa!.version).toBe(pb!.version);
+  });
+
+  it('v0.8 too: beginRendering names the app catalogue for its clients, the standard one (or none) for the others', async () => {
+    const c = await gallery();
+    const app = await follow(c, `?${APP}`);
+    const basic = await follow(c, `?catalog=${encodeURIComponent(STANDARD_CATALOG_ID)}`);
+    await until(app, hub('0.8', 'app').checkpoint(c.cid).id);
+    await until(basic, hub('0.8', 'basic').checkpoint(c.cid).id);
+    const begin = (conn: SseConnection) => data(conn).find((m) => m.beginRendering !== undefined)!.beginRendering as Record<string, unknown>;
+    expect(begin(app).catalogId).toBe(GALLERY_CATALOG_ID);
+    expect(JSON.stringify(data(app))).toContain('"CharacterGallery"');
+    // Valid against the app catalogue (its v0.8 encoding of the components' zod schemas).
+    const registry = createGalleryApp().components!;
+    expect(validateA2uiMessages(data(app), { appCatalog: appCatalogSpecV08(registry, GALLERY_CATALOG_ID) })).toEqual([]);
+    expect(begin(basic).catalogId ?? STANDARD_CATALOG_ID).toBe(STANDARD_CATALOG_ID);
+    expect(JSON.stringify(data(basic))).not.toContain('"CharacterGallery"');
+    expect(validateA2uiMessages(data(basic))).toEqual([]);
   });
 
   it('an id of one catalogue never resumes the other: the client is re-initialised', async () => {
