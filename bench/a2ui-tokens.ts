@@ -1,9 +1,14 @@
 import { encode } from 'gpt-tokenizer';
 import { createDemoApp } from '../src/app/index.ts';
 import { DEMO_TEMPLATES } from '../src/app/templates.ts';
-import { a2uiBatchesToJsonl, compileConversationToA2ui, compileConversationToA2uiV09, type CompileResult } from '../src/compiler/index.ts';
-import { runDirectives } from '../src/directives/index.ts';
+import {
+  a2uiBatchesToJsonl, compileConversationToA2ui, compileConversationToA2uiV09, type A2uiCompileOptions, type CompileResult,
+} from '../src/compiler/index.ts';
+import type { AppDefinition } from '../src/conversation/index.ts';
+import { directiveJsonSchema, renderSystemPrompt, runDirectives } from '../src/directives/index.ts';
+import { toStrictJsonSchema } from '../src/llm/index.ts';
 import { createSeededSource, emptyConversation } from '../src/ui-ir/index.ts';
+import { createGalleryApp, SHOW_GALLERY } from '../test/support/component-app.ts';
 
 /**
  * What the model writes against what the clients receive: for each app template (ui.show_form)
@@ -12,6 +17,12 @@ import { createSeededSource, emptyConversation } from '../src/ui-ir/index.ts';
  * UTF-8; tokens are counted with gpt-tokenizer's o200k_base (the encoding of current OpenAI
  * models; other models' tokenizers differ in detail, not in the ratios that matter here).
  * Goal: the directives ≤ 1/10 of either stream.
+ *
+ * App components (issue 22): `ui.show_component` placing an app component (the demo app plus a
+ * CharacterGallery of three characters, test/support/component-app.ts) against the stream a
+ * client with the app catalogue gets and the fallback stream of one without it. And what the
+ * model reads: the system prompt (with its directive catalogue) and the envelope's JSON Schema
+ * (Ollama `format`; OpenAI's strict variant), for the app without and with its component.
  */
 const FIELD_TYPES = ['text', 'select', 'checkbox', 'number', 'textarea', 'tags'] as const;
 
@@ -45,14 +56,44 @@ export function tokenRows(): TokenRow[] {
     ...DEMO_TEMPLATES.map((t): [string, unknown] => [`ui.show_form ${t.name}`, { directives: [{ type: 'ui.show_form', payload: { template: t.name } }] }]),
     ...[3, 6, 12].map((n): [string, unknown] => [`ui.ask, ${n} fields`, askEnvelope(n)]),
   ];
-  return cases.map(([name, envelope]) => {
-    const run = runDirectives(app.directives, emptyConversation('bench'), envelope, { mode: 'strict', source: createSeededSource('tokens') });
-    if (run.errors.length > 0) throw new Error(`${name}: ${JSON.stringify(run.errors)}`);
+  const rows = cases.map(([name, envelope]) => row(app, name, envelope, {}));
+  const gallery = createGalleryApp();
+  const envelope = { directives: [SHOW_GALLERY] };
+  for (const catalog of ['app', 'basic'] as const) {
+    const name = `ui.show_component CharacterGallery, 3 items (${catalog === 'app' ? 'app catalogue' : 'fallback'})`;
+    const registry = gallery.components!;
+    rows.push(row(gallery, name, envelope, { components: catalog === 'app' ? { registry, catalog, catalogId: gallery.catalog!.id } : { registry, catalog } }));
+  }
+  return rows;
+}
+
+function row(app: AppDefinition, name: string, envelope: unknown, options: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>): TokenRow {
+  const run = runDirectives(app.directives, emptyConversation('bench'), envelope, { mode: 'strict', source: createSeededSource('tokens') });
+  if (run.errors.length > 0) throw new Error(`${name}: ${JSON.stringify(run.errors)}`);
+  return {
+    name,
+    directives: measure(JSON.stringify(envelope)),
+    v08: measure(jsonl(compileConversationToA2ui(run.ir, options))),
+    v09: measure(jsonl(compileConversationToA2uiV09(run.ir, options))),
+  };
+}
+
+export interface PromptRow {
+  name: string;
+  prompt: { bytes: number; tokens: number };
+  schema: { bytes: number; tokens: number };
+  strict: { bytes: number; tokens: number };
+}
+
+/** What the model reads every turn: the system prompt and the envelope's JSON Schema, without and with the app's component. */
+export function promptRows(): PromptRow[] {
+  return ([['demo app', createDemoApp()], ['demo app + CharacterGallery', createGalleryApp()]] as const).map(([name, app]) => {
+    const schema = directiveJsonSchema(app.directives);
     return {
       name,
-      directives: measure(JSON.stringify(envelope)),
-      v08: measure(jsonl(compileConversationToA2ui(run.ir))),
-      v09: measure(jsonl(compileConversationToA2uiV09(run.ir))),
+      prompt: measure(renderSystemPrompt(app.directives)),
+      schema: measure(JSON.stringify(schema)),
+      strict: measure(JSON.stringify(toStrictJsonSchema(schema).schema)),
     };
   });
 }
@@ -67,6 +108,10 @@ export function run(): void {
       + `${ratio(r.directives.tokens, r.v08.tokens)} | ${ratio(r.directives.tokens, r.v09.tokens)} | ${(r.v09.tokens / r.v08.tokens).toFixed(2)} |`),
     '',
     'tokens: gpt-tokenizer 4.0.0, o200k_base; B: UTF-8 bytes; streams: full init, JSONL',
+    '',
+    '| app | system prompt B | tok | envelope JSON Schema B | tok | OpenAI strict schema B | tok |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...promptRows().map((r) => `| ${r.name} | ${r.prompt.bytes} | ${r.prompt.tokens} | ${r.schema.bytes} | ${r.schema.tokens} | ${r.strict.bytes} | ${r.strict.tokens} |`),
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -38,11 +38,22 @@ copyAssets('src');
 copyAssets('prompts');
 
 register();
-const { buildA2uiClient, PREBUILT_CLIENTS } = await import('../src/host-a2ui/client-bundle.ts');
+const { appElementsOf, buildA2uiAppClient, buildA2uiClient, prebuiltAppClient, PREBUILT_CLIENTS } = await import('../src/host-a2ui/client-bundle.ts');
 for (const { version, file } of PREBUILT_CLIENTS) {
   const client = await buildA2uiClient(version);
   const target = join(dist, relative(root, fileURLToPath(file)));
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, client.contents);
   say(`client ${version}: ${relative(root, target)} (${Buffer.byteLength(client.contents)} bytes, ${client.path})`);
+}
+// The demo app's pages (what `surfacer serve` runs) with its own elements, prebuilt: the
+// installed package has no esbuild to bundle them.
+const { createDemoApp } = await import('../src/app/index.ts');
+const demo = appElementsOf(createDemoApp());
+for (const { version } of demo === undefined ? [] : PREBUILT_CLIENTS) {
+  const client = await buildA2uiAppClient(version, demo);
+  if (client === undefined) throw new Error('the demo app\'s client could not be bundled');
+  const target = join(dist, relative(root, fileURLToPath(prebuiltAppClient(version, demo))));
+  writeFileSync(target, client.contents);
+  say(`demo app client ${version}: ${relative(root, target)} (${Buffer.byteLength(client.contents)} bytes, ${client.path})`);
 }

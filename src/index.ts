@@ -59,6 +59,9 @@ export {
   checkedItem, createListDirectives, ITEM_KEY_FIELD, itemLabel, LIST_ACTIONS, listChooseAction, ListItemInput, listRemoveAction,
 } from './collections/index.ts';
 export type { ListDirectiveOptions } from './collections/index.ts';
+// The model places the app's own components (defineComponent) with one directive: ui.show_component.
+export { createComponentDirective } from './collections/index.ts';
+export type { ComponentDirectiveOptions, PlaceableComponent, ShowComponentPayload } from './collections/index.ts';
 
 // --- planners ------------------------------------------------------------------------------
 export { ActionEventAnswer, ActionEventSchema, actionEventJsonSchema, describeActionEvent } from './planner/index.ts';

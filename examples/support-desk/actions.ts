@@ -2,8 +2,8 @@ import {
   checkedItem, closeSurface, defineAction, fieldContextSchema, findLiveSurface, makeError, openSurface, writeListItems, z,
   type ActionDefinition, type ConversationIr, type DataValue, type Draw, type TransitionResult,
 } from 'surfacer';
-import { nextTicketId, SAMPLE_TICKETS, ticketsOf, type Ticket } from './tickets.ts';
-import { DETAIL, detailView, QUEUE, queueView, TICKETS_LIST } from './views.ts';
+import { nextTicketId, SAMPLE_TICKETS, ticketsOf, WEEKLY_FILED, type Ticket } from './tickets.ts';
+import { DETAIL, detailView, QUEUE, queueView, TICKETS_LIST, WEEKLY } from './views.ts';
 
 const NO_VALUES = z.object({}) as unknown as z.ZodType<Record<string, unknown>>;
 type Failure = Extract<TransitionResult, { ok: false }>;
@@ -17,7 +17,9 @@ export function queueTickets(ir: ConversationIr): Ticket[] {
 export function showQueue(ir: ConversationIr, draw: Draw, tickets?: readonly Ticket[]): TransitionResult {
   const open = findLiveSurface(ir, QUEUE);
   const items = tickets ?? (open === undefined ? SAMPLE_TICKETS : queueTickets(ir));
-  const opened = open === undefined ? openSurface(ir, { id: QUEUE, view: queueView }, draw) : ir;
+  const opened = open === undefined
+    ? openSurface(ir, { id: QUEUE, view: queueView, ui: { [WEEKLY]: WEEKLY_FILED.map((w) => ({ ...w })) } }, draw)
+    : ir;
   return writeListItems(opened, QUEUE, TICKETS_LIST, items.map((t) => ({ ...t }) as DataValue), draw);
 }
 
@@ -103,6 +105,21 @@ export const ticketCloseAction = defineAction({
   },
 });
 
+/** Send reply: the reply written in the ticket panel's modal; the panel closes and says to whom it went. */
+export const ticketReplyAction = defineAction({
+  name: 'ticket.reply',
+  description: 'Send the reply written in the ticket panel to the customer.',
+  contextSchema: (surface) => fieldContextSchema(surface),
+  handle(ir, surface, context, draw) {
+    const ticket = surface.data.ui['ticket'] as { id?: unknown; customer?: unknown } | undefined;
+    const closed = closeSurface(ir, surface.id, draw);
+    if (!closed.ok) return closed;
+    const to = typeof ticket?.customer === 'string' && ticket.customer !== '' ? ticket.customer : 'the customer';
+    const words = String(context.reply).trim().split(/\s+/).length;
+    return { ok: true, ir: closed.ir, toast: { level: 'success', text: `Reply on ${String(ticket?.id)} sent to ${to} (${words} words)` } };
+  },
+});
+
 export const DESK_ACTIONS: readonly ActionDefinition[] = [
-  ticketSubmitAction, ticketCancelAction, ticketTakeAction, ticketOpenAction, ticketResolveAction, ticketCloseAction,
+  ticketSubmitAction, ticketCancelAction, ticketTakeAction, ticketOpenAction, ticketResolveAction, ticketCloseAction, ticketReplyAction,
 ];

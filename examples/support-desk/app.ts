@@ -1,13 +1,15 @@
 import { createListDirectives, defineApp, itemActionNames, LIST_ACTIONS, type AppDefinition } from 'surfacer';
 import { DESK_ACTIONS } from './actions.ts';
+import { DESK_CATALOG_ID, DESK_COMPONENTS } from './components.ts';
 import { DESK_DIRECTIVES } from './directives.ts';
 import { createDeskPlanner } from './planner.ts';
 
 export const DESK_APP_NAME = 'Support Desk';
 
 /**
- * A support desk on Surfacer's public API only: a queue of tickets (a list with per-item Take,
- * Open and Resolve), a new-ticket form, a ticket panel, and the generic list directives so a
+ * A support desk on Surfacer's public API only: a queue of tickets (its own TicketTable with
+ * per-item Take, Open and Resolve, and a BarChart of tickets per week), a new-ticket form, a
+ * ticket panel (tabs and a reply modal), and the generic list directives so a
  * model may also show lists of its own (e.g. suggested answers) with Choose / Remove.
  */
 export function createSupportDeskApp(): AppDefinition {
@@ -16,6 +18,9 @@ export function createSupportDeskApp(): AppDefinition {
     name: DESK_APP_NAME,
     directives: [...DESK_DIRECTIVES, ...createListDirectives({ itemActions: itemActionNames(actions) })],
     actions,
+    // Its own components (a ticket table, a bar chart) under its own catalogue id.
+    components: DESK_COMPONENTS,
+    catalog: { id: DESK_CATALOG_ID },
     offlinePlanner: createDeskPlanner(),
     // The words around the panels are the desk's own (the host's defaults are neutral).
     texts: {

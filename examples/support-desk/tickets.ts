@@ -23,6 +23,12 @@ export const SAMPLE_TICKETS: readonly Ticket[] = [
     details: 'Exports of 10,000 rows take a minute.' },
 ];
 
+/** Tickets filed in each of the last six weeks (the queue's chart; sample figures). */
+export const WEEKLY_FILED: readonly { label: string; value: number }[] = [
+  { label: 'W14', value: 12 }, { label: 'W15', value: 9 }, { label: 'W16', value: 15 },
+  { label: 'W17', value: 7 }, { label: 'W18', value: 11 }, { label: 'W19', value: 3 },
+];
+
 /** The next free id after the ones in `tickets` (T-1004 after T-1003). */
 export function nextTicketId(tickets: readonly { id?: unknown }[]): string {
   const numbers = tickets.map((t) => (typeof t.id === 'string' ? Number(t.id.slice(2)) : 0)).filter(Number.isFinite);

@@ -6,27 +6,30 @@ export const QUEUE = 'queue';
 export const NEW_TICKET = 'new-ticket';
 export const DETAIL = 'ticket';
 export const TICKETS_LIST = 'tickets';
+/** The chart's collection: tickets filed per week, under `/ui/weekly`. */
+export const WEEKLY = 'weekly';
 
-/** The queue: a list of tickets with per-item buttons (open, take, resolve). */
+/**
+ * The queue: the desk's own components (components.ts) — a chart of tickets filed per week and
+ * the tickets as a sortable table with per-ticket buttons (take, open, resolve). A client without
+ * the desk's catalogue gets their fallbacks: lists (the tickets' with the same buttons).
+ */
 export const queueView: SurfaceView = {
   template: 'desk.queue',
   title: 'Support queue',
   blocks: [
-    { kind: 'text', text: 'Open tickets, most recent last.', tone: 'caption' },
     {
-      kind: 'list', name: TICKETS_LIST, title: 'Tickets', path: `/committed/${TICKETS_LIST}`, itemKey: 'id',
-      display: [
-        { kind: 'text', field: 'subject', style: 'title' },
-        { kind: 'text', field: 'customer', style: 'caption' },
-        { kind: 'badge', field: 'priority' },
-        { kind: 'value', field: 'status', label: 'Status' },
-      ],
+      kind: 'component', component: 'BarChart', name: WEEKLY, path: `/ui/${WEEKLY}`, itemKey: 'label', bind: {}, actions: [], maxItems: 12,
+      props: { title: 'Tickets filed per week', unit: 'tickets' },
+    },
+    {
+      kind: 'component', component: 'TicketTable', name: TICKETS_LIST, path: `/committed/${TICKETS_LIST}`, itemKey: 'id',
+      props: { caption: 'Open tickets', sortBy: 'id' }, bind: {},
       actions: [
         { name: 'ticket.take', label: 'Take', primary: true },
         { name: 'ticket.open', label: 'Open', primary: false },
         { name: 'ticket.resolve', label: 'Resolve', primary: false },
       ],
-      empty: 'The queue is empty. Say "new ticket" to file one.',
       maxItems: 50,
     },
   ],
@@ -52,18 +55,36 @@ export const newTicketView: SurfaceView = {
   ],
 };
 
-/** One ticket, read-only: its fields live under `/ui/ticket`. */
+/**
+ * One ticket: its fields (under `/ui/ticket`) and its details in two tabs, and a reply written in a
+ * modal. The modal's field belongs to the panel's form like any other: "Send reply" posts it.
+ */
 export function detailView(ticket: Ticket): SurfaceView {
   return {
     template: 'desk.detail',
     title: `Ticket ${ticket.id}`,
     blocks: [
-      { kind: 'value', label: 'Subject', path: '/ui/ticket/subject' },
-      { kind: 'value', label: 'Customer', path: '/ui/ticket/customer' },
-      { kind: 'value', label: 'Priority', path: '/ui/ticket/priority' },
-      { kind: 'value', label: 'Status', path: '/ui/ticket/status' },
-      { kind: 'text', text: ticket.details || 'No details.', tone: 'body' },
+      {
+        kind: 'tabs', blocks: [
+          {
+            kind: 'group', title: 'Overview', layout: 'column', blocks: [
+              { kind: 'value', label: 'Subject', path: '/ui/ticket/subject' },
+              { kind: 'value', label: 'Customer', path: '/ui/ticket/customer' },
+              { kind: 'value', label: 'Priority', path: '/ui/ticket/priority' },
+              { kind: 'value', label: 'Status', path: '/ui/ticket/status' },
+            ],
+          },
+          { kind: 'group', title: 'Details', layout: 'column', blocks: [{ kind: 'text', text: ticket.details || 'No details.', tone: 'body' }] },
+        ],
+      },
+      {
+        kind: 'modal', label: 'Write a reply', title: `Reply to ${ticket.customer || 'the customer'}`,
+        blocks: [{ kind: 'field', name: 'reply', label: 'Reply', control: 'textarea', required: true, maxLength: 2000 }],
+      },
     ],
-    actions: [{ name: 'ticket.close', label: 'Close', role: 'cancel', primary: false }],
+    actions: [
+      { name: 'ticket.reply', label: 'Send reply', role: 'submit', primary: true },
+      { name: 'ticket.close', label: 'Close', role: 'cancel', primary: false },
+    ],
   };
 }

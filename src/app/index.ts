@@ -1,5 +1,6 @@
-import type { AppDefinition } from '../index.ts';
+import { createComponentRegistry, type AppDefinition } from '../index.ts';
 import { createDemoActionRegistry } from './actions/index.ts';
+import { DEMO_CATALOG_ID, DEMO_COMPONENTS } from './components/index.ts';
 import type { CardLibrary } from './card-library/index.ts';
 import { createDemoDirectiveRegistry } from './directives/index.ts';
 import { createMemoryCardLibrary } from './card-library/index.ts';
@@ -23,6 +24,9 @@ export function createDemoApp(options: DemoAppOptions = {}): AppDefinition {
     actions: createDemoActionRegistry({ cards }),
     offlinePlanner: createOfflinePlanner(options.offlinePlanner),
     tools: createCardTools(cards),
+    // Its own component (a character's portrait card) under its own catalogue id.
+    components: createComponentRegistry(DEMO_COMPONENTS),
+    catalog: { id: DEMO_CATALOG_ID },
     // The demo's own examples (the hosts' defaults are neutral).
     texts: {
       description: 'Character cards, personas and scene settings for your roleplay chats.',
@@ -38,6 +42,7 @@ export {
   formCancelAction, uploadSubmitAction,
 } from './actions/index.ts';
 export { SAMPLE_CHARACTERS, SAMPLES_LIST, SAMPLES_SURFACE } from './samples.ts';
+export { DEMO_CATALOG_ID, DEMO_COMPONENTS, PortraitCard } from './components/index.ts';
 export { createFileCardLibrary, createMemoryCardLibrary, createRecordCardLibrary, parseSavedCard, SavedCard } from './card-library/index.ts';
 export type { CardLibrary, SaveRequest } from './card-library/index.ts';
 export {

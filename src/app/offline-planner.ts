@@ -109,6 +109,7 @@ export function planFor(text: string, ir: ConversationIr): Plan {
       directives: [{ type: 'ui.request_upload', payload: { accept: ['image/png', 'image/jpeg', 'image/webp'], purpose: 'An image for your character or persona.', label: 'Image' } }],
     };
   }
+  if (has(text, 'portrait')) return portraitOf(text);
   if (has(text, 'sample', 'examples', 'browse')) return SAMPLES;
   const form = formFor(text);
   if (form !== undefined) {
@@ -119,6 +120,22 @@ export function planFor(text: string, ir: ConversationIr): Plan {
     return { rule: 'thanks', text: `You are welcome!`, directives: [{ type: 'ui.toast', payload: { level: 'success', text: 'Happy to help' } }] };
   }
   return CLARIFIER;
+}
+
+/** A sample character's portrait card (the demo's own component), the one the text names (default the first). */
+function portraitOf(text: string): Plan {
+  const c = SAMPLE_CHARACTERS.find((s) => s.name.split(' ').some((w) => w.length > 3 && has(text, w))) ?? SAMPLE_CHARACTERS[0];
+  return {
+    rule: 'portrait',
+    text: `Here is ${c.name}'s portrait card.`,
+    directives: [{
+      type: 'ui.show_component',
+      payload: {
+        surface: 'portrait', title: 'Character portrait', component: 'PortraitCard',
+        props: { name: c.name, tagline: c.tagline, genre: c.genre, tags: c.tags.split(',').map((t) => t.trim()).filter((t) => t !== c.genre), greeting: c.greeting },
+      },
+    }],
+  };
 }
 
 interface FormChoice {

@@ -5,4 +5,6 @@
 export { checkedItem, listChooseAction, listRemoveAction, LIST_ACTIONS } from './actions.ts';
 export { createListDirectives } from './directives.ts';
 export type { ListDirectiveOptions } from './directives.ts';
+export { createComponentDirective } from './component-directive.ts';
+export type { ComponentDirectiveOptions, PlaceableComponent, ShowComponentPayload } from './component-directive.ts';
 export { ITEM_KEY_FIELD, itemLabel, ListItemInput } from './items.ts';

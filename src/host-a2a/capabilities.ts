@@ -1,5 +1,6 @@
 import { BASIC_CATALOG_ID } from '../a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID, type A2uiVersion } from '../compiler/index.ts';
+import { advertisedInCapabilities, chooseCatalog, type AppCatalogOffer, type CatalogChoice } from '../hosting/index.ts';
 
 /*
  * The A2UI extension for A2A (google/A2UI specification/v0_8, v0_9, v0_9_1
@@ -36,37 +37,37 @@ export const CATALOG_IDS: Readonly<Record<A2uiVersion, string>> = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function catalogIds(value: unknown): string[] {
-  if (!isObject(value) || !Array.isArray(value.supportedCatalogIds)) return [];
-  return value.supportedCatalogIds.filter((id): id is string => typeof id === 'string');
-}
-
-/**
- * Catalogue ids a capabilities object lists for `version`. v0.8 writes them flat
- * (`{supportedCatalogIds}`), v0.9.x under a version key (`{"v0.9": {supportedCatalogIds}}`);
- * a v0.9.1 object may use either "v0.9" (its schema) or "v0.9.1".
- */
-function idsFor(capabilities: Record<string, unknown>, version: A2uiVersion): string[] {
-  if (version === '0.8') return [...catalogIds(capabilities), ...catalogIds(capabilities['v0.8'])];
-  return [...catalogIds(capabilities['v0.9']), ...catalogIds(capabilities['v0.9.1'])];
+/** The capabilities objects of a message's metadata (`a2uiClientCapabilities`; v1.0 renderers `a2uiRendererCapabilities`). */
+function capabilitiesOf(metadata: unknown): Record<string, unknown>[] {
+  if (!isObject(metadata)) return [];
+  return [metadata.a2uiClientCapabilities, metadata.a2uiRendererCapabilities].filter(isObject);
 }
 
 /**
  * The wire version of one turn's answer, or undefined for a text-only answer. Capabilities come
- * from the message's metadata (`a2uiClientCapabilities`; v1.0 renderers `a2uiRendererCapabilities`)
- * and apply to that message only; a version counts when they list its catalogue. Among those,
- * the newest the client activated (`A2A-Extensions` header or the message's `extensions`) wins;
- * when it activated none of them, the newest it supports (v0.9 before v0.9.1 unless it names
- * v0.9.1, since v0.9 is what released v0.9 renderers validate).
+ * from the message's metadata and apply to that message only; a version counts when they list
+ * its catalogue, or the app's catalogue (which holds the basic components: a client that names
+ * only it renders everything we send). Among those, the newest the client activated
+ * (`A2A-Extensions` header or the message's `extensions`) wins; when it activated none of them,
+ * the newest it supports (v0.9 before v0.9.1 unless it names v0.9.1, since v0.9 is what released
+ * v0.9 renderers validate).
  */
-export function chooseWireVersion(metadata: unknown, activated: readonly string[]): A2uiVersion | undefined {
-  if (!isObject(metadata)) return undefined;
-  const capabilities = [metadata.a2uiClientCapabilities, metadata.a2uiRendererCapabilities].filter(isObject);
+export function chooseWireVersion(metadata: unknown, activated: readonly string[], appCatalogId?: string): A2uiVersion | undefined {
+  const capabilities = capabilitiesOf(metadata);
   if (capabilities.length === 0) return undefined;
-  const supported = SERVED_VERSIONS.filter((v) => capabilities.some((c) => idsFor(c, v).includes(CATALOG_IDS[v])));
+  const lists = (c: Record<string, unknown>, v: A2uiVersion): boolean => {
+    const ids = advertisedInCapabilities(c, v).ids;
+    return ids.includes(CATALOG_IDS[v]) || (appCatalogId !== undefined && ids.includes(appCatalogId));
+  };
+  const supported = SERVED_VERSIONS.filter((v) => capabilities.some((c) => lists(c, v)));
   if (supported.length === 0) return undefined;
   const asked = supported.find((v) => activated.includes(A2UI_EXTENSION_URIS[v]));
   if (asked !== undefined) return asked;
   if (supported.includes('0.9')) return capabilities.some((c) => isObject(c['v0.9.1'])) ? '0.9.1' : '0.9';
   return supported[0];
+}
+
+/** The catalogue a message's answer in `version` is compiled with: the app's when its capabilities name it (catalog-choice.ts). */
+export function chooseMessageCatalog(metadata: unknown, version: A2uiVersion, app: AppCatalogOffer | undefined): CatalogChoice {
+  return capabilitiesOf(metadata).some((c) => chooseCatalog(app, advertisedInCapabilities(c, version)) === 'app') ? 'app' : 'basic';
 }

@@ -1,12 +1,13 @@
 import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentExtension, type AgentSkill } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { AppDefinition } from '../conversation/index.ts';
+import { appCatalogOffer } from '../hosting/index.ts';
 import { A2UI_EXTENSION_URIS, A2UI_MIME, A2UI_MIME_LEGACY, CATALOG_IDS, SERVED_VERSIONS } from './capabilities.ts';
 
 /*
  * The agent card, built from the app definition: its name and description, a skill per
  * directive the model may use, the A2UI extension once per wire version served (each with the
- * catalogue it is compiled against), streaming, and the bearer scheme every call but the card's
+ * basic catalogue it is compiled against, and the app's catalogue when it has one), streaming, and the bearer scheme every call but the card's
  * needs. One JSON-RPC endpoint speaks A2A v1.0 and, through the SDK's compatibility layer, v0.3.
  */
 
@@ -21,12 +22,14 @@ export interface CardInput {
   version: string;
 }
 
-function extensions(): AgentExtension[] {
+function extensions(app: AppDefinition): AgentExtension[] {
+  // A client that lists the app catalogue gets the app's components; any other their fallbacks.
+  const own = appCatalogOffer(app)?.id;
   return SERVED_VERSIONS.map((version) => ({
     uri: A2UI_EXTENSION_URIS[version],
     description: `Answers with A2UI v${version} surfaces when a message's a2uiClientCapabilities list its catalogue`,
     required: false,
-    params: { supportedCatalogIds: [CATALOG_IDS[version]], acceptsInlineCatalogs: false },
+    params: { supportedCatalogIds: own === undefined ? [CATALOG_IDS[version]] : [own, CATALOG_IDS[version]], acceptsInlineCatalogs: false },
   }));
 }
 
@@ -55,7 +58,7 @@ export function buildAgentCard(input: CardInput): AgentCard {
     ),
     provider: undefined,
     version: input.version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: extensions(), extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: false, extensions: extensions(app), extendedAgentCard: false },
     securitySchemes: {
       [BEARER_SCHEME]: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'A token of SURFACER_API_TOKENS', scheme: 'Bearer', bearerFormat: '' } } },
     },
@@ -80,7 +83,7 @@ export function legacyAgentCardJson(input: CardInput): Record<string, unknown> {
     url: input.endpoint,
     preferredTransport: 'JSONRPC',
     version: card.version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: extensions() },
+    capabilities: { streaming: true, pushNotifications: false, extensions: extensions(input.app) },
     securitySchemes: { [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', description: 'A token of SURFACER_API_TOKENS' } },
     security: [{ [BEARER_SCHEME]: [] }],
     defaultInputModes: MODES,

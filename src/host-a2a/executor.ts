@@ -6,9 +6,9 @@ import { followTurn, StoreUnavailableError, turnAnswered, type ConversationServi
 import type { IdempotencyStore } from '../ingress/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
-import type { Principal, RateLimiter } from '../hosting/index.ts';
+import type { AppCatalogOffer, CatalogChoice, Principal, RateLimiter } from '../hosting/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
-import { A2UI_EXTENSION_URIS, chooseWireVersion } from './capabilities.ts';
+import { A2UI_EXTENSION_URIS, chooseMessageCatalog, chooseWireVersion } from './capabilities.ts';
 import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
 
 /*
@@ -56,13 +56,18 @@ export class PrincipalUser implements User {
 
 export interface ExecutorDeps {
   service: ConversationService;
-  /** A2UI messages bringing a client of `version` from anything to the conversation's current state. */
-  ui(cid: string, version: A2uiVersion): Promise<readonly A2uiServerMessage[]>;
+  /**
+   * A2UI messages bringing a client of `version` from anything to the conversation's current
+   * state, compiled with the catalogue its message advertised (catalog-choice.ts).
+   */
+  ui(cid: string, version: A2uiVersion, catalog: CatalogChoice): Promise<readonly A2uiServerMessage[]>;
   /**
    * The update a client of `version` holding IR surface `surfaceId` at (`epoch`, `rev`) needs,
    * when the conversation's last change was exactly that surface's step from there; else undefined.
    */
-  step(cid: string, version: A2uiVersion, surfaceId: string, epoch: number, rev: number): Promise<readonly A2uiServerMessage[] | undefined>;
+  step(cid: string, version: A2uiVersion, catalog: CatalogChoice, surfaceId: string, epoch: number, rev: number): Promise<readonly A2uiServerMessage[] | undefined>;
+  /** The app catalogue, when the app has components: a message whose capabilities name it gets them. */
+  appCatalog?: AppCatalogOffer;
   /** Epoch resets after client `error` reports (shared with the A2UI host's bucket). */
   resets: RateLimiter;
   /** Text messages already answered, by `<cid>\n<messageId>` (a client resending one runs no second turn); shared by every instance. */
@@ -96,8 +101,10 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     const running: Running = { cid, controller: new AbortController(), done: false };
     this.running.set(taskId, running);
     const activated = [...(ctx.context.requestedExtensions ?? []), ...(message.extensions ?? [])];
-    const version = chooseWireVersion(message.metadata, activated);
+    const version = chooseWireVersion(message.metadata, activated, this.deps.appCatalog?.id);
     if (version !== undefined) ctx.context.addActivatedExtension(A2UI_EXTENSION_URIS[version]);
+    // Like the wire version, the catalogue is the message's: each answer is compiled for its client.
+    const catalog = version === undefined ? 'basic' : chooseMessageCatalog(message.metadata, version, this.deps.appCatalog);
     // The v0.3 shape has no list-valued DataPart: one A2UI message per part there.
     const onePerPart = ctx.context.requestedVersion !== A2A_PROTOCOL_VERSION;
     const status = (state: TaskState, parts?: Part[], metadata?: Record<string, unknown>): void => {
@@ -128,7 +135,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
         if (version === undefined) return;
         surfacing = surfacing.then(async () => {
           if (running.done) return;
-          const parts = a2uiParts(await this.deps.ui(cid, version), version, onePerPart);
+          const parts = a2uiParts(await this.deps.ui(cid, version, catalog), version, onePerPart);
           if (parts.length > 0) status(TaskState.TASK_STATE_WORKING, parts);
         }).catch((error: unknown) => this.deps.logger.warn('A2A: a streamed part\'s UI could not be sent (the answer carries it)', { cid, taskId, error: String(error) }));
       },
@@ -152,8 +159,8 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       const principal = (ctx.context.user as PrincipalUser | undefined)?.principal;
       const outcome = principal === undefined
         ? { kind: 'failed' as const, error: makeError('HTTP_NOT_FOUND', 'no principal') }
-        : await this.run(cid, message, version, running.controller.signal, follow);
-      const ui = async (): Promise<Part[]> => (version === undefined ? [] : a2uiParts(await this.deps.ui(cid, version), version, onePerPart));
+        : await this.run(cid, message, version, catalog, running.controller.signal, follow);
+      const ui = async (): Promise<Part[]> => (version === undefined ? [] : a2uiParts(await this.deps.ui(cid, version, catalog), version, onePerPart));
       await endText(outcome.kind === 'completed' ? replyText(outcome) : '');
       if (outcome.kind === 'completed') {
         const step = version !== undefined && outcome.step !== undefined ? a2uiParts(outcome.step, version, onePerPart) : undefined;
@@ -200,9 +207,11 @@ export class SurfacerAgentExecutor implements AgentExecutor {
   }
 
   /** `follow`: on message/stream, hears the turn this task runs. */
-  private async run(cid: string, message: Message, version: A2uiVersion | undefined, signal: AbortSignal, follow?: TurnStreamListener): Promise<Outcome> {
+  private async run(
+    cid: string, message: Message, version: A2uiVersion | undefined, catalog: CatalogChoice, signal: AbortSignal, follow?: TurnStreamListener,
+  ): Promise<Outcome> {
     const read = readMessage(message.parts);
-    if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, version, signal, follow);
+    if (read.a2ui.length > 0) return this.actions(cid, read.a2ui, message.messageId, version, catalog, signal, follow);
     if (read.text === '') return { kind: 'failed', error: makeError('HTTP_BAD_REQUEST', 'the message holds neither text nor an A2UI action') };
     // A message resent (its answer was lost on the way): answered with the UI as it is, no second turn.
     const key = `${cid}\n${message.messageId}`;
@@ -234,7 +243,8 @@ export class SurfacerAgentExecutor implements AgentExecutor {
    * messageId (a client resending a message applies it once).
    */
   private async actions(
-    cid: string, messages: readonly unknown[], messageId: string, version: A2uiVersion | undefined, signal: AbortSignal, follow?: TurnStreamListener,
+    cid: string, messages: readonly unknown[], messageId: string, version: A2uiVersion | undefined, catalog: CatalogChoice,
+    signal: AbortSignal, follow?: TurnStreamListener,
   ): Promise<Outcome> {
     const { service } = this.deps;
     const notes: string[] = [];
@@ -252,7 +262,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       // One accepted action, answered in the version it was sent in: the step from what its client held.
       if (messages.length === 1 && result.kind === 'applied' && !result.replayed && result.continuation === undefined
         && request.kind === 'action' && wire.version === version) {
-        const step = await this.deps.step(cid, version, request.surfaceId, request.epoch, request.rev);
+        const step = await this.deps.step(cid, version, catalog, request.surfaceId, request.epoch, request.rev);
         const notes = result.toast ? [result.toast.text] : [];
         return { kind: 'completed', prev: result.prev, next: result.next, notes, ...(step !== undefined ? { step } : {}) };
       }

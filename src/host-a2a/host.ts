@@ -11,7 +11,9 @@ import { a2uiWire, type A2uiVersion } from '../compiler/index.ts';
 import { CONVERSATION_ID, silentLogger, type ConversationService, type Logger } from '../conversation/index.ts';
 import { makeError } from '../errors/index.ts';
 import { initMessages, type A2uiHost } from '../host-a2ui/index.ts';
-import { bodyTextOf, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
+import {
+  appCatalogOffer, bodyTextOf, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf, type CatalogChoice, type RateLimiter,
+} from '../hosting/index.ts';
 import { createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '../ingress/index.ts';
 import { buildAgentCard, legacyAgentCardJson } from './card.ts';
 import { A2A_STREAMING, A2UI_STREAM_TOKEN, PrincipalUser, SurfacerAgentExecutor } from './executor.ts';
@@ -72,29 +74,30 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
   const creations = limiter('a2a-conversation-creates', { perMinute, burst: perMinute });
   const version = options.version ?? '1.0.0';
 
-  // A context's client, per wire version: what this instance last sent it (held-surfaces.ts).
+  // A context's client, per wire version and catalogue: what this instance last sent it (held-surfaces.ts).
   const held = createHeldSurfaces();
-  const clientOf = (cid: string, wireVersion: A2uiVersion): string => `${cid}\u0000${wireVersion}`;
+  const clientOf = (cid: string, wireVersion: A2uiVersion, catalog: CatalogChoice): string => `${cid}\u0000${wireVersion}\u0000${catalog}`;
+  const appCatalog = appCatalogOffer(service.app);
 
-  async function ui(cid: string, wireVersion: A2uiVersion) {
-    const { bridges } = options.a2ui.wire(wireVersion);
+  async function ui(cid: string, wireVersion: A2uiVersion, catalog: CatalogChoice) {
+    const { bridges } = options.a2ui.wire(wireVersion, catalog);
     if (!(await bridges.prepare(cid))) return [];
     const messages = initMessages(bridges.snapshot(cid), bridges.surfaceIds(cid), a2uiWire(wireVersion).deleteSurface);
-    for (const s of bridges.liveSurfaceStates(cid)) held.sent(clientOf(cid, wireVersion), s.id, s.epoch, s.rev);
+    for (const s of bridges.liveSurfaceStates(cid)) held.sent(clientOf(cid, wireVersion, catalog), s.id, s.epoch, s.rev);
     return messages;
   }
 
-  async function step(cid: string, wireVersion: A2uiVersion, surfaceId: string, epoch: number, rev: number) {
-    if (!held.holds(clientOf(cid, wireVersion), surfaceId, epoch, rev)) return undefined;
-    const { bridges } = options.a2ui.wire(wireVersion);
+  async function step(cid: string, wireVersion: A2uiVersion, catalog: CatalogChoice, surfaceId: string, epoch: number, rev: number) {
+    if (!held.holds(clientOf(cid, wireVersion, catalog), surfaceId, epoch, rev)) return undefined;
+    const { bridges } = options.a2ui.wire(wireVersion, catalog);
     if (!(await bridges.prepare(cid))) return undefined;
     const found = bridges.lastStepOf(cid, surfaceId, epoch, rev);
-    if (found !== undefined) held.sent(clientOf(cid, wireVersion), surfaceId, epoch, found.rev);
+    if (found !== undefined) held.sent(clientOf(cid, wireVersion, catalog), surfaceId, epoch, found.rev);
     return found?.messages;
   }
 
   const executor = new SurfacerAgentExecutor({
-    service, ui, step, logger, randomId: randomUUID,
+    service, ui, step, logger, randomId: randomUUID, ...(appCatalog === undefined ? {} : { appCatalog }),
     answered: options.answered ?? createMemoryIdempotencyStore({ ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
     resets: limiter('a2ui-client-resets', { perMinute: resetsPerMinute, burst: resetsPerMinute }),
   });

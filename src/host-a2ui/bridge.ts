@@ -1,3 +1,4 @@
+import type { CatalogChoice } from '../hosting/index.ts';
 import {
   a2uiWire, encodeA2uiSurfaceId, type A2uiCompileOptions, type A2uiWire, type CompileResult, type SurfaceBatch,
 } from '../compiler/index.ts';
@@ -34,6 +35,8 @@ export interface BridgeOptions {
   metrics?: SurfacerMetrics;
   /** The A2UI wire version these bridges compile to. Default v0.8. */
   wire?: A2uiWire;
+  /** The catalogue their clients have (it names the stream, event-id.ts). Default basic. */
+  catalog?: CatalogChoice;
   /** Compiler options for every batch and snapshot (not `reinit`/`priorTypes`: the bridge owns them). */
   compile?: Omit<A2uiCompileOptions, 'reinit' | 'priorTypes'>;
   logger?: Logger;
@@ -274,7 +277,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         }
         b.ir = conversation.ir;
         b.version = conversation.version;
-        b.stream = streamNameOf(cid, conversation.createdAt, wire.version);
+        b.stream = streamNameOf(cid, conversation.createdAt, wire.version, options.catalog);
         hub.open(cid, b.stream, b.version);
         const pending = b.pending;
         b.pending = [];

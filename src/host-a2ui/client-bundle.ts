@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { A2uiVersion } from '../compiler/index.ts';
 
@@ -15,6 +16,48 @@ export interface ClientAsset {
 export interface A2uiClientAssets {
   script: ClientAsset;
   style: ClientAsset;
+  /**
+   * The script defines the app's own elements (the page may advertise the app catalogue). False
+   * for an app without any, and when they could not be bundled (an installed package has no
+   * esbuild): the page then shows the components' fallbacks.
+   */
+  appComponents?: boolean;
+}
+
+/**
+ * An app's own elements, bundled into its pages' clients (ComponentDefinition.element): the
+ * component's name, its element's tag, and the module defining it — a `file:` URL (as
+ * `new URL('./x.ts', import.meta.url).href` gives), an absolute path, or a path relative to the
+ * working directory.
+ */
+export interface AppElements {
+  /** The app catalogue's id. */
+  readonly catalogId: string;
+  readonly elements: ReadonlyArray<{ readonly component: string; readonly tag: string; readonly module: string }>;
+}
+
+/** The shape of an app the bundler reads (AppDefinition's `components` and `catalog`). */
+export interface AppWithElements {
+  readonly components?: { list(): ReadonlyArray<{ readonly name: string; readonly element?: { readonly tag: string; readonly module: string } }> } | undefined;
+  readonly catalog?: { readonly id: string } | undefined;
+}
+
+/**
+ * The elements of `app`'s components; undefined when it has none, no catalogue id, or a
+ * component without an element (its pages could not render the app catalogue whole: they ask for
+ * the basic one and show the fallbacks).
+ */
+export function appElementsOf(app: AppWithElements): AppElements | undefined {
+  const catalogId = app.catalog?.id;
+  const components = app.components?.list() ?? [];
+  if (catalogId === undefined || components.length === 0 || components.some((c) => c.element === undefined)) return undefined;
+  return { catalogId, elements: components.map((c) => ({ component: c.name, tag: c.element!.tag, module: c.element!.module })) };
+}
+
+/** A module reference of AppElements as a file path. */
+export function elementModulePath(module: string): string {
+  if (module.startsWith('file:')) return fileURLToPath(module);
+  return isAbsolute(module) ? module : resolve(module);
 }
 
 /**
@@ -28,13 +71,15 @@ type Bundle = 'v0_8' | 'v0_9';
  * below), so an installed package serves it without esbuild or the client's sources; a checkout
  * has none and bundles on first use.
  */
-const BUNDLES: Readonly<Record<Bundle, { entry: string; prefix: string; prebuilt: URL }>> = {
+const BUNDLES: Readonly<Record<Bundle, { entry: string; page: string; start: string; prefix: string; prebuilt: URL }>> = {
   v0_8: {
     entry: fileURLToPath(new URL('./client/main.ts', import.meta.url)), prefix: 'a2ui-client-',
+    page: fileURLToPath(new URL('./client/page-v08.ts', import.meta.url)), start: 'startV08Page',
     prebuilt: new URL('./client/a2ui-client.js', import.meta.url),
   },
   v0_9: {
     entry: fileURLToPath(new URL('./client/v0_9/main.ts', import.meta.url)), prefix: 'a2ui-client-v09-',
+    page: fileURLToPath(new URL('./client/v0_9/page.ts', import.meta.url)), start: 'startV09Page',
     prebuilt: new URL('./client/a2ui-client-v09.js', import.meta.url),
   },
 };
@@ -72,7 +117,7 @@ export const CLIENT_BUILD_OPTIONS = {
   logLevel: 'silent' as const,
 };
 
-const scripts = new Map<Bundle, Promise<ClientAsset>>();
+const scripts = new Map<string, Promise<ClientAsset | undefined>>();
 let style: Promise<ClientAsset> | undefined;
 
 /**
@@ -80,15 +125,28 @@ let style: Promise<ClientAsset> | undefined;
  * esbuild on first use and keeps it in memory, so `npm start` on a fresh clone needs no build
  * step. esbuild is loaded only here, and only when such a page is first asked for.
  */
-export function buildA2uiClient(version: A2uiVersion = '0.8'): Promise<ClientAsset> {
-  const bundle = bundleOf(version);
-  let script = scripts.get(bundle);
+export async function buildA2uiClient(version: A2uiVersion = '0.8'): Promise<ClientAsset> {
+  return (await cachedScript(bundleOf(version), undefined))!;
+}
+
+/**
+ * The client of a wire version's page for an app with elements of its own: the page's code, the
+ * app's element modules, then the page started with the app's components. Undefined when it
+ * cannot be bundled here (no esbuild: an installed package); the plain client serves then.
+ */
+export async function buildA2uiAppClient(version: A2uiVersion, app: AppElements): Promise<ClientAsset | undefined> {
+  return cachedScript(bundleOf(version), app);
+}
+
+function cachedScript(bundle: Bundle, app: AppElements | undefined): Promise<ClientAsset | undefined> {
+  const key = app === undefined ? bundle : `${bundle}\n${JSON.stringify(app)}`;
+  let script = scripts.get(key);
   if (script === undefined) {
-    script = bundleScript(bundle).catch((error: unknown) => {
-      scripts.delete(bundle);
+    script = (app === undefined ? bundleScript(bundle) : bundleAppScript(bundle, app)).catch((error: unknown) => {
+      scripts.delete(key);
       throw error;
     });
-    scripts.set(bundle, script);
+    scripts.set(key, script);
   }
   return script;
 }
@@ -102,9 +160,58 @@ export function loadA2uiClientStyle(): Promise<ClientAsset> {
   return style;
 }
 
-export async function a2uiClientAssets(version: A2uiVersion = '0.8'): Promise<A2uiClientAssets> {
-  const [s, c] = await Promise.all([buildA2uiClient(version), loadA2uiClientStyle()]);
-  return { script: s, style: c };
+/** The page's script and stylesheet; with `app`, the script holds the app's elements when it can. */
+export async function a2uiClientAssets(version: A2uiVersion = '0.8', app?: AppElements): Promise<A2uiClientAssets> {
+  const [own, c] = await Promise.all([app === undefined ? undefined : buildA2uiAppClient(version, app), loadA2uiClientStyle()]);
+  if (own !== undefined) return { script: own, style: c, appComponents: true };
+  return { script: await buildA2uiClient(version), style: c, appComponents: false };
+}
+
+/** The generated entry of an app's bundle (JSON literals: no name or path is ever spliced as code). */
+export function appClientEntry(bundle: Bundle, app: AppElements): string {
+  const { page, start } = BUNDLES[bundle];
+  const spec = { catalogId: app.catalogId, components: app.elements.map((e) => ({ name: e.component, tag: e.tag })) };
+  return [
+    `import { ${start} } from ${JSON.stringify(page)};`,
+    ...app.elements.map((e) => `import ${JSON.stringify(elementModulePath(e.module))};`),
+    `${start}(${JSON.stringify(spec)});`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Where `npm run build` puts the prebuilt client of an app's page (the demo's: what an installed
+ * package serves without esbuild), named by the app's catalogue id and components — not by the
+ * modules' paths, which differ between machines.
+ */
+export function prebuiltAppClient(version: A2uiVersion, app: AppElements): URL {
+  const bundle = bundleOf(version);
+  const key = createHash('sha256')
+    .update(JSON.stringify([bundle, app.catalogId, app.elements.map((e) => [e.component, e.tag])]))
+    .digest('hex').slice(0, 16);
+  return new URL(`./client/a2ui-client-app-${key}.js`, import.meta.url);
+}
+
+async function bundleAppScript(bundle: Bundle, app: AppElements): Promise<ClientAsset | undefined> {
+  const prebuilt = await readFile(prebuiltAppClient(bundle === 'v0_8' ? '0.8' : '0.9', app), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (prebuilt !== undefined) return asset('js', prebuilt, 'text/javascript; charset=utf-8', BUNDLES[bundle].prefix);
+  let esbuild: typeof import('esbuild');
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    return undefined;
+  }
+  const result = await esbuild.build({
+    ...CLIENT_BUILD_OPTIONS,
+    entryPoints: undefined,
+    stdin: { contents: appClientEntry(bundle, app), resolveDir: dirname(BUNDLES[bundle].page), sourcefile: 'app-client.ts', loader: 'ts' },
+  });
+  const output = result.outputFiles?.[0];
+  if (output === undefined) throw new Error(`esbuild produced no output for the app's A2UI client (${bundle})`);
+  return asset('js', output.text, 'text/javascript; charset=utf-8', BUNDLES[bundle].prefix);
 }
 
 async function bundleScript(bundle: Bundle): Promise<ClientAsset> {

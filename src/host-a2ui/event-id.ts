@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { A2uiVersion } from '../compiler/index.ts';
+import type { CatalogChoice } from '../hosting/index.ts';
 
 /*
  * SSE event ids of the A2UI stream are positions in the conversation's log, so a client may
@@ -10,9 +11,10 @@ import type { A2uiVersion } from '../compiler/index.ts';
  *   <stream>-<v>-i<k>     message k of an init or catch-up that brings a client to version v (provisional)
  *
  * <stream> names the conversation's log (a digest of its id and creation time) and the wire
- * version: `l<digest>` for v0.8, `l<digest>w09` for v0.9, `l<digest>w091` for v0.9.1. Every
+ * version: `l<digest>` for v0.8, `l<digest>w09` for v0.9, `l<digest>w091` for v0.9.1, and an
+ * `a` after that for a client compiled with the app catalogue (hosting/catalog-choice.ts). Every
  * instance derives the same one; an id from another conversation, or from the same conversation
- * in another wire version (whose messages differ), never resumes here. A provisional id means the
+ * in another wire version or catalogue (whose messages differ), never resumes here. A provisional id means the
  * client dropped in the middle of an init: it is answered with a fresh init.
  */
 
@@ -25,10 +27,11 @@ export interface EventPosition {
   index?: number;
 }
 
-export function streamNameOf(cid: string, createdAt: string, version: A2uiVersion = '0.8'): string {
+export function streamNameOf(cid: string, createdAt: string, version: A2uiVersion = '0.8', catalog: CatalogChoice = 'basic'): string {
   const log = `l${createHash('sha256').update(`${cid}\n${createdAt}`).digest('hex').slice(0, 15)}`;
   // v0.8's names are what they were before there was a second version: its clients' ids still resume.
-  return version === '0.8' ? log : `${log}w${version.replaceAll('.', '')}`;
+  const wire = version === '0.8' ? log : `${log}w${version.replaceAll('.', '')}`;
+  return catalog === 'app' ? `${wire}a` : wire;
 }
 
 export function formatEventId(stream: string, version: number, index?: number): string {

@@ -1,13 +1,16 @@
 import type { Context, Hono } from 'hono';
-import { a2uiWire, a2uiWireOfMessageVersion, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
-import { CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type ConversationService, type Logger } from '../conversation/index.ts';
+import { a2uiWire, a2uiWireOfMessageVersion, appCatalogV09, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
+import {
+  CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type AppDefinition, type ConversationService, type Logger,
+} from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
-import { createRateLimiter, type RateLimiter } from '../hosting/index.ts';
+import { advertisedInQuery, appCatalogOffer, chooseCatalog, createRateLimiter, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
-import { a2uiClientAssets, type A2uiClientAssets } from './client-bundle.ts';
+import { a2uiClientAssets, appElementsOf, type A2uiClientAssets } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
+import { mountCatalogRoutes, serverCapabilities, type CatalogDocuments } from './catalog-routes.ts';
 import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
 import type { SurfacerMetrics } from '../telemetry/metrics.ts';
 
@@ -16,9 +19,10 @@ import type { SurfacerMetrics } from '../telemetry/metrics.ts';
  * for client events, and the authorisation rule of design §8 — the session that owns the
  * conversation, or a holder of the conversation's bearer token; anyone else gets a 404.
  *
- * Wire versions: one hub and one set of bridges per A2UI version (v0.8, v0.9, v0.9.1), made when
- * the first client of that version comes: a conversation nobody watches in v0.9 costs no v0.9
- * compile, and a version's event ids name its own streams. Every version follows the same log,
+ * Wire versions: one hub and one set of bridges per A2UI version (v0.8, v0.9, v0.9.1) and
+ * catalogue (the app's, for clients that advertise it, or the basic one: catalog-choice.ts), made
+ * when the first client of that pair comes: a conversation nobody watches in v0.9 costs no v0.9
+ * compile, and a pair's event ids name its own streams. Every version follows the same log,
  * so v0.8 clients, v0.9 clients and htmx pages of one conversation see the same changes, on any
  * instance. Client messages of every version come in through the one events route.
  */
@@ -62,8 +66,8 @@ export interface A2uiHost {
   /** The v0.8 hub and bridges (`wire('0.8')`). */
   readonly hub: A2uiHub;
   readonly bridges: A2uiBridges;
-  /** The hub and bridges of a wire version, made on first use. */
-  wire(version: A2uiVersion): { readonly hub: A2uiHub; readonly bridges: A2uiBridges };
+  /** The hub and bridges of a wire version and catalogue (default basic), made on first use. */
+  wire(version: A2uiVersion, catalog?: CatalogChoice): { readonly hub: A2uiHub; readonly bridges: A2uiBridges };
   /** Adds the `/a2ui/...` routes and the client assets to `app` (createApp's `extend`). */
   mount(app: Hono<any>): void;
   /** Ends every stream (shutdown) and stops following conversations. Call before server.close(). */
@@ -77,18 +81,25 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   const { service } = options;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? Date.now;
-  const wires = new Map<A2uiVersion, { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed }>();
+  const wires = new Map<string, { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed }>();
+  const appCatalog = appCatalogOffer(service.app);
   let closed = false;
-  function wireOf(version: A2uiVersion): { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed } {
-    let made = wires.get(version);
+  function wireOf(version: A2uiVersion, catalog: CatalogChoice = 'basic'): { hub: A2uiHub; bridges: A2uiBridges; feed: A2uiFeed } {
+    // Without an app catalogue every client is a basic one: one compile per version, as before.
+    if (appCatalog === undefined) catalog = 'basic';
+    const key = `${version}|${catalog}`;
+    let made = wires.get(key);
     if (made !== undefined) return made;
     const wire = a2uiWire(version);
-    const hub = (version === '0.8' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
+    const hub = (version === '0.8' && catalog === 'basic' ? options.hub : undefined) ?? createA2uiHub(options.hubOptions);
+    const compile = compileOptionsFor(service.app, catalog, options.compile);
     const bridges = createA2uiBridges({
       service, hub, logger, wire,
       ...(options.metrics ? { metrics: options.metrics } : {}),
       ...(options.compile ? { compile: options.compile } : {}),
       ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}),
+      // This client's catalogue: it names the stream, and its compile options carry the app's components.
+      catalog, ...(compile ? { compile } : {}),
     });
     // A version first asked for after close() starts closed, like the others.
     if (closed) {
@@ -96,7 +107,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       bridges.close();
     }
     made = { hub, bridges, feed: feedOf(wire, hub, bridges) };
-    wires.set(version, made);
+    wires.set(key, made);
     return made;
   }
   const { hub, bridges } = wireOf('0.8');
@@ -155,7 +166,9 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   }
 
   const deps: A2uiRouteDeps = {
-    feed: (version) => wireOf(version).feed,
+    feed: (version, catalog) => wireOf(version, catalog).feed,
+    catalog: (catalogIds) => chooseCatalog(appCatalog, advertisedInQuery(catalogIds)),
+    ...(appCatalog === undefined ? {} : { appCatalogId: appCatalog.id }),
     authorize,
     postEvent,
     pageChrome: async (c, cid) => {
@@ -177,7 +190,8 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       const conversation = await service.get(cid);
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
     },
-    clientAssets: options.clientAssets ?? a2uiClientAssets,
+    // The app's own pages: their clients hold the app's elements (bundled on first use).
+    clientAssets: options.clientAssets ?? ((version) => a2uiClientAssets(version, appElementsOf(service.app))),
     ...(options.metrics ? {
       streamOpened: (version: A2uiVersion) => options.metrics!.streamOpened('a2ui', version),
       streamCut: (version: A2uiVersion, reason: string) => options.metrics!.streamCut('a2ui', reason, version),
@@ -193,8 +207,11 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
   return {
     hub,
     bridges,
-    wire: (version) => wireOf(version),
-    mount: (app) => mountA2uiRoutes(app as Hono, deps),
+    wire: (version, catalog) => wireOf(version, catalog),
+    mount: (app) => {
+      mountCatalogRoutes(app as Hono, catalogDocuments(service.app, appCatalog?.id));
+      mountA2uiRoutes(app as Hono, deps);
+    },
     close() {
       closed = true;
       for (const made of wires.values()) {
@@ -203,6 +220,27 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       }
     },
   };
+}
+
+/**
+ * A client's compile options: the app's components with its catalogue (the app's elements, or
+ * their fallbacks). Without components, the options as given: nothing to negotiate.
+ */
+function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
+  if (app.components === undefined) return base;
+  const registry = app.components;
+  // 'app' only ever comes with a catalogue id (appCatalogOffer); without one every client is basic.
+  return { ...base, components: catalog === 'app' && app.catalog !== undefined ? { registry, catalog, catalogId: app.catalog.id } : { registry, catalog: 'basic' } };
+}
+
+/**
+ * What the catalogue routes serve: the app catalogue (an app with components; generated from
+ * their zod schemas, compiler/components) and the server capabilities.
+ */
+function catalogDocuments(app: AppDefinition, appCatalogId: string | undefined): CatalogDocuments {
+  const capabilities = serverCapabilities(appCatalogId);
+  if (appCatalogId === undefined || app.components === undefined) return { capabilities };
+  return { capabilities, v09: appCatalogV09(app.components, appCatalogId, `${app.name}: A2UI catalogue`) };
 }
 
 /** The routes' view of one wire version: its hub, and the bridges compiling the conversations to it. */

@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { StoreUnavailableError } from '../conversation/index.ts';
 import { A2UI_VERSIONS, isA2uiVersion, type A2uiVersion } from '../compiler/index.ts';
+import { advertisedInQuery, type CatalogChoice } from '../hosting/index.ts';
 import { makeError, retryAfterOf } from '../errors/index.ts';
 import { clientBundleOfAsset, type A2uiClientAssets, type ClientAsset } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
@@ -14,10 +15,17 @@ import { runConnection, serialise, type ConnectionParams } from './sse.ts';
 
 export interface A2uiRouteDeps {
   /**
-   * The feed of one wire version (its hub, snapshot, catch-up): a stream, snapshot or page asked
-   * with `?v=0.9` reads the v0.9 feed, without `v` (or `v=0.8`) the v0.8 one.
+   * The feed of one wire version and catalogue (its hub, snapshot, catch-up): a stream, snapshot
+   * or page asked with `?v=0.9` reads a v0.9 feed, without `v` (or `v=0.8`) a v0.8 one.
    */
-  feed(version: A2uiVersion): A2uiFeed;
+  feed(version: A2uiVersion, catalog: CatalogChoice): A2uiFeed;
+  /**
+   * The catalogue of a client that advertised these catalogue ids (`?catalog=<id>`, repeated;
+   * hosting/catalog-choice.ts). Absent: every client is a basic one.
+   */
+  catalog?(catalogIds: readonly string[] | undefined): CatalogChoice;
+  /** The app catalogue's id: the app's own page advertises it (absent: the app has none). */
+  appCatalogId?: string;
   /**
    * Session owner or bearer token (`Authorization: Bearer`). Only the stream also takes the
    * token as `?token=`, for external EventSource clients (which cannot set headers); the pages
@@ -92,12 +100,15 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     return cid !== undefined && cid !== '' && (await deps.authorize(c, cid)) ? cid : undefined;
   };
 
+  /** The catalogue a request's client has (`?catalog=<id>`, repeatable): the app's, or the basic one. */
+  const catalogOf = (c: Context): CatalogChoice => deps.catalog?.(c.req.queries('catalog')) ?? 'basic';
+
   app.get('/a2ui/c/:cid/stream', storeGuard(async (c) => {
     const cid = await allowed(c);
     if (cid === undefined) return c.notFound();
     const asked = requestedVersion(c);
     if (!asked.ok) return asked.response;
-    const feed = deps.feed(asked.version);
+    const feed = deps.feed(asked.version, catalogOf(c));
     // EventSource sends the header on its own reconnects; the query form serves manual ones.
     const lastEventId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const failed = await prepare(c, feed, cid, 'stream', lastEventId);
@@ -143,7 +154,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     if (cid === undefined) return c.notFound();
     const asked = requestedVersion(c);
     if (!asked.ok) return asked.response;
-    const feed = deps.feed(asked.version);
+    const feed = deps.feed(asked.version, catalogOf(c));
     const failed = await prepare(c, feed, cid, 'snapshot');
     if (failed) return failed;
     // Same tick: the checkpoint names exactly the state of the snapshot.
@@ -209,7 +220,8 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       version,
       scriptPath: assets.script.path,
       stylePath: assets.style.path,
-      streamUrl: version === '0.8' ? `${base}/stream` : `${base}/stream?v=${version}`,
+      // The page advertises the app catalogue only when its client holds the app's elements.
+      streamUrl: pageStreamUrl(`${base}/stream`, version, c.req.queries('catalog'), assets.appComponents === false ? undefined : deps.appCatalogId),
       eventsUrl: `${base}/events`,
       ...(connect ? { connect: { token: connect.token, origin: new URL(c.req.url).origin, base } } : {}),
       ...(chrome ? { chrome } : {}),
@@ -227,6 +239,22 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
     const asset = [assets.script, assets.style].find((a) => a.path === c.req.path);
     return asset === undefined ? c.notFound() : serveAsset(c, asset);
   });
+}
+
+/**
+ * The stream the app's own page follows: it advertises the app catalogue (the page's renderer
+ * registers the app's components), unless the page was asked with `catalog` parameters of its
+ * own (e.g. `?catalog=<basic id>` to see the fallbacks), which it passes on.
+ */
+export function pageStreamUrl(stream: string, version: A2uiVersion, asked: readonly string[] | undefined, appCatalogId: string | undefined): string {
+  const query = new URLSearchParams();
+  if (version !== '0.8') query.set('v', version);
+  // Bounded like any advertisement (catalog-choice.ts): the page never echoes more than a stream would read.
+  const given = advertisedInQuery(asked).ids;
+  const catalogs = given.length > 0 ? given : appCatalogId === undefined ? [] : [appCatalogId];
+  for (const id of catalogs) query.append('catalog', id);
+  const text = query.toString();
+  return text === '' ? stream : `${stream}?${text}`;
 }
 
 /**

@@ -7,7 +7,10 @@ import {
 } from '../conversation/index.ts';
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
-import { bodyTextOf, clientAddress, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf, type RateLimiter } from '../hosting/index.ts';
+import {
+  appCatalogOffer, bodyTextOf, chooseCatalog, clientAddress, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf,
+  type CatalogChoice, type RateLimiter,
+} from '../hosting/index.ts';
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
@@ -30,8 +33,11 @@ import { liveSurfaceIds, liveSurfaces, surfaceDelta, unheldActivities } from './
 
 export interface AguiHostOptions {
   service: ConversationService;
-  /** The v0.9 bridges of the A2UI host (its compiled, cached snapshots): `a2ui.wire('0.9').bridges`. */
-  bridges: () => A2uiBridges;
+  /**
+   * The v0.9 bridges of the A2UI host (its compiled, cached snapshots) for a catalogue:
+   * `a2ui.wire('0.9', catalog).bridges`. A run's catalogue is the one its client advertised.
+   */
+  bridges: (catalog: CatalogChoice) => A2uiBridges;
   /** The agent door (agent-gate.ts) run before the route: caller, content type, body within the limit. */
   gate: MiddlewareHandler;
   /** User messages a thread has answered (clients resend their history), shared by every instance. */
@@ -80,6 +86,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
   const running = new Set<AbortController>();
   // Per thread: what this instance last sent its client of each surface (held-surfaces.ts).
   const heldSurfaces = createHeldSurfaces();
+  const appCatalog = appCatalogOffer(options.service.app);
   /** Messages being answered on this instance now (the shared store learns of them once answered). */
   const inFlight = new Set<string>();
   const encoder = new EventEncoder();
@@ -108,11 +115,13 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
 
   /** `request`: the action a run carries, as the ingress parsed it (checked before the stream). */
   async function run(
-    cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined,
+    cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined, catalog: CatalogChoice,
     emit: (event: BaseEvent) => void, signal: AbortSignal,
   ): Promise<void> {
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
-    const bridges = options.bridges();
+    const bridges = options.bridges(catalog);
+    // What a client holds is compiled for its catalogue: a client of the other one is another client.
+    const client = catalog === 'app' ? `${cid}\u0000app` : cid;
     // Ids only: the surfaces are compiled at the end, if the run sends them whole.
     const shown = new Set(await liveSurfaceIds(bridges, cid));
     let error: SurfacerError | undefined;
@@ -134,7 +143,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     /** The client now holds every live surface as the bridge published it last. */
     const sentWhole = async (): Promise<void> => {
       if (!(await bridges.prepare(cid))) return;
-      for (const s of bridges.liveSurfaceStates(cid)) heldSurfaces.sent(cid, s.id, s.epoch, s.rev);
+      for (const s of bridges.liveSurfaceStates(cid)) heldSurfaces.sent(client, s.id, s.epoch, s.rev);
     };
     /** Follows the turn this run runs (the service hands it that turn's events only): its words and applied parts. */
     const follow = followTurn({
@@ -232,9 +241,9 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         // passed the ingress), so the change since then is what it needs, as the native stream
         // sends it. Only when that change is the one the bridge published last; else snapshots.
         // And only for a surface this client was sent at that rev by this instance (held-surfaces.ts).
-        if (heldSurfaces.holds(cid, request.surfaceId, request.epoch, request.rev) && await bridges.prepare(cid)) {
+        if (heldSurfaces.holds(client, request.surfaceId, request.epoch, request.rev) && await bridges.prepare(cid)) {
           step = bridges.lastStepOf(cid, request.surfaceId, request.epoch, request.rev);
-          if (step !== undefined) heldSurfaces.sent(cid, request.surfaceId, request.epoch, step.rev);
+          if (step !== undefined) heldSurfaces.sent(client, request.surfaceId, request.epoch, step.rev);
         }
       } else if (result.kind === 'applied' && result.continuation !== undefined) {
         // The action continues the conversation: its turn is a step of this run.
@@ -295,11 +304,13 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         if (!parsedAction.ok) return failure(c, parsedAction.error, parsedAction.status, parsedAction.issues);
         request = parsedAction.request;
       }
-      return stream(c, cid, input.threadId, input.runId, intent, request);
+      return stream(c, cid, input.threadId, input.runId, intent, request, chooseCatalog(appCatalog, parsed.catalogs));
     });
   }
 
-  function stream(c: Context, cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined): Response {
+  function stream(
+    c: Context, cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined, catalog: CatalogChoice,
+  ): Response {
     const controller = new AbortController();
     running.add(controller);
     const abort = (): void => controller.abort();
@@ -328,7 +339,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         timer = setInterval(() => write(': ping\n\n'), heartbeatMs);
         timer.unref?.();
         const emit = (event: BaseEvent): void => write(encoder.encodeSSE(event));
-        void run(cid, threadId, runId, intent, request, emit, controller.signal).catch((error: unknown) => {
+        void run(cid, threadId, runId, intent, request, catalog, emit, controller.signal).catch((error: unknown) => {
           const stored = error instanceof StoreUnavailableError;
           if (!stored) logger.error('AG-UI run failed', { cid, error: error instanceof Error ? error.stack ?? error.message : String(error) });
           const e = stored ? makeError('STORE_UNAVAILABLE', (error as Error).message) : makeError('INTERNAL_ERROR', 'the run failed');

@@ -3,6 +3,7 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { RunAgentInput } from '@ag-ui/core';
 import { CONVERSATION_ID } from '../conversation/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
+import { advertisedInCapabilities, type AdvertisedCatalogs } from '../hosting/index.ts';
 
 /*
  * An AG-UI `RunAgentInput` → what the run asks of the conversation. Clients resend the whole
@@ -11,6 +12,10 @@ import { makeError, type SurfacerError } from '../errors/index.ts';
  * (the last user message, unless the thread already answered it: the caller checks that), or
  * nothing new (the current UI is sent again). Validation is the official @ag-ui/core schema;
  * everything else is read defensively here, never thrown.
+ *
+ * The catalogues the client has come as A2A sends them, in the message metadata's shape:
+ * `forwardedProps.a2uiClientCapabilities` (`{"v0.9": {supportedCatalogIds, inlineCatalogs?}}`),
+ * per run, as CopilotKit forwards its per-run A2UI settings (`forwardedProps.a2uiAction`, …).
  */
 
 export type RunIntent =
@@ -19,7 +24,7 @@ export type RunIntent =
   | { readonly kind: 'none' };
 
 export type ParsedRun =
-  | { readonly ok: true; readonly input: RunAgentInput; readonly intent: RunIntent }
+  | { readonly ok: true; readonly input: RunAgentInput; readonly intent: RunIntent; /** What forwardedProps.a2uiClientCapabilities advertise for v0.9. */ readonly catalogs: AdvertisedCatalogs }
   | { readonly ok: false; readonly status: number; readonly error: SurfacerError; readonly issues?: ReadonlyArray<{ pointer: string; message: string }> };
 
 const MAX_ISSUES = 8;
@@ -53,11 +58,12 @@ export function parseRunInput(raw: string): ParsedRun {
   if (input.threadId === '' || input.threadId.length > 256) return bad('threadId must be 1 to 256 characters');
   if (input.runId === '' || input.runId.length > 256) return bad('runId must be 1 to 256 characters');
   const forwarded = input.forwardedProps as unknown;
+  const catalogs = advertisedInCapabilities(isRecord(forwarded) && Object.hasOwn(forwarded, 'a2uiClientCapabilities') ? forwarded.a2uiClientCapabilities : undefined, '0.9');
   if (isRecord(forwarded) && Object.hasOwn(forwarded, 'a2uiAction')) {
     const a2uiAction = forwarded.a2uiAction;
     if (!isRecord(a2uiAction) || !isRecord(a2uiAction.userAction)) return bad('forwardedProps.a2uiAction must hold a userAction object');
     // The ingress parser checks the action itself (names, ids, nonce, rev, sizes).
-    return { ok: true, input, intent: { kind: 'action', body: JSON.stringify({ version: 'v0.9', action: a2uiAction.userAction }) } };
+    return { ok: true, input, catalogs, intent: { kind: 'action', body: JSON.stringify({ version: 'v0.9', action: a2uiAction.userAction }) } };
   }
   for (let i = input.messages.length - 1; i >= 0; i -= 1) {
     const message = input.messages[i]!;
@@ -66,9 +72,9 @@ export function parseRunInput(raw: string): ParsedRun {
     if (message.id === '' || message.id.length > 256) return bad('a user message id must be 1 to 256 characters');
     const text = textOf(message.content).trim();
     if (text === '') return bad('the last user message has no text');
-    return { ok: true, input, intent: { kind: 'turn', messageId: message.id, text } };
+    return { ok: true, input, catalogs, intent: { kind: 'turn', messageId: message.id, text } };
   }
-  return { ok: true, input, intent: { kind: 'none' } };
+  return { ok: true, input, catalogs, intent: { kind: 'none' } };
 }
 
 /**

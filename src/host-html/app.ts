@@ -220,7 +220,7 @@ export function createApp(deps: HostDeps): HostApp {
     let renderId: string | undefined;
     c.set('pc', {
       views, cid: conversation.id, base: `/c/${conversation.id}`, csrf: session.csrf,
-      plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength, texts,
+      plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength, texts, components: service.app.components,
       // Fragments for a page are its rendering (its forms keep their keys); a request from no
       // known page gets a rendering of its own, drawn when first needed (JSON answers need none).
       get renderId() { return renderId ??= c.get('pageId') ?? randomToken(12); },

@@ -1,3 +1,4 @@
+import type { ComponentRegistry } from '../app-kit/component.ts';
 import { compileConversationToHtml, compileRegenerateForm, compileSurfaceToHtml, type HtmlCompileOptions } from '../compiler/html/index.ts';
 import type { ResolvedAppTexts } from '../conversation/index.ts';
 import { findLiveSurface, findSurface, type ConversationIr, type Toast, type TranscriptEntry } from '../ui-ir/index.ts';
@@ -18,11 +19,13 @@ export interface PageContext {
    * Goes into the forms' idempotency keys, so two tabs never share one (HtmlCompileOptions).
    */
   renderId: string;
+  /** The app's components: the htmx page is the app's own, so it always shows their HTML renderings. */
+  components?: ComponentRegistry | undefined;
 }
 
-/** How this page's surfaces are compiled: its CSRF token, its routes, its rendering. */
+/** How this page's surfaces are compiled: its CSRF token, its routes, its rendering, the app's components. */
 export function compileOptions(pc: PageContext): HtmlCompileOptions {
-  return { csrfToken: pc.csrf, basePath: pc.base, renderId: pc.renderId };
+  return { csrfToken: pc.csrf, basePath: pc.base, renderId: pc.renderId, ...(pc.components === undefined ? {} : { components: pc.components }) };
 }
 
 /** The paragraph shown while no panel is open (CSS hides it beside any surface). */

@@ -13,3 +13,5 @@ export { admitCaller, agentGate, bodyTextOf, isJsonContentType, isLoopbackAddres
 export type { AgentGateOptions } from './agent-gate.ts';
 export { createHeldSurfaces } from './held-surfaces.ts';
 export type { HeldSurfaces } from './held-surfaces.ts';
+export { advertisedInCapabilities, advertisedInQuery, appCatalogOffer, chooseCatalog, NOTHING_ADVERTISED } from './catalog-choice.ts';
+export type { AdvertisedCatalogs, AppCatalogOffer, AppWithCatalog, CatalogChoice } from './catalog-choice.ts';

@@ -143,7 +143,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   });
   const gate = agentGate({ ...agentAuth, maxBodyBytes: hostLimits.maxBodyBytes });
   const agui = options.agents?.agui === false ? undefined : createAguiHost({
-    service: conversations, bridges: () => a2ui.wire('0.9').bridges, gate, logger, rateLimiter,
+    service: conversations, bridges: (catalog) => a2ui.wire('0.9', catalog).bridges, gate, logger, rateLimiter,
     answered: backend.idempotency('ag-ui-answered', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
     conversationCreatesPerMinute: hostLimits.conversationCreatesPerMinute,
     maxConversationsPerOwner: hostLimits.maxConversationsPerSession,

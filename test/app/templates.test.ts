@@ -48,7 +48,7 @@ describe('demo templates', () => {
     const app = createDemoApp();
     expect(app.name).toMatch(/Roleplay/);
     expect(app.directives.definitions.map((d) => d.type)).toEqual([
-      'ui.show_form', 'ui.ask', 'ui.toast', 'ui.patch', 'ui.request_upload', 'ui.close', 'ui.show_list', 'ui.list_add', 'ui.list_update', 'ui.list_remove',
+      'ui.show_form', 'ui.ask', 'ui.toast', 'ui.patch', 'ui.request_upload', 'ui.close', 'ui.show_list', 'ui.list_add', 'ui.list_update', 'ui.list_remove', 'ui.show_component',
     ]);
     expect(app.actions.definitions.map((a) => a.name)).toEqual([
       'form.submit', 'form.cancel', 'ask.submit', 'ask.cancel', 'upload.submit', 'character.use', 'list.choose', 'list.remove',

@@ -17,8 +17,11 @@ const Click = fc.record({
   action: fc.constantFrom(...ACTIONS),
 });
 
+const APP = createSupportDeskApp();
+
+/** What an external v0.8 client (no app catalogue advertised) gets: the queue table's fallback list. */
 function render(ir: ConversationIr): { sim: ClientSim; rev: number } {
-  const compiled = a2uiWire('0.8').compileConversation(ir);
+  const compiled = a2uiWire('0.8').compileConversation(ir, { components: { registry: APP.components!, catalog: 'basic' } });
   if (!compiled.ok) throw new Error('compile failed');
   const sim = createClientSim();
   const violations = sim.applyAll(compiled.batches.flatMap((b) => b.messages)).filter((v) => v.severity === 'error');

@@ -121,13 +121,14 @@ describe('the support desk', () => {
     expect(s.errors).toEqual([]);
   });
 
-  it('A2UI v0.9 with ClientSim v0.9: the queue compiles to a valid stream; an item button names its item', async () => {
-    const surfacer = createSurfacer({ app: createSupportDeskApp() });
+  it('A2UI v0.9 with ClientSim v0.9: the queue compiles to a valid stream (the basic catalogue: the table\'s fallback list); an item button names its item', async () => {
+    const app = createSupportDeskApp();
+    const surfacer = createSurfacer({ app });
     const c = await surfacer.conversations.create('owner');
     expect((await surfacer.conversations.runTurn(c.id, 'show the queue')).ok).toBe(true);
     const ir = (await surfacer.conversations.get(c.id))!.ir;
     const wire = a2uiWire('0.9');
-    const compiled = wire.compileConversation(ir);
+    const compiled = wire.compileConversation(ir, { components: { registry: app.components!, catalog: 'basic' } });
     expect(compiled.ok).toBe(true);
     const messages = compiled.batches.flatMap((b) => b.messages);
     expect(wire.validate(messages).filter((v) => v.severity === 'error')).toEqual([]);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientSim, createClientSimV09 } from '../../src/clientsim/index.ts';
 import { A2UI_MIME, A2UI_MIME_LEGACY } from '../../src/host-a2a/index.ts';
 import { LOCAL_PRINCIPAL, ownerOfPrincipal } from '../../src/hosting/index.ts';
+import { DEMO_CATALOG_ID } from '../../src/app/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import { expectSameState, errorsOf, runBoth } from '../clientsim/compare.ts';
 import { errorIndexes, expectSameStateV09, runBothV09 } from '../clientsim/v0_9/compare.ts';
@@ -70,8 +71,9 @@ describe('agent card', () => {
     expect(card.capabilities.extensions.map((e: { uri: string }) => e.uri)).toEqual([
       'https://a2ui.org/a2a-extension/a2ui/v0.9.1', 'https://a2ui.org/a2a-extension/a2ui/v0.9', 'https://a2ui.org/a2a-extension/a2ui/v0.8',
     ]);
-    expect(card.capabilities.extensions[1].params).toEqual({ supportedCatalogIds: ['https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json'], acceptsInlineCatalogs: false });
-    expect(card.capabilities.extensions[2].params.supportedCatalogIds).toEqual(['https://a2ui.org/specification/v0_8/standard_catalog_definition.json']);
+    // The demo's own catalogue first (its PortraitCard), then the basic one.
+    expect(card.capabilities.extensions[1].params).toEqual({ supportedCatalogIds: [DEMO_CATALOG_ID, 'https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json'], acceptsInlineCatalogs: false });
+    expect(card.capabilities.extensions[2].params.supportedCatalogIds).toEqual([DEMO_CATALOG_ID, 'https://a2ui.org/specification/v0_8/standard_catalog_definition.json']);
     expect(card.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe('Bearer');
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
     expect(card.supportedInterfaces).toEqual([

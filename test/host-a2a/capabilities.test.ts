@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID } from '../../src/compiler/index.ts';
-import { A2UI_EXTENSION_URIS, chooseWireVersion, mimeTypeOf } from '../../src/host-a2a/index.ts';
+import { A2UI_EXTENSION_URIS, chooseMessageCatalog, chooseWireVersion, mimeTypeOf } from '../../src/host-a2a/index.ts';
 
 /** How a message's metadata (and the extensions it activated) choose the wire version of its answer. */
 describe('chooseWireVersion', () => {
@@ -36,5 +36,27 @@ describe('chooseWireVersion', () => {
     expect(mimeTypeOf('0.8')).toBe('application/json+a2ui');
     expect(mimeTypeOf('0.9')).toBe('application/json+a2ui');
     expect(mimeTypeOf('0.9.1')).toBe('application/a2ui+json');
+  });
+});
+
+/** The app catalogue in a message's capabilities: the wire version still chosen, and the catalogue of that version's answer. */
+describe('the app catalogue in A2A metadata', () => {
+  const APP = { id: 'https://desk.example/a2ui/catalog.json', components: ['TicketTable'] };
+
+  it('a client naming only the app catalogue still gets a wire version (it holds the basic components too)', () => {
+    expect(chooseWireVersion({ a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [APP.id] } } }, [], APP.id)).toBe('0.9');
+    expect(chooseWireVersion({ a2uiClientCapabilities: { supportedCatalogIds: [APP.id] } }, [], APP.id)).toBe('0.8');
+    // Without an app catalogue, an unknown id is no A2UI client of ours.
+    expect(chooseWireVersion({ a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [APP.id] } } }, [])).toBeUndefined();
+  });
+
+  it('app for the version whose capabilities name it; basic otherwise', () => {
+    const both = { a2uiClientCapabilities: { supportedCatalogIds: [STANDARD_CATALOG_ID], 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID, APP.id] } } };
+    expect(chooseMessageCatalog(both, '0.9', APP)).toBe('app');
+    expect(chooseMessageCatalog(both, '0.8', APP)).toBe('basic');
+    expect(chooseMessageCatalog({ a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID] } } }, '0.9', APP)).toBe('basic');
+    expect(chooseMessageCatalog({ a2uiRendererCapabilities: { 'v0.9.1': { supportedCatalogIds: [APP.id] } } }, '0.9.1', APP)).toBe('app');
+    expect(chooseMessageCatalog(both, '0.9', undefined)).toBe('basic');
+    expect(chooseMessageCatalog(undefined, '0.9', APP)).toBe('basic');
   });
 });

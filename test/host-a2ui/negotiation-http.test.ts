@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientSim, createClientSimV09, type ClientSimV09 } from '../../src/clientsim/index.ts';
 import { validateA2uiMessages, validateA2uiV09Messages } from '../../src/compiler/index.ts';
 import { parseEventId, SNAPSHOT_CHECKPOINT_HEADER } from '../../src/host-a2ui/index.ts';
+import { DEMO_CATALOG_ID } from '../../src/app/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import type { SseConnection, SseEvent } from '../support/sse-client.ts';
 import {
@@ -107,7 +108,8 @@ describe('?v= chooses the wire version per client', () => {
 
     const page = await (await client.get(`${c.a2ui}?v=0.9`)).text();
     expect(page).toMatch(/<script type="module" src="\/assets\/a2ui-client-v09-[0-9a-f]+\.js">/);
-    expect(page).toContain(`data-stream-url="${c.a2ui}/stream?v=0.9"`);
+    // The demo's own page advertises the demo's catalogue (its client holds the demo's elements).
+    expect(page).toContain(`data-stream-url="${c.a2ui}/stream?v=0.9&amp;catalog=${encodeURIComponent(DEMO_CATALOG_ID)}"`);
     expect(page).toContain('data-a2ui-version="v0.9"');
     expect(page).toContain(`curl -N -H &#39;Authorization: Bearer ${c.token}&#39; &#39;${s.url}${c.a2ui}/stream?v=0.9&#39;`);
     const page08 = await (await client.get(c.a2ui)).text();

@@ -6,7 +6,8 @@ import * as cheerio from 'cheerio';
  */
 export function itemFormFields(html: string, key: string, action: string): Record<string, string> | undefined {
   const $ = cheerio.load(html);
-  const button = $(`li.list__item[data-key="${key}"] button[name="_action"][value="${action}"]`);
+  // A list's <li> or an app component's item (the support desk's table rows are <tr>s).
+  const button = $(`[data-key="${key}"] button[name="_action"][value="${action}"]`);
   if (button.length !== 1) return undefined;
   const fields: Record<string, string> = { _action: action };
   $(`form#${button.attr('form')!} input[type="hidden"]`).each((_, input) => { fields[$(input).attr('name')!] = $(input).attr('value') ?? ''; });
@@ -26,5 +27,5 @@ export function surfaceFormFields(html: string, surfaceId: string): Record<strin
 /** The keys of the items of list `list` shown on the page, in order. */
 export function listKeys(html: string, list: string): string[] {
   const $ = cheerio.load(html);
-  return $(`section.list[data-list="${list}"] li.list__item`).map((_, li) => $(li).attr('data-key')).get();
+  return $(`[data-list="${list}"] [data-key]`).map((_, li) => $(li).attr('data-key')).get();
 }

@@ -1,5 +1,6 @@
-import { createDirectiveRegistry, createListDirectives, type DirectiveRegistry } from '../../index.ts';
+import { createComponentDirective, createDirectiveRegistry, createListDirectives, type DirectiveRegistry } from '../../index.ts';
 import { DEMO_ITEM_ACTIONS } from '../actions/index.ts';
+import { DEMO_COMPONENTS } from '../components/index.ts';
 import { askDirective } from './ask.ts';
 import { closeDirective } from './close.ts';
 import { patchDirective } from './patch.ts';
@@ -10,6 +11,14 @@ import { toastDirective } from './toast.ts';
 export const DEMO_DIRECTIVES = [
   showFormDirective, askDirective, toastDirective, patchDirective, requestUploadDirective, closeDirective,
   ...createListDirectives({ itemActions: DEMO_ITEM_ACTIONS }),
+  // ui.show_component: the model (and the offline planner) places the demo's own components.
+  createComponentDirective({
+    components: DEMO_COMPONENTS, itemActions: DEMO_ITEM_ACTIONS, defaultSurface: 'portrait',
+    example: {
+      surface: 'portrait', title: 'Character portrait', component: 'PortraitCard',
+      props: { name: 'Aria Nightingale', tagline: 'A wandering bard with a secret', genre: 'fantasy', tags: ['bard', 'mystery'] },
+    },
+  })!,
 ] as const;
 
 export function createDemoDirectiveRegistry(): DirectiveRegistry {

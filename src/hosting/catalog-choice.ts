@@ -1,0 +1,104 @@
+import type { A2uiVersion } from '../compiler/index.ts';
+
+/*
+ * Catalogue negotiation, per client (design: docs/a2ui.md "Catalogue negotiation"). An app with
+ * components of its own has an app catalogue (the basic components + its own, under an id the
+ * app names). A client gets the app's components when it says it has that catalogue, and their
+ * basic-catalogue fallback otherwise: a client that says nothing, or lists only the basic
+ * catalogue, can always render what it gets. Pure functions: the hosts read what a client
+ * advertised (query, A2A metadata, AG-UI forwarded props) and hand it here.
+ */
+
+/** What a client's stream is compiled with: the app's components, or their fallbacks. */
+export type CatalogChoice = 'app' | 'basic';
+
+/** The app catalogue as negotiation needs it: its id and the names of its own components. */
+export interface AppCatalogOffer {
+  readonly id: string;
+  readonly components: readonly string[];
+}
+
+/** What of an app (AppDefinition) negotiation reads. */
+export interface AppWithCatalog {
+  readonly catalog?: { readonly id: string } | undefined;
+  readonly components?: { list(): readonly { readonly name: string }[] } | undefined;
+}
+
+/** The app catalogue a server offers; undefined for an app without components (every client is a basic one). */
+export function appCatalogOffer(app: AppWithCatalog): AppCatalogOffer | undefined {
+  const components = app.components?.list().map((c) => c.name) ?? [];
+  return app.catalog === undefined || components.length === 0 ? undefined : { id: app.catalog.id, components };
+}
+
+/** What one client advertised for one wire version, read defensively. */
+export interface AdvertisedCatalogs {
+  /** `supportedCatalogIds` (or our stream's `catalog` query parameters). */
+  readonly ids: readonly string[];
+  /** Inline catalogues: their id and the component names they define. */
+  readonly inline: readonly { readonly catalogId: string; readonly components: readonly string[] }[];
+}
+
+export const NOTHING_ADVERTISED: AdvertisedCatalogs = { ids: [], inline: [] };
+
+/** Bounds on what is read from a client (ids are URLs; a catalogue may be large, its names not). */
+const MAX_IDS = 32;
+const MAX_ID_LENGTH = 2048;
+const MAX_INLINE = 8;
+const MAX_INLINE_COMPONENTS = 256;
+
+/**
+ * 'app' when the client advertised the app catalogue's id, or inlined a catalogue under that id
+ * that defines every one of the app's components (a client that holds an older copy without
+ * one of them would fail on it: it gets the fallback). 'basic' otherwise, and always for an app
+ * without components.
+ */
+export function chooseCatalog(app: AppCatalogOffer | undefined, advertised: AdvertisedCatalogs): CatalogChoice {
+  if (app === undefined || app.components.length === 0) return 'basic';
+  if (advertised.ids.includes(app.id)) return 'app';
+  const inline = advertised.inline.find((c) => c.catalogId === app.id);
+  if (inline === undefined) return 'basic';
+  const defined = new Set(inline.components);
+  return app.components.every((name) => defined.has(name)) ? 'app' : 'basic';
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function ids(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, MAX_IDS).filter((id): id is string => typeof id === 'string' && id !== '' && id.length <= MAX_ID_LENGTH);
+}
+
+function inlineCatalogs(value: unknown): AdvertisedCatalogs['inline'] {
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, MAX_INLINE).flatMap((c) => {
+    if (!isObject(c) || typeof c.catalogId !== 'string' || c.catalogId.length > MAX_ID_LENGTH) return [];
+    // Own keys only: a component named like an Object.prototype member is just a name here.
+    const components = isObject(c.components) ? Object.keys(c.components).slice(0, MAX_INLINE_COMPONENTS) : [];
+    return [{ catalogId: c.catalogId, components }];
+  });
+}
+
+function merge(parts: readonly unknown[]): AdvertisedCatalogs {
+  const objects = parts.filter(isObject);
+  return {
+    ids: objects.flatMap((p) => ids(p.supportedCatalogIds)).slice(0, MAX_IDS),
+    inline: objects.flatMap((p) => inlineCatalogs(p.inlineCatalogs)).slice(0, MAX_INLINE),
+  };
+}
+
+/**
+ * What an `a2uiClientCapabilities` object (A2UI's client capabilities schema; A2A message
+ * metadata, AG-UI forwarded props) advertises for `version`. v0.8 writes it flat
+ * (`{supportedCatalogIds, inlineCatalogs}`), v0.9.x under a version key (`{"v0.9": {...}}`); a
+ * v0.9.1 object may use either "v0.9" (its schema) or "v0.9.1". Anything else reads as nothing.
+ */
+export function advertisedInCapabilities(capabilities: unknown, version: A2uiVersion): AdvertisedCatalogs {
+  if (!isObject(capabilities)) return NOTHING_ADVERTISED;
+  return version === '0.8' ? merge([capabilities, capabilities['v0.8']]) : merge([capabilities['v0.9'], capabilities['v0.9.1']]);
+}
+
+/** The `catalog` query parameters of our A2UI stream, snapshot and page (ids only: a GET has no body for inline catalogues). */
+export function advertisedInQuery(values: readonly string[] | undefined): AdvertisedCatalogs {
+  return { ids: ids(values ?? []), inline: [] };
+}
