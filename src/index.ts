@@ -103,7 +103,7 @@ export type {
   A2uiMessage, A2uiV09Message, A2uiVersion, A2uiWire, AppCatalogV09, CatalogDocumentV09, CompileOptionsBase, CompileResult,
   ComponentCompileOptions, Violation,
 } from './compiler/index.ts';
-export { appCatalogSpecV08, appCatalogSpecV09, appCatalogV09 } from './compiler/index.ts';
+export { appCatalogSpecV08, appCatalogSpecV09, appCatalogV08, appCatalogV09 } from './compiler/index.ts';
 export { compileConversationToHtml, compileSurfaceToHtml } from './compiler/html/index.ts';
 export type { HtmlCompileOptions, HtmlCompileResult } from './compiler/html/index.ts';
 

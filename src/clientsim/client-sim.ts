@@ -1,10 +1,12 @@
 import { hashSurface, type HashOptions } from './serialize.ts';
 import { hashAll, snapshotAll, snapshotSurface, type SurfaceSnapshot } from './snapshot.ts';
-import { applyMessage, endOfStream, initialState, stuckBuffering } from './state-machine.ts';
+import { applyMessage, endOfStream, initialState, stuckBuffering, type AppCatalogSim } from './state-machine.ts';
 import type { Clock, SimState, Violation } from './types.ts';
 import { click, EPOCH_CLOCK, input, setValue, type ClickResult } from './user.ts';
 
 export interface ClientSimOptions {
+  /** The app catalogue the client also holds: its components are validated by their schemas. */
+  readonly appCatalog?: AppCatalogSim;
   /** Time source for userAction timestamps; default: the Unix epoch, so runs are reproducible. */
   readonly clock?: Clock;
   /** Map values in click contexts: entries as an object (default) or `{}` like bare JSON.stringify. */
@@ -44,10 +46,10 @@ export function createClientSim(options: ClientSimOptions = {}): ClientSim {
     return result.violations;
   };
   return {
-    apply: (message) => step(applyMessage(state, message)),
+    apply: (message) => step(applyMessage(state, message, options.appCatalog)),
     applyAll(messages) {
       const out: Violation[] = [];
-      for (const message of messages) out.push(...step(applyMessage(state, message)));
+      for (const message of messages) out.push(...step(applyMessage(state, message, options.appCatalog)));
       return out;
     },
     endOfStream: () => endOfStream(state),

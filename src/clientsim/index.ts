@@ -17,7 +17,7 @@
 export { createClientSim } from './client-sim.ts';
 export type { ClientSim, ClientSimOptions } from './client-sim.ts';
 export { applyMessage, endOfStream, initialState, stuckBuffering } from './state-machine.ts';
-export type { StepResult } from './state-machine.ts';
+export type { AppCatalogSim, StepResult } from './state-machine.ts';
 export { click, EPOCH_CLOCK, input, setValue } from './user.ts';
 export type { ClickOptions, ClickResult, UserStep } from './user.ts';
 export { compareHashes, createDrivers, cutAndReconnect, cutAtEveryPoint, replay } from './drivers.ts';

@@ -1,3 +1,4 @@
+import type { AppComponentSchemas } from './validate-component.ts';
 import { hasError, issue, toViolation } from './codes.ts';
 import { STANDARD_CATALOG_IDS } from './component-specs.ts';
 import { EMPTY_DATA, setDataByPath } from './data-model.ts';
@@ -32,11 +33,12 @@ function emptySurface(index: number): SurfaceState {
   return { components: new Map(), dataModel: EMPTY_DATA, root: null, styles: {}, catalogId: null, rendering: false, beganAt: null, touchedAt: index };
 }
 
-function nextSurface(current: SurfaceState | undefined, message: Exclude<ServerMessage, { kind: 'deleteSurface' }>, index: number, issues: Issue[]): SurfaceState {
+function nextSurface(current: SurfaceState | undefined, message: Exclude<ServerMessage, { kind: 'deleteSurface' }>, index: number, issues: Issue[],
+  appCatalogId?: string): SurfaceState {
   const surface = { ...(current ?? emptySurface(index)), touchedAt: index };
   switch (message.kind) {
     case 'beginRendering': {
-      if (message.catalogId !== undefined && !STANDARD_CATALOG_IDS.has(message.catalogId)) {
+      if (message.catalogId !== undefined && !STANDARD_CATALOG_IDS.has(message.catalogId) && message.catalogId !== appCatalogId) {
         issues.push(issue('CLIENTSIM_CATALOG_UNKNOWN', `catalogId '${message.catalogId}'`, '/beginRendering/catalogId'));
       }
       // SPEC §3.1 wants the root's components before beginRendering; WC tolerates a late root
@@ -69,10 +71,19 @@ export interface StepResult {
   readonly violations: Violation[];
 }
 
-/** Pure transition: validates `raw` and returns the next state plus everything it violated. */
-export function applyMessage(state: SimState, raw: unknown): StepResult {
+/** The app catalogue a v0.8 client holds: its id and its components' v0.8 property schemas. */
+export interface AppCatalogSim {
+  readonly catalogId: string;
+  readonly components: AppComponentSchemas;
+}
+
+/**
+ * Pure transition: validates `raw` and returns the next state plus everything it violated.
+ * `appCatalog`: the client also holds the app catalogue (its components validated by schema).
+ */
+export function applyMessage(state: SimState, raw: unknown, appCatalog?: AppCatalogSim): StepResult {
   const index = state.messageCount;
-  const validated = validateMessage(raw);
+  const validated = validateMessage(raw, appCatalog?.components);
   const issues = [...validated.issues];
   const report = (): Violation[] => issues.map((i) => toViolation(i, index, validated.surfaceId));
   const rejected: StepResult = { state: { ...state, messageCount: index + 1 }, violations: [] };
@@ -84,7 +95,7 @@ export function applyMessage(state: SimState, raw: unknown): StepResult {
     surfaces.delete(message.surfaceId); // unknown id: no-op, like WC and the spec.
     return { state: { surfaces, messageCount: index + 1 }, violations: report() };
   }
-  const surface = nextSurface(state.surfaces.get(message.surfaceId), message, index, issues);
+  const surface = nextSurface(state.surfaces.get(message.surfaceId), message, index, issues, appCatalog?.catalogId);
   if (hasError(issues)) return { ...rejected, violations: report() };
   // WC rebuilds the tree after every message once a root is set; a cycle there is fatal.
   if (surface.rendering && surface.root !== null && surface.root !== '') {

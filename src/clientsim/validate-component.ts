@@ -117,7 +117,12 @@ function orderTypeKeys(keys: readonly string[]): string[] {
   return [...known, ...keys.filter((k) => !WC_TYPE_ORDER.includes(k))];
 }
 
-export function validateComponent(raw: unknown, pointer: string, issues: Issue[]): ComponentInstance | undefined {
+/** App component types and the zod schemas of their v0.8 properties (compiler/components/wire-v08.ts). */
+export type AppComponentSchemas = ReadonlyMap<string, {
+  safeParse(value: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ message: string; path: ReadonlyArray<PropertyKey> }> } };
+}>;
+
+export function validateComponent(raw: unknown, pointer: string, issues: Issue[], custom?: AppComponentSchemas): ComponentInstance | undefined {
   if (!requireObject(raw, pointer, issues, 'component instance')) return undefined;
   const wrapper = pickKeys(raw, ['id', 'weight', 'component'], pointer, issues, true);
   requireField(wrapper, 'id', 'string', pointer, issues, true);
@@ -139,7 +144,15 @@ export function validateComponent(raw: unknown, pointer: string, issues: Issue[]
   for (const type of types) {
     const at = childPointer(bodyPointer, type);
     const props = own(body, type);
-    if (!STANDARD_TYPES.has(type)) issues.push(issue('CLIENTSIM_UNKNOWN_COMPONENT_TYPE', `unknown component type '${type}'`, at));
+    const app = STANDARD_TYPES.has(type) ? undefined : custom?.get(type);
+    if (app !== undefined) {
+      // An app component of the app catalogue the client holds: its properties by its schema.
+      const checked = app.safeParse(props);
+      if (!checked.success) {
+        const first = checked.error?.issues[0];
+        issues.push(issue('CLIENTSIM_FIELD_INVALID', `${type}: ${first?.message ?? 'invalid'}`, (first?.path ?? []).reduce<string>((p, k) => childPointer(p, String(k)), at)));
+      }
+    } else if (!STANDARD_TYPES.has(type)) issues.push(issue('CLIENTSIM_UNKNOWN_COMPONENT_TYPE', `unknown component type '${type}'`, at));
     const specs = VALIDATED_TYPES.get(type);
     if (specs === undefined) setOwn(component, type, cloneJson(props));
     else if (requireObject(props, at, issues, `${type} properties`)) setOwn(component, type, validateProps(specs, props, at, issues));

@@ -1,3 +1,4 @@
+import type { AppComponentSchemas } from './validate-component.ts';
 import { hasError, issue } from './codes.ts';
 import { childPointer, cloneJson, isPlainObject, own, type JsonObject } from './json-util.ts';
 import type { ComponentInstance, Issue, ServerMessage, Styles } from './types.ts';
@@ -28,7 +29,7 @@ function validateStyles(value: unknown, pointer: string, issues: Issue[]): Style
   return styles as Styles;
 }
 
-function validateBody(kind: MessageKey, body: JsonObject, pointer: string, issues: Issue[]): ServerMessage | undefined {
+function validateBody(kind: MessageKey, body: JsonObject, pointer: string, issues: Issue[], custom?: AppComponentSchemas): ServerMessage | undefined {
   const surfaceId = own(body, 'surfaceId') as string;
   switch (kind) {
     case 'deleteSurface':
@@ -62,7 +63,7 @@ function validateBody(kind: MessageKey, body: JsonObject, pointer: string, issue
         issues.push(issue('CLIENTSIM_FIELD_INVALID', 'components must be a non-empty array', at));
         return undefined;
       }
-      const components = raw.map((c, i) => validateComponent(c, childPointer(at, i), issues));
+      const components = raw.map((c, i) => validateComponent(c, childPointer(at, i), issues, custom));
       const ok = components.filter((c): c is ComponentInstance => c !== undefined);
       if (ok.length === components.length) checkClosure(ok, at, issues);
       return { kind, surfaceId, components: ok };
@@ -71,7 +72,8 @@ function validateBody(kind: MessageKey, body: JsonObject, pointer: string, issue
 }
 
 /** Checks one raw message the way WC's `A2uiMessageSchema` would, plus ClientSim's extras. */
-export function validateMessage(input: unknown): ValidatedMessage {
+/** `custom`: the app components' v0.8 property schemas, when the client holds the app catalogue. */
+export function validateMessage(input: unknown, custom?: AppComponentSchemas): ValidatedMessage {
   const issues: Issue[] = [];
   // One deep copy up front: nothing the caller does to `input` later can reach the state.
   const raw = cloneJson(input);
@@ -91,6 +93,6 @@ export function validateMessage(input: unknown): ValidatedMessage {
   if (!requireObject(body, pointer, issues, first)) return { issues };
   requireField(body, 'surfaceId', 'string', pointer, issues, true);
   if (surfaceId === undefined) return { issues };
-  const message = validateBody(first, body, pointer, issues);
+  const message = validateBody(first, body, pointer, issues, custom);
   return hasError(issues) || message === undefined ? { surfaceId, issues } : { message, surfaceId, issues };
 }

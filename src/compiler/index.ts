@@ -26,5 +26,9 @@ export type {
 } from './a2ui-v0_9/index.ts';
 export { A2UI_VERSIONS, a2uiWire, a2uiWireOfMessageVersion, DEFAULT_A2UI_VERSION, isA2uiVersion } from './a2ui-versions.ts';
 export type { A2uiVersion, A2uiWire } from './a2ui-versions.ts';
-export { appCatalogSpecV08, appCatalogSpecV09, appCatalogV09, checkComponentBlock, componentFallback, withFallbacks } from './components/index.ts';
-export type { AppCatalogV08, AppCatalogV09, CatalogDocumentV09, CheckedComponent, ComponentCompileOptions } from './components/index.ts';
+export {
+  appCatalogSpecV08, appCatalogSpecV09, appCatalogV08, appCatalogV09, checkComponentBlock, componentFallback, withFallbacks,
+} from './components/index.ts';
+export type {
+  AppCatalogV08, AppCatalogV09, CatalogDocumentV08, CatalogDocumentV09, CheckedComponent, ComponentCompileOptions,
+} from './components/index.ts';

@@ -12,3 +12,5 @@ export { COLLECTION_PROPS, RESERVED_PROP_NAMES } from './props.ts';
 export { appCatalogFromDocumentV09 } from './catalog-load-v09.ts';
 export { appCatalogSpecV08, wireSchemaV08 } from './wire-v08.ts';
 export type { AppCatalogV08 } from './wire-v08.ts';
+export { appCatalogV08 } from './catalog-v08.ts';
+export type { CatalogDocumentV08 } from './catalog-v08.ts';

@@ -88,10 +88,12 @@ describe('property: any IR with app components compiles to streams the official 
           .filter((c) => Object.keys(c.component).some((t) => !(STANDARD_COMPONENT_TYPES as readonly string[]).includes(t)));
         if (catalog === 'basic') {
           expect(custom).toEqual([]);
-          // ClientSim v0.8 knows the standard catalogue only: the fallback streams.
           expect(createClientSim().applyAll(batch.messages).filter((v) => v.severity === 'error')).toEqual([]);
-        } else if (batch.kind === 'init') {
-          expect(custom).toHaveLength(batch.recovery === 'surface_fail' ? 0 : componentCount(ir, batch.surfaceId));
+        } else {
+          // ClientSim v0.8 holding the app catalogue validates the app components by their schemas.
+          const sim = createClientSim({ appCatalog: specV08 }).applyAll(batch.messages);
+          expect(sim.filter((v) => v.severity === 'error' || v.code === 'CLIENTSIM_UNKNOWN_COMPONENT_TYPE' || v.code === 'CLIENTSIM_CATALOG_UNKNOWN')).toEqual([]);
+          if (batch.kind === 'init') expect(custom).toHaveLength(batch.recovery === 'surface_fail' ? 0 : componentCount(ir, batch.surfaceId));
         }
         shown += custom.length;
       }
