@@ -1,5 +1,7 @@
 import type { Context, Hono } from 'hono';
-import { a2uiWire, a2uiWireOfMessageVersion, appCatalogV09, type A2uiCompileOptions, type A2uiVersion, type A2uiWire } from '../compiler/index.ts';
+import {
+  a2uiWire, a2uiWireOfMessageVersion, appCatalogV08, appCatalogV09, type A2uiCompileOptions, type A2uiVersion, type A2uiWire,
+} from '../compiler/index.ts';
 import {
   CONVERSATION_ID, resolveAppTexts, silentLogger, surfaceSummary, type AppDefinition, type ConversationService, type Logger,
 } from '../conversation/index.ts';
@@ -240,7 +242,7 @@ function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2u
 function catalogDocuments(app: AppDefinition, appCatalogId: string | undefined): CatalogDocuments {
   const capabilities = serverCapabilities(appCatalogId);
   if (appCatalogId === undefined || app.components === undefined) return { capabilities };
-  return { capabilities, v09: appCatalogV09(app.components, appCatalogId, `${app.name}: A2UI catalogue`) };
+  return { capabilities, v08: appCatalogV08(app.components, appCatalogId), v09: appCatalogV09(app.components, appCatalogId, `${app.name}: A2UI catalogue`) };
 }
 
 /** The routes' view of one wire version: its hub, and the bridges compiling the conversations to it. */

@@ -30,7 +30,7 @@ const PATHS = ['/a2ui/catalog/v0.9.json', '/a2ui/catalog/v0.8.json', '/a2ui/capa
 
 describe('GET /a2ui/catalog/… and /a2ui/capabilities.json', () => {
   it('need no session and no token; cacheable, with an ETag that answers 304; no cookie is set', async () => {
-    for (const path of ['/a2ui/catalog/v0.9.json', '/a2ui/capabilities.json']) {
+    for (const path of PATHS) {
       const res = await fetch(`${app.url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -59,10 +59,13 @@ describe('GET /a2ui/catalog/… and /a2ui/capabilities.json', () => {
     });
   });
 
-  it('the v0.9 catalogue names the app catalogue and holds the basic components and the app\'s; an app without components has none (404)', async () => {
+  it('the v0.9 and v0.8 catalogues name the app catalogue and hold the basic components and the app\'s; an app without components has none (404)', async () => {
     const doc = await (await fetch(`${app.url}/a2ui/catalog/v0.9.json`)).json() as { catalogId: string; components: Record<string, unknown> };
     expect(doc.catalogId).toBe(GALLERY_CATALOG_ID);
     expect(Object.keys(doc.components)).toEqual(expect.arrayContaining(['Text', 'List', 'Button', 'CharacterGallery']));
+    const v08 = await (await fetch(`${app.url}/a2ui/catalog/v0.8.json`)).json() as { catalogId: string; components: Record<string, unknown> };
+    expect(v08.catalogId).toBe(GALLERY_CATALOG_ID);
+    expect(Object.keys(v08.components)).toEqual(expect.arrayContaining(['Text', 'List', 'Button', 'CharacterGallery']));
     for (const path of ['/a2ui/catalog/v0.9.json', '/a2ui/catalog/v0.8.json']) {
       const res = await fetch(`${plain.url}${path}`);
       expect(res.status).toBe(404);
