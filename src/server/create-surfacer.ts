@@ -187,7 +187,8 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
       if (agentsMounted && agentAuth.open) {
         const hostname = listenOptions.hostname ?? '127.0.0.1';
         if (!isLoopbackHost(hostname)) {
-          throw new SurfacerConfigError(`the agent endpoints (AG-UI, A2A, /metrics) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off, or bind to 127.0.0.1`);
+          const doors = [agui && 'AG-UI', a2a && 'A2A', metricsEndpoint && '/metrics'].filter(Boolean).join(', ');
+          throw new SurfacerConfigError(`the agent endpoints (${doors}) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off, or bind to 127.0.0.1`);
         }
         logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only', { hostname });
       }
