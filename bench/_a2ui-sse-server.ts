@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * Child process of bench/a2ui-sse.ts: the product as `npm start` composes it (startServe: demo
  * app, offline planner, JSONL store without fsync, both hosts), so the SSE fan-out is measured
@@ -22,8 +23,15 @@ async function main(): Promise<void> {
   // GET /metrics (a pull exporter nobody scrapes: the metrics' no-op exporter), so what is
   // measured is the instrumentation and the SDK.
   const exporter = noopSpanExporter();
-  const telemetry: Telemetry | undefined = process.env.BENCH_TELEMETRY === 'on'
-    ? await startTelemetry({ env: { OTEL_METRICS_EXPORTER: 'prometheus' }, traceExporters: [exporter] })
+  // BENCH_TELEMETRY=traces or =metrics: one signal alone (where the cost of 'on' is); =als: no
+  // SDK, only an AsyncLocalStorage in use (what context propagation costs by itself on this Node).
+  const signal = process.env.BENCH_TELEMETRY;
+  if (signal === 'als') new AsyncLocalStorage<number>().enterWith(1);
+  const telemetry: Telemetry | undefined = signal === 'on' || signal === 'traces' || signal === 'metrics'
+    ? await startTelemetry({
+      env: signal === 'traces' ? {} : { OTEL_METRICS_EXPORTER: 'prometheus' },
+      ...(signal === 'metrics' ? {} : { traceExporters: [exporter] }),
+    })
     : undefined;
   // BENCH_LOOSE_LIMITS=1: many conversations from one address and session (the action bench's slots).
   const loose = process.env.BENCH_LOOSE_LIMITS === '1' ? { hostLimits: { maxConversationsPerSession: 10_000, conversationCreatesPerMinute: 100_000 } } : {};

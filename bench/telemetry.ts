@@ -43,7 +43,7 @@ export async function run(): Promise<void> {
   const env = { BENCH_LOOSE_LIMITS: '1' };
   const sides: [Side, Side] = await Promise.all([
     startServer(env).then((server): Side => ({ label: 'off', server, base: `http://127.0.0.1:${server.port}` })),
-    startServer({ ...env, BENCH_TELEMETRY: 'on' }).then((server): Side => ({ label: 'on', server, base: `http://127.0.0.1:${server.port}` })),
+    startServer({ ...env, BENCH_TELEMETRY: process.env.BENCH_TEL_ON ?? 'on' }).then((server): Side => ({ label: 'on', server, base: `http://127.0.0.1:${server.port}` })),
   ]);
   try {
     await actions(sides);
