@@ -10,7 +10,7 @@
  * Everything else (binding, validation event, the action event) is done as the official
  * components do it; classes still come from the theme (theme.ts).
  */
-import { componentRegistry, Button, TextField, Utils } from '@a2ui/lit/ui';
+import { componentRegistry, Button, Modal, TextField, Utils } from '@a2ui/lit/ui';
 import { Events, WebEvents } from '@a2ui/lit/v0_8';
 import { css, html, nothing } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
@@ -75,8 +75,24 @@ class SurfacerButton extends Button {
   }
 }
 
+/**
+ * The official Modal's close button holds the Material Symbols ligature "close" in a 20 px box;
+ * the page loads no web font (closed network, CSP), so it read "cl". A glyph instead, the word
+ * kept as the button's accessible name. Added to the class's own styles (Lit adopts them when an
+ * instance first renders), so before any modal exists.
+ */
+function patchModalClose(): void {
+  const styles = (Modal as unknown as { elementStyles?: unknown[] }).elementStyles;
+  styles?.push(css`
+    #controls button { width: auto; height: auto; min-width: 24px; min-height: 24px; color: inherit; font-size: 1.1rem; line-height: 1; }
+    #controls button::after { content: '\\2715'; }
+    #controls .g-icon { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  `);
+}
+
 /** Registers the overrides (once per page, before any surface renders). */
 export function registerOverrides(): void {
+  patchModalClose();
   componentRegistry.register('TextField', SurfacerTextField as unknown as CustomElementConstructor, OVERRIDE_TAGS.TextField);
   componentRegistry.register('Button', SurfacerButton as unknown as CustomElementConstructor, OVERRIDE_TAGS.Button);
 }
