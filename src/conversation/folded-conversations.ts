@@ -148,7 +148,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
         if (states.get(cid) === state) states.delete(cid);
         const fresh = await cached(cid);
         if (fresh !== undefined && fresh.folded.ir !== state.folded.ir) {
-          emit({ cid, prev: state.folded.ir, next: fresh.folded.ir, cause: { kind: 'turn' }, version: fresh.folded.version });
+          emit({ cid, prev: state.folded.ir, next: fresh.folded.ir, cause: { kind: 'turn' }, version: fresh.folded.version, rewritten: true });
         }
         throw error;
       }

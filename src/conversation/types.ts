@@ -44,6 +44,12 @@ export interface ConversationEvent {
   next: ConversationIr;
   cause: ChangeCause;
   version: number;
+  /**
+   * The log no longer holds what this process had folded (a failover lost an append that was
+   * read before it was acknowledged): `next` is the log as it is, and `version` may be at or
+   * below one already announced. Clients shown the lost state must start again from `next`.
+   */
+  rewritten?: true;
 }
 
 export type ConversationListener = (event: ConversationEvent) => void;

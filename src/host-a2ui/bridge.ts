@@ -238,8 +238,29 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
       b.pending.push(event);
       return;
     }
-    if (event.version <= b.version) return;
+    if (event.version <= b.version) {
+      if (event.rewritten === true) rewind(b, event.next, event.version);
+      return;
+    }
     publishChange(b, event.next, event.version);
+  }
+
+  /**
+   * The log lost entries this bridge had published (conversation/types.ts `rewritten`), and its
+   * version is back at or below what clients were sent: they start again from the log as it is,
+   * on a stream name of its own (the same on every instance that saw the loss), so no id of the
+   * lost entries resumes and every client re-initialises.
+   */
+  function rewind(b: Bridge, ir: ConversationIr, version: number): void {
+    b.ir = ir;
+    b.version = version;
+    b.base = undefined;
+    b.last = undefined;
+    b.snapshotOf = undefined;
+    b.fallbacks.clear();
+    b.stream = `${b.stream.replace(/r\d+$/, '')}r${version}`;
+    hub.forget(b.cid);
+    hub.open(b.cid, b.stream, version);
   }
 
   function dispose(b: Bridge): void {

@@ -104,6 +104,36 @@ describe('A2UI bridge (conversation service → hub)', () => {
     bridges.close();
   });
 
+  it('a rewritten log (an append lost in a failover after clients were sent it): every client starts again from the log as it is, and no id of the lost entry resumes', async () => {
+    const service = realService();
+    const { id: cid } = await service.create('owner');
+    const a = await turnIr(service, cid, 'create a character card');
+    const lost = await turnIr(service, cid, 'open my persona');
+    const kept = await turnIr(service, cid, 'scene settings');
+    const fake = fakeService({ ir: a.next, version: 2 });
+    const hub = createA2uiHub();
+    const bridges = createA2uiBridges({ service: fake.service as never, hub, autoSweep: false });
+    fake.release();
+    expect(await bridges.prepare(cid)).toBe(true);
+    const before = hub.checkpoint(cid).stream;
+    const dropped: string[] = [];
+    hub.subscribe(cid, undefined, { notify: () => {}, dropped: (reason) => dropped.push(reason) });
+    fake.emit({ cid, prev: a.next, next: lost.next, cause: { kind: 'turn' }, version: 3 });
+    expect(hub.checkpoint(cid).version).toBe(3);
+    // Version 3 is now another entry: the bridge goes back to it, on a stream of its own.
+    fake.emit({ cid, prev: lost.next, next: kept.next, cause: { kind: 'turn' }, version: 3, rewritten: true });
+    expect(dropped).toEqual(['forgotten']);
+    const after = hub.checkpoint(cid);
+    expect(after.version).toBe(3);
+    expect(after.stream).not.toBe(before);
+    expect(hub.subscribe(cid, `${before}-3`, sink).mode).not.toBe('resume');
+    expect(bridges.snapshot(cid)).toEqual(compileConversationToA2ui(kept.next).batches.flatMap((x) => x.messages));
+    // A second loss at the same version names the stream the same way on every instance.
+    fake.emit({ cid, prev: kept.next, next: kept.next, cause: { kind: 'turn' }, version: 3, rewritten: true });
+    expect(hub.checkpoint(cid).stream).toBe(after.stream);
+    bridges.close();
+  });
+
   it('keeps events that land while the IR loads, and drops those the loaded IR already holds', async () => {
     const service = realService();
     const { id: cid } = await service.create('owner');
