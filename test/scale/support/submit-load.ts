@@ -11,7 +11,7 @@ import { characterAction } from './user.ts';
  * Retry-After is retried with the same key and body until acknowledged; any other failure is
  * recorded as unexpected and ends that user's loop.
  */
-export interface Submission { key: string; action: UserActionMessage; acked: boolean; replayed?: boolean; unavailable: number; attempts: string[] }
+export interface Submission { key: string; action: UserActionMessage; acked: boolean; replayed?: boolean; unavailable: number; attempts: string[]; stale?: boolean }
 export interface LoadUser { c: Conversation; follower: A2uiFollower; on: number; submissions: Submission[] }
 
 export interface SubmitLoad {
@@ -40,7 +40,19 @@ export async function current(instances: readonly E2eServer[], u: LoadUser, time
   }
 }
 
-export function startSubmitLoad(users: readonly LoadUser[], instances: readonly E2eServer[], clients: readonly SessionClient[]): SubmitLoad {
+/**
+ * `staleAfterLoss`: a failover may lose an append that an instance had already read and shown to
+ * its renderers; until that instance reads the log again, its renderer shows a rev the log does
+ * not have, and a submission from it is refused as stale (409, recovery "regenerate"). With this
+ * option such a refusal is what a renderer does with it: the submission is dropped (nothing was
+ * applied: the caller checks the log) and the user goes on from its renderer's state, at most
+ * MAX_STALE times per user.
+ */
+const MAX_STALE = 8;
+
+export function startSubmitLoad(
+  users: readonly LoadUser[], instances: readonly E2eServer[], clients: readonly SessionClient[], options: { staleAfterLoss?: boolean } = {},
+): SubmitLoad {
   let stopped = false;
   const acks: SubmitLoad['acks'] = [];
   const unexpected: string[] = [];
@@ -65,6 +77,11 @@ export function startSubmitLoad(users: readonly LoadUser[], instances: readonly 
             return;
           }
           await sleep(100);
+        } else if (options.staleAfterLoss === true && answer.status === 409 && answer.body.code === 'A2UI_C2S_SURFACE_STALE'
+          && u.submissions.filter((x) => x.stale).length < MAX_STALE) {
+          s.stale = true;
+          await sleep(100);
+          break;
         } else {
           unexpected.push(`${s.key}: ${answer.status} ${JSON.stringify(answer.body)}`);
           return;
@@ -88,6 +105,7 @@ export function loadFigures(users: readonly LoadUser[]): string[] {
   const submissions = users.flatMap((u) => u.submissions);
   return [
     `  acknowledged submissions: ${submissions.filter((s) => s.acked).length} (${submissions.filter((s) => s.replayed).length} acknowledged by a retry as already applied)`,
+    `  refused as stale after a lost append (renderer regenerated): ${submissions.filter((s) => s.stale).length}`,
     `  503 answers (retried): ${submissions.reduce((n, s) => n + s.unavailable, 0)} over ${submissions.filter((s) => s.unavailable > 0).length} submissions`,
   ];
 }
