@@ -63,6 +63,31 @@ describe('one Redis with a replica', () => {
     expect(await b.store.read('c3')).toHaveLength(1);
   });
 
+  it('a primary without the append script (a promoted replica, a restarted server) gets it again after NOSCRIPT, and the WAIT that counts is the one sent after it', async () => {
+    const b = backend({ prefix: 'noscript:', ackReplicas: 1 });
+    await b.store.append('c1', created('c1'), 0);
+    await command(primary, ['SCRIPT', 'FLUSH']);
+    // The order the primary ran them in. A WAIT sent with the failing EVALSHA counts only what was
+    // there before it (it answers as soon as the replica has that), not the EVAL that follows.
+    const { createClient } = await import('redis');
+    const monitor = createClient({ url: primary.url });
+    monitor.on('error', () => {});
+    await monitor.connect();
+    const ran: string[] = [];
+    await monitor.monitor((line: string) => {
+      const name = /"(\w+)"/.exec(line)?.[1]?.toUpperCase();
+      if (name === 'EVALSHA' || name === 'EVAL' || name === 'WAIT') ran.push(name);
+    });
+    try {
+      await b.store.append('c2', created('c2'), 0);
+      await waitFor(async () => ran.length >= 4, 'the commands seen by MONITOR', 2_000).catch(() => {});
+    } finally {
+      monitor.destroy();
+    }
+    expect(ran).toEqual(['EVALSHA', 'WAIT', 'EVAL', 'WAIT']);
+    expect(await b.store.read('c2')).toHaveLength(1);
+  });
+
   it('with SURFACER_REDIS_ACK_REPLICAS=0 nothing waits for the replica (an append succeeds while it is paused)', async () => {
     const b = backend({ prefix: 'none:', ackReplicas: 0 });
     replica.pause();
@@ -96,12 +121,17 @@ async function info(node: TestRedis): Promise<string> {
   return String(await command(node, ['INFO', 'replication']));
 }
 
-async function command(node: TestRedis, args: string[]): Promise<unknown> {
+/** The commands one after the other on one new connection; the last one's answer. */
+async function command(node: TestRedis, ...commands: string[][]): Promise<unknown> {
   const { createClient } = await import('redis');
   const client = createClient({ url: node.url });
   client.on('error', () => {});
   await client.connect();
-  try { return await client.sendCommand(args); } finally { client.destroy(); }
+  try {
+    let answer: unknown;
+    for (const args of commands) answer = await client.sendCommand(args);
+    return answer;
+  } finally { client.destroy(); }
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {

@@ -133,6 +133,10 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
 
     for (const [j, u] of users.entries()) {
       const entries = await readRedisLog(redis.url, PREFIX, u.c.cid);
+      const counts = actionKeyCounts(entries);
+      for (const s of u.submissions.filter((s) => s.acked && counts.get(s.key) !== 1)) {
+        console.log(`user ${j}: acknowledged ${s.key} is in the log ${counts.get(s.key) ?? 0} times; its attempts:\n   ${s.attempts.join('\n   ')}`);
+      }
       // Every acknowledged submission exactly once; nothing else: every submission was retried until
       // acknowledged, but one refused as stale (its renderer was shown an append the failover lost),
       // which is in the log not at all.

@@ -4,6 +4,7 @@ import type { SurfacerMetrics } from '../../telemetry/metrics.ts';
 import { failSpan, isTracing, outsideTraces, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
 import { createClusterDriver } from './cluster-driver.ts';
 import { createSingleDriver, type RedisClient, type RedisCommands, type RedisDriver, type RedisSubscriber } from './driver.ts';
+import type { ScriptClient } from './script.ts';
 
 export type { RedisClient, RedisCommands, RedisSubscriber } from './driver.ts';
 
@@ -126,7 +127,7 @@ export interface RedisConnection {
    * configured replicas (WAIT counts this connection's own writes). Fewer replicas within the
    * ack timeout: NotReplicatedError, never a silent success.
    */
-  durable<T>(key: string, write: (node: RedisClient) => Promise<T>, options?: Pick<CallOptions, 'span'>): Promise<T>;
+  durable<T>(key: string, write: (node: ScriptClient) => Promise<T>, options?: Pick<CallOptions, 'span'>): Promise<T>;
   /** The replicas durable writes wait for now (see RedisConnectionOptions.ackReplicas). */
   ackReplicas(): number;
   /** Connections to every primary (one without a cluster); called after each (re)connection. */
@@ -308,21 +309,32 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   }
 
   /** The write and its WAIT, sent together on the primary's connection (one round trip). */
-  async function writeAndWait<T>(node: RedisClient, write: (node: RedisClient) => Promise<T>, replicas: number): Promise<T> {
-    const written = write(node);
-    if (replicas === 0) return written;
-    const waited = node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
+  async function writeAndWait<T>(node: RedisClient, write: (node: ScriptClient) => Promise<T>, replicas: number): Promise<T> {
+    if (replicas === 0) return write(node);
+    const waitFor = (): Promise<number> => node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
+    // A script this primary does not know (NOSCRIPT: a promoted replica's cache is empty, a
+    // restarted server's too) is sent again as EVAL once that answer is back, after the WAIT
+    // sent with it, which counted none of the write: then it is waited for again.
+    let waitSent = false;
+    let sentAfterWait = false;
+    const tracked: ScriptClient = {
+      evalSha: (...args) => { sentAfterWait ||= waitSent; return node.evalSha(...args); },
+      eval: (...args) => { sentAfterWait ||= waitSent; return node.eval(...args); },
+    };
+    const written = write(tracked);
+    const waited = waitFor();
+    waitSent = true;
     // The write's failure is the one reported; the WAIT's is then of no interest.
     waited.catch(() => {});
     const result = await written;
-    const acked = await waited;
+    const acked = sentAfterWait ? await waitFor() : await waited;
     if (acked < replicas) {
       throw new NotReplicatedError(`redis: the write reached ${acked} of ${replicas} replicas within ${ackTimeoutMs} ms`);
     }
     return result;
   }
 
-  async function durable<T>(key: string, write: (node: RedisClient) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
+  async function durable<T>(key: string, write: (node: ScriptClient) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
     const replicas = ackReplicas();
     // A WAIT blocks the connection up to the ack timeout: the deadline covers both.
     const timeoutMs = commandTimeoutMs + (replicas > 0 ? ackTimeoutMs : 0);

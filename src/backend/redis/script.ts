@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import { ErrorReply } from 'redis';
 import type { RedisCommands } from './connection.ts';
 
+/** What a script runs on: a connection, or one that watches what is sent on it (durable writes). */
+export type ScriptClient = Pick<RedisCommands, 'evalSha' | 'eval'>;
+
 /** A Lua script run by its SHA1 (EVALSHA), loaded on first use and after a server restart (NOSCRIPT). */
 export interface RedisScript {
-  run(client: Pick<RedisCommands, 'evalSha' | 'eval'>, keys: string[], args: string[]): Promise<unknown>;
+  run(client: ScriptClient, keys: string[], args: string[]): Promise<unknown>;
 }
 
 export function redisScript(source: string): RedisScript {
