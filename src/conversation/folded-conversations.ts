@@ -37,6 +37,11 @@ export interface FoldedConversations {
    */
   catchUp(cid: string, state: FoldedState): Promise<number>;
   /**
+   * Resolves once what `state` folded is acknowledged by the store (see ConversationStore.confirm);
+   * when the log no longer holds it, reloads (telling listeners) and rejects with LogRewrittenError.
+   */
+  confirm(cid: string, state: FoldedState): Promise<void>;
+  /**
    * Appends `entry` as the change from version `basis` to `next`, then changes the state and
    * notifies: nothing unrecorded is ever acknowledged. Throws AppendConflictError when the log
    * moved past `basis` (here or on another instance): the caller catches up and decides again.
@@ -131,6 +136,20 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     return promise;
   }
 
+  /**
+   * Entries this process folded (never acknowledged) were lost in a failover. Reloaded from the
+   * log as it is, and the listeners told of the change from what they were shown, so renderers of
+   * the lost state get what brings them to the kept one.
+   */
+  async function reloadRewritten(cid: string, state: FoldedState): Promise<void> {
+    logger.error('conversation log no longer holds what was folded; reloading it', { cid, folded: state.folded.version });
+    if (states.get(cid) === state) states.delete(cid);
+    const fresh = await cached(cid);
+    if (fresh !== undefined && fresh.folded.ir !== state.folded.ir) {
+      emit({ cid, prev: state.folded.ir, next: fresh.folded.ir, cause: { kind: 'turn' }, version: fresh.folded.version, rewritten: true });
+    }
+  }
+
   function catchUp(cid: string, state: FoldedState): Promise<number> {
     // This process is the only writer: what it holds is the log.
     if (!shared) return Promise.resolve(0);
@@ -140,16 +159,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       try {
         entries = await store.read(cid, state.folded.version);
       } catch (error) {
-        if (!(error instanceof LogRewrittenError)) throw error;
-        // Entries this process folded (never acknowledged) were lost in a failover. Reloaded from
-        // the log as it is, and the listeners told of the change from what they were shown, so
-        // renderers of the lost state get what brings them to the kept one.
-        logger.error('conversation log no longer holds what was folded; reloading it', { cid, folded: state.folded.version });
-        if (states.get(cid) === state) states.delete(cid);
-        const fresh = await cached(cid);
-        if (fresh !== undefined && fresh.folded.ir !== state.folded.ir) {
-          emit({ cid, prev: state.folded.ir, next: fresh.folded.ir, cause: { kind: 'turn' }, version: fresh.folded.version, rewritten: true });
-        }
+        if (error instanceof LogRewrittenError) await reloadRewritten(cid, state);
         throw error;
       }
       if (!entries || entries.length === 0) return 0;
@@ -199,6 +209,18 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       return cached(cid);
     },
     catchUp,
+    confirm(cid, state) {
+      const { confirm } = store;
+      if (!shared || confirm === undefined) return Promise.resolve();
+      return mutations.run(cid, async () => {
+        try {
+          await confirm.call(store, cid, state.folded.version);
+        } catch (error) {
+          if (error instanceof LogRewrittenError) await reloadRewritten(cid, state);
+          throw error;
+        }
+      });
+    },
     async irAt(cid, version) {
       const state = await cached(cid);
       return state?.recent.find((r) => r.version === version)?.ir;
@@ -209,6 +231,8 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
         try {
           await store.append(cid, entry, basis);
         } catch (error) {
+          // The entry this append builds on is not the one folded: the same as a catch-up finding it.
+          if (error instanceof LogRewrittenError) await reloadRewritten(cid, state).catch(() => {});
           if (error instanceof AppendConflictError && error.actual !== undefined && error.actual < basis) {
             // The log holds less than this process folded: entries were lost in the store (a
             // failover to a replica that had not received them, a Redis without AOF, a flush).

@@ -15,7 +15,7 @@ import { bindTools } from '../tools/index.ts';
 import type { IngressOutcome, IngressPort } from './ingress-port.ts';
 import { irHash, LOG_VERSION, type ActionEntry, type CreatedEntry, type LogEntry, type TurnPartEntry } from './log.ts';
 import { createTurnStreamSession, type AppendedPart, type StreamPart, type TurnStreamEvent, type TurnStreamListener } from './turn-stream.ts';
-import { AppendConflictError, StoreUnavailableError, type ConversationStore } from './store.ts';
+import { AppendConflictError, LogRewrittenError, StoreUnavailableError, type ConversationStore } from './store.ts';
 import { createLocalTurnGate, TURN_CANCELLED, type TurnGate } from './turn-gate.ts';
 import { askPlanner, recordTurn, TURN_TIMEOUT, type TurnRecordContext } from './turn-record.ts';
 import type { Trace, TraceSurfaceStats } from './trace.ts';
@@ -387,6 +387,17 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
           ok: false, error: outcome.error, status: outcome.status, surfaceId: request.surfaceId,
           ...(outcome.issues ? { issues: outcome.issues } : {}),
         };
+      }
+      if (outcome.replayed) {
+        // A retry answered from the log: acknowledged only once what it replays is, which this
+        // process may have read before its writer's acknowledgement.
+        try {
+          await folded.confirm(cid, state);
+        } catch (error) {
+          // Lost in a failover (never acknowledged): decided again on the log as it is now.
+          if (error instanceof LogRewrittenError) throw new AppendConflictError(cid, basis);
+          throw error;
+        }
       }
       const next = state.folded.ir;
       if (outcome.kind === 'recover') {

@@ -28,6 +28,14 @@ export interface ConversationStore {
    * a reconnect, when notifications may have been missed). Returns the unsubscribe function.
    */
   watch?(cid: string, changed: () => void): () => void;
+  /**
+   * Resolves once the log of `cid` as this process read it, up to `version`, is acknowledged (held
+   * where a failover keeps it); LogRewrittenError when the log no longer holds it. A reader can see
+   * an entry before its writer's acknowledgement: what it acknowledges in turn on the strength of
+   * such an entry (an idempotent replay) it confirms first. Stores that show only acknowledged
+   * entries leave it out.
+   */
+  confirm?(cid: string, version: number): Promise<void>;
   /** How many conversations `owner` created (the per-session cap survives restarts). */
   countOwnedBy(owner: string): Promise<number>;
   close(): Promise<void>;

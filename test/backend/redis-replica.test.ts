@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisBackend, type Backend } from '../../src/backend/index.ts';
 import { NotReplicatedError } from '../../src/backend/redis/connection.ts';
-import { StoreUnavailableError, type LogEntry } from '../../src/conversation/index.ts';
+import { LogRewrittenError, StoreUnavailableError, type ConversationService, type LogEntry } from '../../src/conversation/index.ts';
 import { LOG_VERSION } from '../../src/conversation/log.ts';
+import { createSeededSource } from '../../src/ui-ir/index.ts';
+import { formAction, makeService } from '../conversation/fixtures/service.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 
 /*
@@ -88,6 +90,54 @@ describe('one Redis with a replica', () => {
     expect(await b.store.read('c2')).toHaveLength(1);
   });
 
+  it('confirm: what a reader read is confirmed once the replica holds it; not while it does not; and a log that no longer holds it is said to be rewritten', async () => {
+    const writer = backend({ prefix: 'confirm:', ackReplicas: 1, ackTimeoutMs: 300 });
+    const reader = backend({ prefix: 'confirm:', ackReplicas: 1, ackTimeoutMs: 300 });
+    await writer.store.append('c1', created('c1'), 0);
+    expect(await reader.store.read('c1')).toHaveLength(1);
+    await reader.store.confirm!('c1', 1);
+    replica.pause();
+    try {
+      await expect(writer.store.append('c1', created('c1'), 1)).rejects.toBeInstanceOf(NotReplicatedError);
+      // Read in the moment before it is acknowledged (or, as here, never).
+      expect(await reader.store.read('c1', 1)).toHaveLength(1);
+      await expect(reader.store.confirm!('c1', 2)).rejects.toBeInstanceOf(NotReplicatedError);
+    } finally {
+      replica.resume();
+    }
+    await dropLastEntry('confirm:{c1}:log');
+    await expect(reader.store.confirm!('c1', 2)).rejects.toBeInstanceOf(LogRewrittenError);
+  });
+
+  it('a retry that another instance would replay from an entry the replica lacks is not acknowledged (unavailable, 503); once that entry is lost, the retry is applied anew, exactly once', async () => {
+    const [onA, onB] = [backend({ prefix: 'replay:', ackReplicas: 1, ackTimeoutMs: 300 }), backend({ prefix: 'replay:', ackReplicas: 1, ackTimeoutMs: 300 })];
+    const [a, b] = [onA, onB].map((on, name) => makeService(on.store, {
+      entropy: createSeededSource(`replay-${name}`),
+    }).service) as [ConversationService, ConversationService];
+    const c = await a.create('owner');
+    const turn = await a.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error(turn.error.message);
+    await b.get(c.id);
+    const submit = formAction(turn.next, 'main', { name: 'Aria', personality: 'Brave.' }, { idempotencyKey: 'k1' });
+    replica.pause();
+    try {
+      // Written on the primary, not acknowledged.
+      expect(await a.applyAction(c.id, submit)).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE' } });
+      // The other instance reads it (a page load, in the moment before an acknowledgement).
+      expect((await b.get(c.id))?.version).toBe(3);
+      // The retry reaches that instance, which finds the key in the log: not a replay until the replica has it.
+      expect(await b.applyAction(c.id, submit)).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE' } });
+    } finally {
+      replica.resume();
+    }
+    // A failover to a replica that never received it: the entry is gone.
+    await dropLastEntry(`replay:{${c.id}}:log`);
+    expect(await b.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
+    expect(await a.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: true });
+    const log = (await onA.store.read(c.id)) ?? [];
+    expect(log.flatMap((e) => (e.type === 'action' ? [e.request.idempotencyKey] : []))).toEqual(['k1']);
+  });
+
   it('with SURFACER_REDIS_ACK_REPLICAS=0 nothing waits for the replica (an append succeeds while it is paused)', async () => {
     const b = backend({ prefix: 'none:', ackReplicas: 0 });
     replica.pause();
@@ -119,6 +169,19 @@ async function replicaWaited(b: Backend): Promise<boolean> {
 
 async function info(node: TestRedis): Promise<string> {
   return String(await command(node, ['INFO', 'replication']));
+}
+
+/** The log as a failover to a replica that lacked its last entry leaves it (on the primary; the replica follows). */
+async function dropLastEntry(key: string): Promise<void> {
+  const { createClient } = await import('redis');
+  const client = createClient({ url: primary.url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const entries = (await client.xRange(key, '-', '+')) ?? [];
+    await client.del(key);
+    for (const e of entries.slice(0, -1)) await client.xAdd(key, e.id, e.message);
+  } finally { client.destroy(); }
 }
 
 /** The commands one after the other on one new connection; the last one's answer. */

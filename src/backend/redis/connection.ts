@@ -127,7 +127,7 @@ export interface RedisConnection {
    * configured replicas (WAIT counts this connection's own writes). Fewer replicas within the
    * ack timeout: NotReplicatedError, never a silent success.
    */
-  durable<T>(key: string, write: (node: ScriptClient) => Promise<T>, options?: Pick<CallOptions, 'span'>): Promise<T>;
+  durable<T>(key: string, write: (node: ScriptClient, waits: boolean) => Promise<T>, options?: Pick<CallOptions, 'span'>): Promise<T>;
   /** The replicas durable writes wait for now (see RedisConnectionOptions.ackReplicas). */
   ackReplicas(): number;
   /** Connections to every primary (one without a cluster); called after each (re)connection. */
@@ -309,8 +309,8 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   }
 
   /** The write and its WAIT, sent together on the primary's connection (one round trip). */
-  async function writeAndWait<T>(node: RedisClient, write: (node: ScriptClient) => Promise<T>, replicas: number): Promise<T> {
-    if (replicas === 0) return write(node);
+  async function writeAndWait<T>(node: RedisClient, write: (node: ScriptClient, waits: boolean) => Promise<T>, replicas: number): Promise<T> {
+    if (replicas === 0) return write(node, false);
     const waitFor = (): Promise<number> => node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
     // A script this primary does not know (NOSCRIPT: a promoted replica's cache is empty, a
     // restarted server's too) is sent again as EVAL once that answer is back, after the WAIT
@@ -321,7 +321,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       evalSha: (...args) => { sentAfterWait ||= waitSent; return node.evalSha(...args); },
       eval: (...args) => { sentAfterWait ||= waitSent; return node.eval(...args); },
     };
-    const written = write(tracked);
+    const written = write(tracked, true);
     const waited = waitFor();
     waitSent = true;
     // The write's failure is the one reported; the WAIT's is then of no interest.
@@ -334,7 +334,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     return result;
   }
 
-  async function durable<T>(key: string, write: (node: ScriptClient) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
+  async function durable<T>(key: string, write: (node: ScriptClient, waits: boolean) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
     const replicas = ackReplicas();
     // A WAIT blocks the connection up to the ack timeout: the deadline covers both.
     const timeoutMs = commandTimeoutMs + (replicas > 0 ? ackTimeoutMs : 0);

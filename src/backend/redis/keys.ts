@@ -12,6 +12,8 @@ export interface RedisKeys {
   channel(cid: string): string;
   owner(owner: string): string;
   turn(cid: string): string;
+  /** Written by a replay's confirmation, so the WAIT after it covers every entry before (see log-store). */
+  confirmed(cid: string): string;
   /** The one channel turn cancellations travel on (every instance listens). */
   readonly cancel: string;
   /** Client-chosen keys (addresses, idempotency keys) are hashed: bounded length, no separators. */
@@ -36,6 +38,7 @@ export function redisKeys(prefix = 'surfacer:', options: { cluster?: boolean } =
     channel: (cid) => `${prefix}{${cid}}:changed`,
     owner: (owner) => `${prefix}owner:${owner}`,
     turn: (cid) => `${prefix}{${cid}}:turn`,
+    confirmed: (cid) => `${prefix}{${cid}}:confirmed`,
     cancel: `${prefix}turn-cancel`,
     bucket: (name, key) => `${prefix}rate:${name}:${digest(key)}`,
     idempotency: (name, key) => `${prefix}idem:${name}:${digest(key)}`,

@@ -10,16 +10,20 @@ import { redisScript } from './script.ts';
  * A conversation's log is one Redis Stream whose entry ids are the log versions: entry n has id
  * `n-0`. The append script compares the stream's last id with the version the writer folded and
  * appends only when they are equal, so the check and the write are one atomic step on the
- * server. In the same step it publishes the new version on the conversation's channel (the
- * fan-out: instances with clients on the conversation follow it). The script touches only the
- * keys it is given, log and channel, which share the conversation's slot; in a cluster the
- * notice is a sharded one (SPUBLISH), sent to the subscribers of that slot's shard only.
+ * server. The new version is then announced on the conversation's channel (the fan-out:
+ * instances with clients on the conversation follow it): by the script itself when appends wait
+ * for no replica, else once the replicas acknowledged it, so that no instance is told of an entry
+ * a failover can still lose. The script touches only the keys it is given, log and channel, which
+ * share the conversation's slot; in a cluster the notice is a sharded one (SPUBLISH), sent to the
+ * subscribers of that slot's shard only.
  *
- * A failover can lose entries that were written but not yet acknowledged (their WAIT did not
- * return): an instance may have read them meanwhile, and the log may since hold other entries at
- * those versions. So this store remembers the digest of the last entry it read or wrote for each
- * conversation: the append script refuses to build on a different entry at that version, and a
- * catch-up reads from that entry on, checking it; either way LogRewrittenError (the reader reloads).
+ * Reads are not told apart: a reader (a request's catch-up) can still see an entry in the
+ * moment between its append and its acknowledgement, and a failover can then lose it, while the
+ * log may since hold other entries at those versions. So this store remembers the digest of the
+ * last entry it read or wrote for each conversation: the append script refuses to build on a
+ * different entry at that version, a catch-up reads from that entry on, checking it, and
+ * `confirm` checks it and waits for the replicas before a reader acknowledges anything on the
+ * strength of what it read; each of them: LogRewrittenError (the reader reloads).
  *
  * A `created` entry's conversation is added to its owner's set (the per-session cap) just before:
  * that set hashes elsewhere in a cluster. Added first, a crash in between counts a conversation
@@ -32,11 +36,19 @@ if #top > 0 then have = tonumber(string.match(top[1][1], '^(%d+)')) end
 if have ~= tonumber(ARGV[1]) then return {0, have} end
 if ARGV[3] ~= '' and #top > 0 and redis.sha1hex(top[1][2][2]) ~= ARGV[3] then return {2, have} end
 redis.call('XADD', KEYS[1], (have + 1) .. '-0', 'e', ARGV[2])
-redis.call('${publish}', KEYS[2], tostring(have + 1))
+if ARGV[4] == '1' then redis.call('${publish}', KEYS[2], tostring(have + 1)) end
 return {1, have + 1}
 `);
 const APPEND = appendScript('PUBLISH');
 const APPEND_SHARDED = appendScript('SPUBLISH');
+/** Entry ARGV[1] is there with digest ARGV[2] (or any, when ''); then a write, which the WAIT after it covers, and all before it. */
+const CONFIRM = redisScript(`
+local e = redis.call('XRANGE', KEYS[1], ARGV[1] .. '-0', ARGV[1] .. '-0')
+if #e == 0 then return 0 end
+if ARGV[2] ~= '' and redis.sha1hex(e[1][2][2]) ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', 60000)
+return 1
+`);
 
 /** Conversations whose last entry's digest is remembered (the oldest are forgotten: then unchecked). */
 const MAX_REMEMBERED = 100_000;
@@ -68,13 +80,35 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
       // Acknowledged once on the primary's AOF and on the replicas the connection waits for.
       const known = seen.get(cid);
       const expected = version > 0 && known?.version === version ? known.digest : '';
-      const reply = await connection.durable(keys.log(cid), (node) => append.run(node, [keys.log(cid), keys.channel(cid)], [String(version), json, expected]), { span: { name: 'log.append', command: 'EVALSHA' } }) as [number, number];
+      let announceAfter = false;
+      const reply = await connection.durable(keys.log(cid), (node, waits) => {
+        announceAfter = waits;
+        return append.run(node, [keys.log(cid), keys.channel(cid)], [String(version), json, expected, waits ? '' : '1']);
+      }, { span: { name: 'log.append', command: 'EVALSHA' } }) as [number, number];
       if (reply[0] === 2) {
         seen.delete(cid);
         throw new LogRewrittenError(cid, version);
       }
       if (reply[0] !== 1) throw new AppendConflictError(cid, version, Number(reply[1]));
       see(cid, version + 1, json);
+      // Not waited for: the entry is acknowledged; a notice lost with the connection is made up
+      // for by the watchers' catch-up once they resubscribe, or by the next change.
+      if (announceAfter) {
+        const notice = String(version + 1);
+        void connection.call((client) => (connection.cluster ? client.sPublish(keys.channel(cid), notice) : client.publish(keys.channel(cid), notice)))
+          .catch(() => {});
+      }
+    },
+
+    async confirm(cid, version) {
+      if (connection.ackReplicas() === 0) return;
+      const known = seen.get(cid);
+      const digest = known?.version === version ? known.digest : '';
+      const found = await connection.durable(keys.log(cid), (node) => CONFIRM.run(node, [keys.log(cid), keys.confirmed(cid)], [String(version), digest]), { span: { name: 'log.confirm', command: 'EVALSHA' } });
+      if (found !== 1) {
+        seen.delete(cid);
+        throw new LogRewrittenError(cid, version);
+      }
     },
 
     async read(cid, after = 0) {
