@@ -6,6 +6,7 @@ import {
   type Block, type ConversationIr, type DataMap, type TransitionResult,
 } from '../ui-ir/index.ts';
 import { ITEM_KEY_FIELD, ItemValue } from './items.ts';
+import { itemActionsShape, Label } from './payload.ts';
 
 /*
  * `ui.show_component`: the model places one of the app's own components (defineComponent) on a
@@ -39,7 +40,6 @@ export interface ComponentDirectiveOptions {
   example?: ShowComponentPayload;
 }
 
-const Label = z.string().min(1).max(200);
 const DEFAULT_SHOWN = 25;
 
 export interface ShowComponentPayload {
@@ -66,12 +66,7 @@ export function createComponentDirective(options: ComponentDirectiveOptions): Di
   const { components } = options;
   if (components.length === 0) return undefined;
   const defaultSurface = options.defaultSurface ?? 'main';
-  const actionNames = [...new Set(options.itemActions)];
-  const ItemAction = actionNames.length === 0 ? undefined : z.object({
-    name: z.enum(actionNames as [string, ...string[]]).describe('one of the app\'s item actions'),
-    label: Label.describe('button label'),
-    primary: z.boolean().optional(),
-  }).strict();
+  const itemActions = itemActionsShape(options.itemActions);
   const common = {
     surface: SurfaceId.describe(`surface id; default "${defaultSurface}"`).optional(),
     title: Label.describe('panel title'),
@@ -82,7 +77,7 @@ export function createComponentDirective(options: ComponentDirectiveOptions): Di
     const collection = c.item === undefined ? {} : {
       items: z.array(c.item.extend({ [ITEM_KEY_FIELD]: DataKey.describe('the item\'s key, unique in the component') }).strict())
         .max(MAX_LIST_ITEMS).describe(`the items, in order (at most ${DEFAULT_LIMITS.maxListItems} by default)`),
-      ...(ItemAction === undefined ? {} : { actions: z.array(ItemAction).max(4).optional().describe('a button on every item; its action gets the item') }),
+      ...itemActions,
       max_shown: z.number().int().min(1).max(MAX_LIST_ITEMS).optional().describe(`items shown; default ${DEFAULT_SHOWN}`),
     };
     return z.object({

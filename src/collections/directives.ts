@@ -8,6 +8,7 @@ import {
 import {
   ITEM_KEY_FIELD, ListItemInput, normaliseItemIds, storedItems, uniqueIds,
 } from './items.ts';
+import { itemActionsShape, Label } from './payload.ts';
 
 /**
  * The generic list directives any app can register (design: docs/a2ui.md "Collections"):
@@ -29,7 +30,6 @@ export interface ListDirectiveOptions {
   defaultSurface?: string;
 }
 
-const Label = z.string().min(1).max(200);
 const SHOW = ['title', 'text', 'caption', 'value', 'image', 'badge'] as const;
 const DEFAULT_LIST = 'items';
 const DEFAULT_EMPTY = 'Nothing to show yet.';
@@ -103,11 +103,6 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
   };
   const Surface = SurfaceId.describe(`surface id; default "${defaultSurface}"`);
   const names = [...new Set(options.itemActions)];
-  const ItemAction = names.length === 0 ? undefined : z.object({
-    name: z.enum(names as [string, ...string[]]).describe('one of the app\'s item actions'),
-    label: Label.describe('button label'),
-    primary: z.boolean().optional(),
-  }).strict();
 
   const ShowListPayload = z.object({
     surface: Surface.optional(),
@@ -115,7 +110,7 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
     title: Label.describe('panel title'),
     intro: z.string().min(1).max(1000).optional().describe('a sentence shown above the list'),
     fields: z.array(ShowField).min(1).max(8).describe('what each item shows, in order'),
-    ...(ItemAction === undefined ? {} : { actions: z.array(ItemAction).max(4).optional().describe('a button on every item; its action gets the item') }),
+    ...itemActionsShape(names),
     items: z.array(ListItemInput).describe(`the items, in order (at most ${DEFAULT_LIMITS.maxListItems} by default)`),
     empty: z.string().max(300).optional().describe(`shown when there is no item; default "${DEFAULT_EMPTY}"`),
     max_shown: z.number().int().min(1).max(MAX_LIST_ITEMS).optional().describe(`items shown before "Showing n of m."; default ${DEFAULT_SHOWN}`),

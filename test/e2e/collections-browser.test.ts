@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { findSurface } from '../../src/ui-ir/index.ts';
-import { createConsoleLog, launchChromium } from '../support/browser/index.ts';
-import { browserPages, button, recordEvents, RENDERER_TAGS, type RendererVersion } from './support/browser-pages.ts';
-import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
+import { button, recordEvents, RENDERER_TAGS, type RendererVersion } from './support/browser-pages.ts';
+import { browserSuite } from './support/browser-suite.ts';
+import { newConversation, startE2e, type Conversation } from './support/stack.ts';
 
 /*
  * A list with per-item buttons in headless Chromium, on the real product (`npm start`'s
@@ -15,25 +14,7 @@ import { newConversation, startE2e, type Conversation, type E2eServer } from './
 const ARTIFACTS = 'test-artifacts/e2e';
 const NAMES = ['Aria Nightingale', 'Captain Kestrel', 'Inspector Holloway'];
 
-let browser: Browser;
-let s: E2eServer;
-const consoleLog = createConsoleLog();
-const pages = browserPages(() => s, () => browser, consoleLog);
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  s = await startE2e();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
-afterEach(async () => {
-  await pages.closeContext();
-  expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
-  expect(s.errors).toEqual([]);
-});
+const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e() });
 
 /** Counts the POSTs the page makes to `path` (one click must make one request). */
 function countPosts(page: Page, path: string): () => number {
@@ -43,21 +24,20 @@ function countPosts(page: Page, path: string): () => number {
 }
 
 async function actionsLogged(cid: string): Promise<string[]> {
-  const entries = (await s.handle.backend.store.read(cid)) ?? [];
+  const entries = (await suite.server.handle.backend.store.read(cid)) ?? [];
   return entries.flatMap((e) => (e.type === 'action' ? [`${e.request.action}:${String(e.request.context['item'] ?? '')}`] : []));
 }
 
 async function cardName(cid: string): Promise<unknown> {
-  return findSurface((await s.handle.conversations.get(cid))!.ir, 'main')?.data.draft['name'];
+  return findSurface((await suite.server.handle.conversations.get(cid))!.ir, 'main')?.data.draft['name'];
 }
 
 describe('a list of items in the browser', () => {
   it('htmx page: shows the list, "Use this one" on Kestrel is applied once and opens her card', async () => {
+    const s = suite.server;
     const client = s.client();
     const c: Conversation = await newConversation(s, client, 'show me some sample characters');
-    const page = await pages.newPage(await pages.contextFor(client));
-    await page.goto(`${s.url}${c.base}`);
-    await page.waitForFunction('window.htmx !== undefined');
+    const page = await suite.openHtmx(await suite.contextFor(client), c);
     const items = page.locator('#surface-samples li');
     await expect.poll(() => items.count()).toBe(3);
     expect(await page.locator('#surface-samples-list-characters-title').count()).toBe(0); // the panel title names it
@@ -76,9 +56,10 @@ describe('a list of items in the browser', () => {
 
   for (const [version, query] of [['0.8', ''], ['0.9', '?v=0.9']] as Array<[RendererVersion, string]>) {
     it(`Lit v${version} page: renders the templated list, and clicking an item's button sends that item's key once`, async () => {
+      const s = suite.server;
       const client = s.client();
       const c = await newConversation(s, client, 'show me some sample characters');
-      const page = await pages.openA2ui(await pages.contextFor(client), c, query);
+      const page = await suite.openA2ui(await suite.contextFor(client), c, query);
       const exchanges = recordEvents(page, s, c);
       await page.locator('a2ui-surface[data-surface-id="samples--e0"]').waitFor();
       const use = page.locator(RENDERER_TAGS[version].button, { hasText: 'Use this one' });

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSuite } from './support/browser-suite.ts';
 import { newConversation, startE2e } from './support/stack.ts';
@@ -12,16 +11,8 @@ import { newConversation, startE2e } from './support/stack.ts';
  */
 const ARTIFACTS = 'test-artifacts/e2e';
 const BASIC_V09 = 'https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json';
-const PHONE = { width: 390, height: 844 };
 const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e() });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-desktop.png`, fullPage: true });
-  const size = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-phone.png`, fullPage: true });
-  if (size !== null) await page.setViewportSize(size);
-}
+const { shoot } = suite;
 
 describe('the demo\'s PortraitCard on every page', () => {
   it('Lit v0.9 and v0.8 pages: the demo\'s element; with only the basic catalogue advertised: the fallback', async () => {
@@ -57,26 +48,13 @@ describe('the demo\'s PortraitCard on every page', () => {
       const s = suite.server;
       const client = s.client();
       const c = await newConversation(s, client, 'show me Aria\'s portrait');
-      const ctx = await suite.contextFor(client);
-      let page: Page;
-      if (javaScript) {
-        page = await suite.openHtmx(ctx, c);
-      } else {
-        const off = await suite.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 1100 } });
-        await off.addCookies(await ctx.cookies());
-        page = await suite.newPage(off);
-        await page.goto(`${s.url}${c.base}`);
-      }
-      try {
-        const card = page.locator('#surface-portrait article.portrait-card');
-        await card.waitFor();
-        expect(await card.locator('.portrait-card__name').textContent()).toBe('Aria Nightingale');
-        expect(await card.locator('.portrait-card__initials').textContent()).toBe('AN');
-        expect(await card.locator('.portrait-card__tags li').allTextContents()).toEqual(['bard', 'mystery']);
-        if (!javaScript) await shoot(page, 'demo-htmx-nojs-portrait');
-      } finally {
-        if (!javaScript) await page.context().close();
-      }
+      const page = await suite.openHtmx(await suite.contextFor(client), c, { javaScript });
+      const card = page.locator('#surface-portrait article.portrait-card');
+      await card.waitFor();
+      expect(await card.locator('.portrait-card__name').textContent()).toBe('Aria Nightingale');
+      expect(await card.locator('.portrait-card__initials').textContent()).toBe('AN');
+      expect(await card.locator('.portrait-card__tags li').allTextContents()).toEqual(['bard', 'mystery']);
+      if (!javaScript) await shoot(page, 'demo-htmx-nojs-portrait');
     });
   }
 });

@@ -20,7 +20,7 @@ import { newConversation, startE2e, type Conversation } from '../e2e/support/sta
 const ARTIFACTS = 'test-artifacts/examples';
 
 const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e({}, { app: createSupportDeskApp() }) });
-const { contextFor, openA2ui, openHtmx, consoleLog } = suite;
+const { contextFor, openA2ui, openHtmx, consoleLog, shoot } = suite;
 
 async function statuses(cid: string): Promise<string[]> {
   const ir = (await suite.server.handle.conversations.get(cid))!.ir;
@@ -44,16 +44,6 @@ async function takeButtons(page: Page, version: RendererVersion) {
 const statusOf = (page: Page, key: string) => page.locator(`#surface-queue tr.ticket-table__row[data-key="${key}"] .ticket-table__status`);
 
 const BASIC_V09 = 'https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json';
-const PHONE = { width: 390, height: 844 };
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-desktop.png`, fullPage: true });
-  const size = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-phone.png`, fullPage: true });
-  if (size !== null) await page.setViewportSize(size);
-}
-
 /** The rows of the desk's own table element on a Lit page, once it shows every sample ticket. */
 async function tableRows(page: Page) {
   const rows = page.locator('desk-ticket-table tbody tr');
@@ -203,30 +193,17 @@ describe('the support desk in Chromium', () => {
       const s = suite.server;
       const client = s.client();
       const c = await newConversation(s, client, 'show the queue');
-      const ctx = await contextFor(client);
-      let page: Page;
-      if (javaScript) {
-        page = await openHtmx(ctx, c);
-      } else {
-        const off = await suite.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 1100 } });
-        await off.addCookies(await ctx.cookies());
-        page = await suite.newPage(off);
-        await page.goto(`${s.url}${c.base}`);
-      }
-      try {
-        const rows = page.locator('#surface-queue table tr.ticket-table__row');
-        await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key')))).toEqual(SAMPLE_TICKETS.map((t) => t.id));
-        expect(await page.locator('#surface-queue figure.bar-chart meter').count()).toBe(6);
-        expect(await page.locator('#surface-queue li.list__item').count()).toBe(0);
-        await shoot(page, `desk-htmx${javaScript ? '' : '-nojs'}-queue`);
+      const page = await openHtmx(await contextFor(client), c, { javaScript });
+      const rows = page.locator('#surface-queue table tr.ticket-table__row');
+      await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key')))).toEqual(SAMPLE_TICKETS.map((t) => t.id));
+      expect(await page.locator('#surface-queue figure.bar-chart meter').count()).toBe(6);
+      expect(await page.locator('#surface-queue li.list__item').count()).toBe(0);
+      await shoot(page, `desk-htmx${javaScript ? '' : '-nojs'}-queue`);
 
-        await page.locator('#surface-queue tr.ticket-table__row[data-key="T-1003"] button[value="ticket.take"]').click();
-        await statusOf(page, 'T-1003').filter({ hasText: 'taken' }).waitFor();
-        expect(await statuses(c.cid)).toEqual(['new', 'new', 'taken']);
-        expect(await applied(c, 'ticket.take')).toBe(1);
-      } finally {
-        if (!javaScript) await page.context().close();
-      }
+      await page.locator('#surface-queue tr.ticket-table__row[data-key="T-1003"] button[value="ticket.take"]').click();
+      await statusOf(page, 'T-1003').filter({ hasText: 'taken' }).waitFor();
+      expect(await statuses(c.cid)).toEqual(['new', 'new', 'taken']);
+      expect(await applied(c, 'ticket.take')).toBe(1);
     });
   }
 });

@@ -1,11 +1,9 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSupportDeskApp } from '../../examples/support-desk/app.ts';
 import { itemFormFields } from '../support/html-forms.ts';
 import { button, textField, type RendererVersion } from '../e2e/support/browser-pages.ts';
 import { browserSuite } from '../e2e/support/browser-suite.ts';
-import { newConversation, type Conversation } from '../e2e/support/stack.ts';
-import { startE2e } from '../e2e/support/stack.ts';
+import { newConversation, startE2e, type Conversation } from '../e2e/support/stack.ts';
 
 /*
  * Tabs and the modal (the basic catalogue, issue 22 item 1) on every page, in the support desk's
@@ -15,11 +13,10 @@ import { startE2e } from '../e2e/support/stack.ts';
  * without (native <details>), and the official Lit renderers v0.8 and v0.9.
  */
 const ARTIFACTS = 'test-artifacts/examples';
-const PHONE = { width: 390, height: 844 };
 const REPLY = 'We have reset your account, please try again.';
 
 const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e({}, { app: createSupportDeskApp() }) });
-const { contextFor, openA2ui, openHtmx, newPage } = suite;
+const { contextFor, openA2ui, openHtmx, shoot } = suite;
 
 /** The queue, then "Open" on T-1002 (through the htmx page's item form, as a browser without JavaScript posts it). */
 async function ticketOpen(): Promise<{ c: Conversation; client: ReturnType<typeof suite.server.client> }> {
@@ -39,56 +36,33 @@ async function replies(c: Conversation): Promise<unknown[]> {
   return log.flatMap((e) => (e.type === 'action' && e.request.action === 'ticket.reply' ? [e.request.context['reply']] : []));
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-desktop.png`, fullPage: true });
-  const size = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-phone.png`, fullPage: true });
-  if (size !== null) await page.setViewportSize(size);
-}
-
 describe('the ticket panel: tabs and a modal on every page', () => {
   for (const javaScript of [true, false]) {
     it(`htmx page, JavaScript ${javaScript ? 'on' : 'off'}: the tabs switch, the modal opens, its reply is sent`, async () => {
       const { c, client } = await ticketOpen();
-      const ctx = await contextFor(client);
-      let page: Page;
-      if (javaScript) {
-        page = await openHtmx(ctx, c);
-      } else {
-        // A context of its own: the suite's has JavaScript on. Same session cookie.
-        const cookies = await ctx.cookies();
-        const off = await suite.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 1100 } });
-        await off.addCookies(cookies);
-        page = await newPage(off);
-        await page.goto(`${suite.server.url}${c.base}`);
-      }
-      try {
-        const panel = page.locator('#surface-ticket');
-        const overview = panel.locator('details.tabs__tab', { has: page.locator('summary', { hasText: 'Overview' }) });
-        const details = panel.locator('details.tabs__tab', { has: page.locator('summary', { hasText: 'Details' }) });
-        await overview.locator('.value__text', { hasText: 'Ben Ortiz' }).waitFor();
-        expect(await details.getByText('The March invoice still has the old office address.').isVisible()).toBe(false);
-        await details.locator('summary').click();
-        await details.getByText('The March invoice still has the old office address.').waitFor();
-        expect(await overview.getAttribute('open')).toBeNull();
+      const page = await openHtmx(await contextFor(client), c, { javaScript });
+      const panel = page.locator('#surface-ticket');
+      const overview = panel.locator('details.tabs__tab', { has: page.locator('summary', { hasText: 'Overview' }) });
+      const details = panel.locator('details.tabs__tab', { has: page.locator('summary', { hasText: 'Details' }) });
+      await overview.locator('.value__text', { hasText: 'Ben Ortiz' }).waitFor();
+      expect(await details.getByText('The March invoice still has the old office address.').isVisible()).toBe(false);
+      await details.locator('summary').click();
+      await details.getByText('The March invoice still has the old office address.').waitFor();
+      expect(await overview.getAttribute('open')).toBeNull();
 
-        const reply = panel.locator('textarea[name="reply"]');
-        expect(await reply.isVisible()).toBe(false);
-        await panel.locator('details.modal > summary', { hasText: 'Write a reply' }).click();
-        await reply.waitFor();
-        expect(await panel.locator('.modal [role="dialog"]').textContent()).toContain('Reply to Ben Ortiz');
-        await reply.fill(REPLY);
-        await shoot(page, `desk-htmx${javaScript ? '' : '-nojs'}-ticket-modal`);
-        await panel.getByRole('button', { name: 'Send reply' }).click();
-        // With JavaScript the answer is a toast; without, the page it redirects to says it in an alert.
-        await page.locator(javaScript ? '.toast' : '.alert', { hasText: 'Reply on T-1002 sent to Ben Ortiz (8 words)' }).waitFor();
-        expect(await replies(c)).toEqual([REPLY]);
-        // The panel is closed: its element stays (as every closed panel's), its form is gone.
-        expect(await reply.count()).toBe(0);
-      } finally {
-        if (!javaScript) await page.context().close();
-      }
+      const reply = panel.locator('textarea[name="reply"]');
+      expect(await reply.isVisible()).toBe(false);
+      await panel.locator('details.modal > summary', { hasText: 'Write a reply' }).click();
+      await reply.waitFor();
+      expect(await panel.locator('.modal [role="dialog"]').textContent()).toContain('Reply to Ben Ortiz');
+      await reply.fill(REPLY);
+      await shoot(page, `desk-htmx${javaScript ? '' : '-nojs'}-ticket-modal`);
+      await panel.getByRole('button', { name: 'Send reply' }).click();
+      // With JavaScript the answer is a toast; without, the page it redirects to says it in an alert.
+      await page.locator(javaScript ? '.toast' : '.alert', { hasText: 'Reply on T-1002 sent to Ben Ortiz (8 words)' }).waitFor();
+      expect(await replies(c)).toEqual([REPLY]);
+      // The panel is closed: its element stays (as every closed panel's), its form is gone.
+      expect(await reply.count()).toBe(0);
     });
   }
 

@@ -5,7 +5,9 @@ import { findSurface } from '../../src/ui-ir/index.ts';
 import { errorIndexes, runBothV09 } from '../clientsim/v0_9/compare.ts';
 import { startE2e, type E2eServer } from '../e2e/support/stack.ts';
 import { offer } from '../support/a2ui-v0_9-oracle.ts';
-import { appOracle, createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
+import {
+  appOracle, CAPS_APP, catalogIdOf, componentTypes, createGalleryApp, GALLERY_CATALOG_ID, itemAction,
+} from '../support/component-app.ts';
 import { a2aClient, a2uiData, a2uiOf, sendTask, text, userMessage } from './support.ts';
 
 /*
@@ -18,18 +20,12 @@ let s: E2eServer;
 beforeAll(async () => { s = await startE2e({}, { app: createGalleryApp() }); });
 afterAll(async () => { await s.close(); });
 
-const CAPS_APP = { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID, GALLERY_CATALOG_ID] } } };
 const CAPS_BASIC = { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID] } } };
 /** Only the app catalogue, inline: a complete copy under its id (every app component) counts. */
 const everyComponent = Object.fromEntries(createGalleryApp().components!.list().map((c) => [c.name, {}]));
 const CAPS_INLINE = {
   a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID], inlineCatalogs: [{ catalogId: GALLERY_CATALOG_ID, components: everyComponent }] } },
 };
-
-const components = (messages: readonly Record<string, unknown>[]): unknown[] =>
-  messages.flatMap((m) => ((m.updateComponents as { components?: Array<{ component?: unknown }> } | undefined)?.components ?? []).map((x) => x.component));
-const catalogIdOf = (messages: readonly Record<string, unknown>[]): unknown =>
-  (messages.find((m) => m.createSurface !== undefined)?.createSurface as { catalogId?: unknown } | undefined)?.catalogId;
 
 describe('A2A: the catalogue a message advertises', () => {
   it('the card lists the app catalogue in every A2UI extension, before the basic one', async () => {
@@ -50,13 +46,13 @@ describe('A2A: the catalogue a message advertises', () => {
       const { messages } = a2uiOf(task.status?.message);
       if (expected === 'app') {
         expect(catalogIdOf(messages)).toBe(GALLERY_CATALOG_ID);
-        expect(components(messages)).toContain('CharacterGallery');
+        expect(componentTypes(messages)).toContain('CharacterGallery');
         // A client holding the served catalogue renders it with the official processor.
         const oracle = appOracle(await (await fetch(`${s.url}/a2ui/catalog/v0.9.json`)).json() as Record<string, unknown>);
         for (const message of messages) expect(offer(oracle, message)).toEqual({ ok: true });
       } else {
         expect(catalogIdOf(messages)).toBe(BASIC_CATALOG_ID);
-        expect(components(messages)).not.toContain('CharacterGallery');
+        expect(componentTypes(messages)).not.toContain('CharacterGallery');
         const run = runBothV09(messages);
         expect(run.refused.map((i) => `${i}: ${run.reasons.get(i)}`)).toEqual([]);
         expect(errorIndexes(run.violations)).toEqual([]);
@@ -66,7 +62,7 @@ describe('A2A: the catalogue a message advertises', () => {
       const answer = await sendTask(client, userMessage([a2uiData([{ version: 'v0.9', action: { ...action, timestamp: new Date().toISOString() } }])], { contextId: task.contextId, metadata }));
       expect(answer.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       // The answer is compiled for the same client: its catalogue again.
-      expect(components(a2uiOf(answer.status?.message).messages).includes('CharacterGallery')).toBe(expected === 'app');
+      expect(componentTypes(a2uiOf(answer.status?.message).messages).includes('CharacterGallery')).toBe(expected === 'app');
       const ir = (await s.handle.conversations.get(task.contextId))!.ir;
       outcomes.push(findSurface(ir, 'main')?.data.draft.name);
     }

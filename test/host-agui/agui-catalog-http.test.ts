@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { findSurface } from '../../src/ui-ir/index.ts';
 import { offer } from '../support/a2ui-v0_9-oracle.ts';
-import { appOracle, createGalleryApp, GALLERY_CATALOG_ID, itemAction } from '../support/component-app.ts';
+import {
+  appOracle, CAPS_APP, catalogIdOf, componentTypes, createGalleryApp, GALLERY_CATALOG_ID, itemAction,
+} from '../support/component-app.ts';
 import { AguiClient, startAgui, TOKEN_A, type AguiStack } from './support.ts';
 
 /*
@@ -16,8 +18,6 @@ let s: AguiStack;
 beforeAll(async () => { s = await startAgui({ app: createGalleryApp() }); });
 afterAll(async () => { await s.close(); });
 
-const CAPS_APP = { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID, GALLERY_CATALOG_ID] } } };
-
 /** Every A2UI operation of the run's a2ui-surface activities, in order. */
 function operations(events: readonly BaseEvent[]): Record<string, unknown>[] {
   return events.flatMap((e) => {
@@ -26,10 +26,6 @@ function operations(events: readonly BaseEvent[]): Record<string, unknown>[] {
     return e.type === 'ACTIVITY_SNAPSHOT' ? a.content?.a2ui_operations ?? [] : (a.patch ?? []).flatMap((p) => (p.value === undefined ? [] : [p.value]));
   });
 }
-const components = (ops: readonly Record<string, unknown>[]): unknown[] =>
-  ops.flatMap((m) => ((m.updateComponents as { components?: Array<{ component?: unknown }> } | undefined)?.components ?? []).map((x) => x.component));
-const catalogIdOf = (ops: readonly Record<string, unknown>[]): unknown =>
-  (ops.find((m) => m.createSurface !== undefined)?.createSurface as { catalogId?: unknown } | undefined)?.catalogId;
 
 describe('AG-UI: the catalogue a run advertises', () => {
   it('basic (nothing advertised) → the fallback; the app catalogue → the component; the same action from both', async () => {
@@ -42,7 +38,7 @@ describe('AG-UI: the catalogue a run advertises', () => {
       const ops = operations(events);
       const app = forwarded !== CAPS_APP ? false : true;
       expect(catalogIdOf(ops)).toBe(app ? GALLERY_CATALOG_ID : BASIC_CATALOG_ID);
-      expect(components(ops).includes('CharacterGallery')).toBe(app);
+      expect(componentTypes(ops).includes('CharacterGallery')).toBe(app);
       // The basic client's operations all went through the official processor (AguiClient feeds them).
       if (!app) expect(client.refused).toEqual([]);
       else {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redisKeys } from '../../src/backend/redis/keys.ts';
-import { newConversation, type E2eServer } from '../e2e/support/stack.ts';
-import type { TestRedisCluster } from '../support/redis-cluster.ts';
-import { startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
-import { followA2ui, type A2uiFollower } from './support/followers.ts';
+import type { E2eServer } from '../e2e/support/stack.ts';
+import { startOnRedisCluster, type SessionClient } from './support/cluster.ts';
+import { clusterSuite } from './support/cluster-suite.ts';
 import { actionKeyCounts, readRedisLog } from './support/redis-log.ts';
-import { loadFigures, matchesSnapshot, startSubmitLoad, type LoadUser } from './support/submit-load.ts';
-import { turn } from './support/user.ts';
+import { loadFigures, matchesSnapshot, startLoadUsers, startSubmitLoad } from './support/submit-load.ts';
 
 /*
  * Issue 23, resharding while serving: two instances on a local Redis Cluster, users submitting
@@ -19,32 +17,18 @@ import { turn } from './support/user.ts';
 const USERS = 2;
 const PREFIX = 'scale-reshard:';
 
-let cluster: Cluster<TestRedisCluster>;
-const followers: A2uiFollower[] = [];
-beforeAll(async () => { cluster = await startOnRedisCluster(2, PREFIX); }, 60_000);
-afterAll(async () => {
-  for (const f of followers.splice(0)) f.close();
-  await cluster?.stop();
-});
+const suite = clusterSuite(() => startOnRedisCluster(2, PREFIX));
 
 describe('Redis Cluster: the busy conversation\'s slot moved while it is used', () => {
   it('moved to every other primary and back under submits: no error but retried 503s, every acknowledged submission exactly once', async () => {
+    const { cluster } = suite;
     const instances = cluster.instances as [E2eServer, E2eServer];
     const clients = cluster.clients as [SessionClient, SessionClient];
     const redis = cluster.redis;
     const keys = redisKeys(PREFIX, { cluster: true });
     const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-    // Both users on one conversation would make stale submits (409) part of the load: one each,
-    // the busy one being user 0's.
-    const users: LoadUser[] = [];
-    for (let j = 0; j < USERS; j += 1) {
-      const c = await newConversation(instances[0], clients[0]);
-      expect(await turn(clients[j % 2]!, c, 'create a character card')).toMatchObject({ status: 200 });
-      const follower = await followA2ui(instances[j % 2]!.url, c);
-      followers.push(follower);
-      users.push({ c, follower, on: j % 2, submissions: [] });
-    }
+    const users = await startLoadUsers(instances, clients, USERS, suite.streams);
     const busy = users[0]!;
     const slot = await redis.slotOf(keys.log(busy.c.cid));
     const home = await redis.primaryFor(keys.log(busy.c.cid));

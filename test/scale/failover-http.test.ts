@@ -5,7 +5,8 @@ import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
 import { openSse, type SseConnection } from '../support/sse-client.ts';
 import { startChildInstance, type ChildInstance } from './support/child-instance.ts';
-import { startCluster, type Cluster, type SessionClient } from './support/cluster.ts';
+import { startCluster, type SessionClient } from './support/cluster.ts';
+import { clusterSuite } from './support/cluster-suite.ts';
 import { caughtUp, followA2ui, followHtmx, reaches, type A2uiFollower } from './support/followers.ts';
 import { actionKeyCounts, readRedisLog } from './support/redis-log.ts';
 import { characterAction, turn } from './support/user.ts';
@@ -26,24 +27,20 @@ const SEMANTIC = { reachableOnly: true, sortDataKeys: true } as const;
 const PROVISIONAL = /-i\d+$/;
 const USERS = 3;
 
-let cluster: Cluster;
+const suite = clusterSuite(() => startCluster(2, 'scale-failover:'));
+const { streams } = suite;
+// The instance the test kills, beside the suite's (its hooks run inside the suite's: started
+// after the cluster, killed before it stops).
 let child: ChildInstance | undefined;
-const streams: Array<{ close(): void }> = [];
-beforeAll(async () => {
-  cluster = await startCluster(2, 'scale-failover:');
-  child = await startChildInstance(cluster.redis.url, cluster.prefix);
-});
-afterAll(async () => {
-  for (const s of streams.splice(0)) s.close();
-  await child?.kill();
-  await cluster?.stop();
-});
+beforeAll(async () => { child = await startChildInstance(suite.cluster.redis.url, suite.cluster.prefix); });
+afterAll(async () => { await child?.kill(); });
 
 interface Submission { key: string; action: UserActionMessage; status?: number; lost?: boolean }
 interface User { c: Conversation; uncut: A2uiFollower; cut: A2uiFollower; submissions: Submission[] }
 
 describe('an instance SIGKILLed under its clients', () => {
   it('renderers move to survivors with Last-Event-ID and end where an uncut renderer ends; no acknowledged submit lost or doubled', async () => {
+    const { cluster } = suite;
     const [S1, S2] = cluster.instances as [E2eServer, E2eServer];
     const K = child!;
     const viaK = cluster.clientFor(K.url, 'killed');

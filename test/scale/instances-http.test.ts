@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
 import { hashAll } from '../../src/clientsim/snapshot.ts';
 import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
 import type { SseConnection } from '../support/sse-client.ts';
 import { startCluster, startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
+import { clusterSuite } from './support/cluster-suite.ts';
 import { caughtUp, followA2ui, followHtmx, fromSnapshot, reaches, type A2uiFollower } from './support/followers.ts';
 import { createHeldPlanner } from './support/held-planner.ts';
 import { actionKeyCounts, changedVersions, readRedisLog } from './support/redis-log.ts';
@@ -36,15 +37,11 @@ const SETUPS: Array<{ on: string; start: (planner: ReturnType<typeof createHeldP
 
 describe.each(SETUPS)('one conversation, three instances, over HTTP, on $on', ({ start }) => {
   const held = createHeldPlanner(createDemoApp().offlinePlanner);
-  let cluster: Cluster<Store>;
-  const streams: Array<{ close(): void }> = [];
-  beforeAll(async () => { cluster = await start(held); }, 60_000);
-  afterAll(async () => {
-    for (const s of streams.splice(0)) s.close();
-    await cluster?.stop();
-  });
+  const suite = clusterSuite(() => start(held));
+  const { streams } = suite;
 
   it('driven alternately through each instance: every client ends on the same state, every accepted submit applied once', async () => {
+    const { cluster } = suite;
     const [A, B, C] = cluster.instances as [E2eServer, E2eServer, E2eServer];
     const [ca, cb, cc] = cluster.clients as [SessionClient, SessionClient, SessionClient];
     const c: Conversation = await newConversation(A, ca);

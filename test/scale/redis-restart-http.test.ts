@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashAll } from '../../src/clientsim/snapshot.ts';
 import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
 import type { SseConnection } from '../support/sse-client.ts';
-import { startCluster, type Answer, type Cluster, type SessionClient } from './support/cluster.ts';
+import { startCluster, type Answer, type SessionClient } from './support/cluster.ts';
+import { clusterSuite } from './support/cluster-suite.ts';
 import { caughtUp, followA2ui, followHtmx, fromSnapshot, reaches, type A2uiFollower } from './support/followers.ts';
 import { actionKeyCounts, readRedisLog } from './support/redis-log.ts';
 import { characterAction, formOnPage, htmlSubmit, turn } from './support/user.ts';
@@ -20,13 +21,8 @@ const UNAVAILABLE = /^(STORE_UNAVAILABLE|CONVERSATION_LOG_FAILED)$/;
 const SEMANTIC = { reachableOnly: true, sortDataKeys: true } as const;
 const PAGES = ['page-restart0', 'page-restart1', 'page-restart2'];
 
-let cluster: Cluster;
-const streams: Array<{ close(): void }> = [];
-beforeAll(async () => { cluster = await startCluster(3, 'scale-restart:', { proxied: true }); });
-afterAll(async () => {
-  for (const s of streams.splice(0)) s.close();
-  await cluster?.stop();
-});
+const suite = clusterSuite(() => startCluster(3, 'scale-restart:', { proxied: true }));
+const { streams } = suite;
 
 interface Reply { status: number; headers: Headers; body: Record<string, unknown> }
 
@@ -47,6 +43,7 @@ interface Write { c: Conversation; key: string; send(): Promise<Reply>; answer?:
 
 describe('Redis restarted under running instances', () => {
   it('503 with a retry hint while it is away, nothing acknowledged lost, every instance serves again by itself', async () => {
+    const { cluster } = suite;
     const [A, B] = cluster.instances as [E2eServer, E2eServer, E2eServer];
     const clients = cluster.clients as [SessionClient, SessionClient, SessionClient];
     const [ca, cb] = clients;

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClientSimV09, type ClientSimV09 } from '../../src/clientsim/index.ts';
 import { hashAll } from '../../src/clientsim/snapshot.ts';
 import { parseEventId } from '../../src/host-a2ui/index.ts';
 import { fillAndSubmitV09, newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
-import { startCluster, type Cluster, type SessionClient } from './support/cluster.ts';
+import { startCluster, type SessionClient } from './support/cluster.ts';
+import { clusterSuite } from './support/cluster-suite.ts';
 import {
   caughtUp, followA2ui, followA2uiV09, fromSnapshot, fromSnapshotV09, reaches, type A2uiFollower,
 } from './support/followers.ts';
@@ -19,13 +20,8 @@ import { characterAction, turn } from './support/user.ts';
  */
 const AS_RENDERED = { reachableOnly: true, sortDataKeys: true } as const;
 
-let cluster: Cluster;
-const streams: Array<{ close(): void }> = [];
-beforeAll(async () => { cluster = await startCluster(2, 'scale-versions:'); });
-afterAll(async () => {
-  for (const s of streams.splice(0)) s.close();
-  await cluster?.stop();
-});
+const suite = clusterSuite(() => startCluster(2, 'scale-versions:'));
+const { streams } = suite;
 
 function v09Submit(f: A2uiFollower<ClientSimV09>, surfaceId: string, values: Record<string, string>) {
   return fillAndSubmitV09(createClientSimV09({ state: f.sim.state() }), surfaceId, values);
@@ -35,6 +31,7 @@ const v09Hashes = (sim: ClientSimV09) => new Map([...sim.surfaces()].map(([id]) 
 
 describe('v0.8 and v0.9 clients of one conversation on two instances', () => {
   it('share one log; each version resumes on the other instance with its own ids', async () => {
+    const { cluster } = suite;
     const [A, B] = cluster.instances as [E2eServer, E2eServer];
     const [ca, cb] = cluster.clients as [SessionClient, SessionClient];
     const c: Conversation = await newConversation(A, ca);

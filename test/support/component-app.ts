@@ -1,4 +1,5 @@
 import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
+import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { z } from 'zod';
 import { createComponentRegistry, defineComponent } from '../../src/app-kit/index.ts';
 import { createDemoApp, DEMO_ITEM_ACTIONS, SAMPLE_CHARACTERS } from '../../src/app/index.ts';
@@ -18,6 +19,9 @@ import type { Oracle } from './a2ui-v0_9-oracle.ts';
 export const GALLERY_CATALOG_ID = 'https://surfacer.test/catalogs/gallery/v1/catalog.json';
 export const GALLERY_SURFACE = 'gallery';
 export const GALLERY_NAME = 'characters';
+
+/** The a2uiClientCapabilities of a v0.9 client that loaded the app catalogue (and the basic one). */
+export const CAPS_APP = { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID, GALLERY_CATALOG_ID] } } };
 
 export const CharacterGallery = defineComponent({
   name: 'CharacterGallery',
@@ -93,6 +97,14 @@ export function itemAction(messages: readonly Record<string, unknown>[], key: st
   visit(messages, undefined);
   return found;
 }
+
+/** The component type of every component of v0.9 messages' updateComponents, in order. */
+export const componentTypes = (messages: readonly Record<string, unknown>[]): unknown[] =>
+  messages.flatMap((m) => ((m.updateComponents as { components?: Array<{ component?: unknown }> } | undefined)?.components ?? []).map((x) => x.component));
+
+/** The catalogId of the first createSurface of v0.9 messages. */
+export const catalogIdOf = (messages: readonly Record<string, unknown>[]): unknown =>
+  (messages.find((m) => m.createSurface !== undefined)?.createSurface as { catalogId?: unknown } | undefined)?.catalogId;
 
 const isPath = (v: unknown): boolean => v !== null && typeof v === 'object' && typeof (v as { path?: unknown }).path === 'string';
 

@@ -2,10 +2,10 @@ import { SpanKind, trace } from '@opentelemetry/api';
 import { createRedisBackend } from '../../src/backend/index.ts';
 import { LOG_VERSION } from '../../src/conversation/log.ts';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newConversation, stream, type E2eServer } from '../e2e/support/stack.ts';
-import type { SseConnection } from '../support/sse-client.ts';
-import { startCluster, type Cluster, type SessionClient } from '../scale/support/cluster.ts';
+import { startCluster, type SessionClient } from '../scale/support/cluster.ts';
+import { clusterSuite } from '../scale/support/cluster-suite.ts';
 import { formOnPage, turn } from '../scale/support/user.ts';
 import { clientTrace, idOf, parentOf, recordSpansForTestFile } from './support.ts';
 
@@ -16,13 +16,8 @@ import { clientTrace, idOf, parentOf, recordSpansForTestFile } from './support.t
  * starts on the other instance (catching up) belongs to no request's trace.
  */
 const recorded = recordSpansForTestFile();
-let cluster: Cluster;
-const streams: SseConnection[] = [];
-beforeAll(async () => { cluster = await startCluster(2, 'otel-inst:'); });
-afterAll(async () => {
-  for (const s of streams.splice(0)) s.close();
-  await cluster?.stop();
-});
+const suite = clusterSuite(() => startCluster(2, 'otel-inst:'));
+const { streams } = suite;
 
 const ns = (t: [number, number]): number => t[0] * 1e9 + t[1];
 
@@ -44,6 +39,7 @@ function expectOneRequest(trace: ReturnType<typeof clientTrace>): { server: Read
 
 describe('two instances on Redis: one trace per request', () => {
   it('a turn on B and an action on A at once: two traces, each with its own Redis batches; catch-ups join neither', async () => {
+    const { cluster } = suite;
     const [A, B] = cluster.instances as [E2eServer, E2eServer];
     const [ca, cb] = cluster.clients as [SessionClient, SessionClient];
     const c = await newConversation(A, ca);
@@ -99,7 +95,7 @@ describe('two instances on Redis: one trace per request', () => {
   });
 
   it('a notification arriving while the request that first subscribed is still running does not join its trace', async () => {
-    const options = { url: cluster.redis.url, prefix: 'otel-sub:' };
+    const options = { url: suite.cluster.redis.url, prefix: 'otel-sub:' };
     const watching = createRedisBackend(options);
     const writing = createRedisBackend(options);
     try {

@@ -7,6 +7,7 @@ import {
 } from './surface.ts';
 import type { A2uiCompileOptions, A2uiCompileResult, A2uiMessage, A2uiStyles } from './types.ts';
 import { validateA2uiMessages } from './validate.ts';
+import { validateWithAppCatalog } from '../components/app-catalog-spec.ts';
 import { appCatalogSpecV08 } from '../components/wire-v08.ts';
 
 /**
@@ -52,16 +53,7 @@ const V08: A2uiTarget<A2uiMessage, SurfaceParts, A2uiCompileOptions> = {
   update: updateMessages,
   deleteSurface: deleteMessage,
   fallback: fallbackMessages,
-  validate: (messages, options) => {
-    const components = options.components;
-    if (components?.catalog !== 'app') return validateA2uiMessages(messages, options);
-    // The app's types are allowed wherever the standard ones are restricted: the client holds them.
-    const allowedComponents = options.allowedComponents === undefined ? undefined
-      : [...options.allowedComponents, ...components.registry.list().map((d) => d.name)];
-    return validateA2uiMessages(messages, {
-      ...options, appCatalog: appCatalogSpecV08(components.registry, components.catalogId), ...(allowedComponents === undefined ? {} : { allowedComponents }),
-    });
-  },
+  validate: validateWithAppCatalog(validateA2uiMessages, appCatalogSpecV08),
   dropOrphans,
   clobbers: (messages) => messages.filter((m) => 'dataModelUpdate' in m
     && (m.dataModelUpdate.path === undefined || m.dataModelUpdate.path === '/' || m.dataModelUpdate.path === '/draft')).length,

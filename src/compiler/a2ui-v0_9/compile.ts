@@ -5,6 +5,7 @@ import { compileParts, deleteMessage, fallbackMessages, initMessages, updateMess
 import type { A2uiV09CompileOptions, A2uiV09CompileResult, A2uiV09Message, A2uiV09Version } from './types.ts';
 import { childRefsOf } from './validate-component.ts';
 import { validateA2uiV09Messages } from './validate.ts';
+import { validateWithAppCatalog } from '../components/app-catalog-spec.ts';
 import { appCatalogSpecV09 } from '../components/wire-v09.ts';
 
 /**
@@ -33,16 +34,7 @@ const V09: A2uiTarget<A2uiV09Message, SurfaceParts, A2uiV09CompileOptions> = {
   update: (prev, next, _viewChanged, options) => updateMessages(versionOf(options), prev, next),
   deleteSurface: (a2uiSurfaceId, options) => deleteMessage(versionOf(options), a2uiSurfaceId),
   fallback: (irSurfaceId, a2uiSurfaceId, options) => fallbackMessages(versionOf(options), irSurfaceId, a2uiSurfaceId),
-  validate: (messages, options) => {
-    const components = options.components;
-    if (components?.catalog !== 'app') return validateA2uiV09Messages(messages, options);
-    // The app's types are allowed wherever the basic ones are restricted: the client holds them.
-    const allowedComponents = options.allowedComponents === undefined ? undefined
-      : [...options.allowedComponents, ...components.registry.list().map((d) => d.name)];
-    return validateA2uiV09Messages(messages, {
-      ...options, appCatalog: appCatalogSpecV09(components.registry, components.catalogId), ...(allowedComponents === undefined ? {} : { allowedComponents }),
-    });
-  },
+  validate: validateWithAppCatalog(validateA2uiV09Messages, appCatalogSpecV09),
   dropOrphans,
   clobbers: (messages) => messages.filter((m) => 'updateDataModel' in m && [undefined, '', '/', '/draft'].includes(m.updateDataModel.path)).length,
   size: (parts) => ({

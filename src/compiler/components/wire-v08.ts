@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { unguardA2uiString } from '../a2ui-v0_8/text.ts';
 import { bindableKind, COLLECTION_PROPS } from './props.ts';
+import { cachedAppCatalogSpec } from './app-catalog-spec.ts';
 
 /**
  * What the v0.8 semantic validator knows of an app catalogue: per app component, the zod
@@ -58,15 +59,4 @@ export function wireSchemaV08(definition: ComponentDefinition): z.ZodType {
   return z.strictObject(shape);
 }
 
-const specs = new WeakMap<ComponentRegistry, Map<string, AppCatalogV08>>();
-
-export function appCatalogSpecV08(registry: ComponentRegistry, catalogId: string): AppCatalogV08 {
-  let byId = specs.get(registry);
-  if (byId === undefined) specs.set(registry, byId = new Map());
-  let spec = byId.get(catalogId);
-  if (spec === undefined) {
-    spec = { catalogId, components: new Map(registry.list().map((d) => [d.name, wireSchemaV08(d)])) };
-    byId.set(catalogId, spec);
-  }
-  return spec;
-}
+export const appCatalogSpecV08: (registry: ComponentRegistry, catalogId: string) => AppCatalogV08 = cachedAppCatalogSpec(wireSchemaV08);

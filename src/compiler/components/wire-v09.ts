@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { AccessibilityAttributes, Action, DataBinding, DynamicString, DynamicValue } from '../../a2ui-v0_9-protocol/common.ts';
 import { COLLECTION_PROPS } from './props.ts';
+import { cachedAppCatalogSpec } from './app-catalog-spec.ts';
 
 /**
  * What the v0.9 semantic validator (and ClientSim v0.9) know of an app catalogue: its id and,
@@ -42,15 +43,4 @@ export function wireSchemaV09(definition: ComponentDefinition): z.ZodType {
   return z.strictObject(shape);
 }
 
-const specs = new WeakMap<ComponentRegistry, Map<string, AppCatalogV09>>();
-
-export function appCatalogSpecV09(registry: ComponentRegistry, catalogId: string): AppCatalogV09 {
-  let byId = specs.get(registry);
-  if (byId === undefined) specs.set(registry, byId = new Map());
-  let spec = byId.get(catalogId);
-  if (spec === undefined) {
-    spec = { catalogId, components: new Map(registry.list().map((d) => [d.name, wireSchemaV09(d)])) };
-    byId.set(catalogId, spec);
-  }
-  return spec;
-}
+export const appCatalogSpecV09: (registry: ComponentRegistry, catalogId: string) => AppCatalogV09 = cachedAppCatalogSpec(wireSchemaV09);

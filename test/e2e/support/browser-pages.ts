@@ -18,19 +18,31 @@ export interface BrowserPages {
   newPage(ctx: BrowserContext): Promise<Page>;
   /** The A2UI page of `c` (`query`: `?v=0.9` for the v0.9 renderer), once its stream is connected. */
   openA2ui(ctx: BrowserContext, c: Conversation, query?: string): Promise<Page>;
-  /** The htmx page of `c`, once htmx has loaded. */
-  openHtmx(ctx: BrowserContext, c: Conversation): Promise<Page>;
-  /** The context opened last (closed after each test). */
+  /**
+   * The htmx page of `c`, once htmx has loaded. With `javaScript: false`, in a context of its own
+   * with JavaScript off (`ctx`'s has it on) that carries `ctx`'s cookies, once the page has loaded.
+   */
+  openHtmx(ctx: BrowserContext, c: Conversation, options?: { javaScript?: boolean }): Promise<Page>;
+  /** The context `contextFor` opened last. */
   readonly context: BrowserContext | undefined;
+  /** Closes every context opened since the last call (after each test). */
   closeContext(): Promise<void>;
 }
 
+const VIEWPORT = { width: 1000, height: 1100 };
+
 export function browserPages(server: () => E2eServer, browser: () => Browser, consoleLog: ConsoleLog): BrowserPages {
   let context: BrowserContext | undefined;
+  const opened: BrowserContext[] = [];
+  const newContext = async (options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> => {
+    const ctx = await browser().newContext({ ...options, viewport: VIEWPORT });
+    opened.push(ctx);
+    return ctx;
+  };
   const pages: BrowserPages = {
     async contextFor(client) {
       const s = server();
-      context = await browser().newContext({ viewport: { width: 1000, height: 1100 } });
+      context = await newContext();
       if (client !== undefined) await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: s.url })));
       return context;
     },
@@ -47,17 +59,24 @@ export function browserPages(server: () => E2eServer, browser: () => Browser, co
       await page.locator('#a2ui-status[data-state="connected"]').waitFor();
       return page;
     },
-    async openHtmx(ctx, c) {
-      const page = await pages.newPage(ctx);
+    async openHtmx(ctx, c, { javaScript = true } = {}) {
+      let page: Page;
+      if (javaScript) {
+        page = await pages.newPage(ctx);
+      } else {
+        const off = await newContext({ javaScriptEnabled: false });
+        await off.addCookies(await ctx.cookies());
+        page = await pages.newPage(off);
+      }
       await page.goto(`${server().url}${c.base}`);
-      await page.waitForFunction('window.htmx !== undefined');
+      if (javaScript) await page.waitForFunction('window.htmx !== undefined');
       return page;
     },
     get context() {
       return context;
     },
     async closeContext() {
-      await context?.close();
+      for (const ctx of opened.splice(0)) await ctx.close();
       context = undefined;
     },
   };

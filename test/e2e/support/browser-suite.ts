@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createConsoleLog, launchChromium, type ConsoleLog } from '../../support/browser/index.ts';
 import { browserPages, type BrowserPages } from './browser-pages.ts';
@@ -18,11 +18,18 @@ export interface BrowserSuite extends BrowserPages {
   readonly server: E2eServer;
   readonly browser: Browser;
   readonly consoleLog: ConsoleLog;
+  /**
+   * Full-page screenshots of `page` into the suite's artifacts: `<name>-desktop.png` at its size,
+   * `<name>-phone.png` at a phone's (the page gets its size back after).
+   */
+  shoot(page: Page, name: string): Promise<void>;
 }
+
+const PHONE = { width: 390, height: 844 };
 
 /**
  * Registers the hooks every browser suite needs: the server and Chromium start before the first
- * test and stop after the last; after each test its context is closed and both the browser
+ * test and stop after the last; after each test its contexts are closed and both the browser
  * console and the server's error log must be empty (a test that provokes an entry drains the
  * exact entries it expects first). Call at the top level of a test file.
  */
@@ -61,5 +68,12 @@ export function browserSuite(options: BrowserSuiteOptions): BrowserSuite {
     get server() { return started(server, 'server'); },
     get browser() { return started(browser, 'browser'); },
     consoleLog,
+    async shoot(page, name) {
+      await page.screenshot({ path: `${options.artifacts}/${name}-desktop.png`, fullPage: true });
+      const size = page.viewportSize();
+      await page.setViewportSize(PHONE);
+      await page.screenshot({ path: `${options.artifacts}/${name}-phone.png`, fullPage: true });
+      if (size !== null) await page.setViewportSize(size);
+    },
   };
 }

@@ -1,9 +1,10 @@
+import { expect } from 'vitest';
 import type { UserActionMessage } from '../../../src/clientsim/index.ts';
 import { hashAll } from '../../../src/clientsim/snapshot.ts';
-import type { Conversation, E2eServer } from '../../e2e/support/stack.ts';
+import { newConversation, type Conversation, type E2eServer } from '../../e2e/support/stack.ts';
 import type { SessionClient } from './cluster.ts';
-import { caughtUp, fromSnapshot, type A2uiFollower } from './followers.ts';
-import { characterAction } from './user.ts';
+import { caughtUp, followA2ui, fromSnapshot, type A2uiFollower } from './followers.ts';
+import { characterAction, turn } from './user.ts';
 
 /**
  * Users submitting without pause, each what their A2UI renderer shows, through two instances in
@@ -19,6 +20,26 @@ export interface SubmitLoad {
   readonly unexpected: string[];
   /** Ends every loop after its current submission is acknowledged. */
   stop(): Promise<void>;
+}
+
+/**
+ * The `count` users of a load over two instances, a conversation each (two users on one would
+ * make stale submits part of the load): user j's character card is made through instance j % 2,
+ * and an A2UI renderer follows it there (pushed to `followers`, for the caller to close).
+ */
+export async function startLoadUsers(
+  instances: readonly E2eServer[], clients: readonly SessionClient[], count: number, followers: Array<{ close(): void }>,
+): Promise<LoadUser[]> {
+  const users: LoadUser[] = [];
+  for (let j = 0; j < count; j += 1) {
+    const c = await newConversation(instances[0]!, clients[0]!);
+    const on = j % 2;
+    expect(await turn(clients[on]!, c, 'create a character card')).toMatchObject({ status: 200 });
+    const follower = await followA2ui(instances[on]!.url, c);
+    followers.push(follower);
+    users.push({ c, follower, on, submissions: [] });
+  }
+  return users;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
