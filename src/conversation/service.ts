@@ -381,7 +381,10 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         // failure is kept in `effects`: judging again does not run it again.)
         if (!caughtUp) {
           caughtUp = true;
-          if (await catchUp(cid, state) > 0) throw new AppendConflictError(cid, basis, state.folded.version);
+          // Whoever folds it: a notice's catch-up may be folding it as this one waits its turn.
+          await catchUp(cid, state);
+          const now = await folded.cached(cid);
+          if (now !== state || state.folded.version !== basis) throw new AppendConflictError(cid, basis, now?.folded.version);
         }
         return {
           ok: false, error: outcome.error, status: outcome.status, surfaceId: request.surfaceId,

@@ -47,4 +47,27 @@ describe('conflicting submits across instances (property)', () => {
       expect(findSurface(onB.ir, 'main')!.data.committed).toMatchObject({ name: `Name ${winner}` });
     }), { numRuns: 60 });
   }, 120_000);
+
+  it('a submission of the rendering that is current in the log is applied by whichever instance receives it, even while that instance folds the change that made it current', async () => {
+    const a = r.instance({ prefix: 'fresh:', seed: 'a' }).service;
+    const b = r.instance({ prefix: 'fresh:', seed: 'b' }).service;
+    // How many turns of the event loop b's request waits after a's answer: the notice reaches b around then.
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 8 }), async (turns) => {
+      const c = await a.create('owner');
+      const turn = await a.runTurn(c.id, 'create a character card');
+      if (!turn.ok) throw new Error(turn.error.message);
+      await b.get(c.id);
+      // A renderer on b: b follows the log's change notices (its own catch-ups, racing the request's).
+      const stop = b.subscribe(c.id, () => {});
+      try {
+        const first = await a.applyAction(c.id, formAction(turn.next, 'main', { name: 'One', personality: 'Kind.' }, { idempotencyKey: 'k1' }));
+        if (!first.ok) throw new Error(first.error.message);
+        for (let t = 0; t < turns; t += 1) await new Promise((resolve) => setImmediate(resolve));
+        const second = await b.applyAction(c.id, formAction(first.next, 'main', { name: 'Two', personality: 'Kind.' }, { idempotencyKey: 'k2' }));
+        expect(second).toMatchObject({ ok: true, replayed: false });
+      } finally {
+        stop();
+      }
+    }), { numRuns: 60 });
+  });
 });

@@ -109,6 +109,27 @@ describe('Redis backend connections', () => {
     }
   });
 
+  it('a write whose own connection was just lost (as after a Redis restart, while the commands connection and readiness are back) waits for it instead of failing', async () => {
+    const backend = r.backend({ prefix: 'pool-lost:' });
+    const admin = createClient({ url: r.redis().url });
+    await admin.connect();
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        await backend.store.append(`c${round}`, created(`c${round}`), 0);
+        // The durable-write connections are the ones whose last command was the append script.
+        const list = String(await admin.sendCommand(['CLIENT', 'LIST', 'TYPE', 'normal']));
+        const ids = [...list.matchAll(/^id=(\d+) .* cmd=(\S+)/gm)].filter((m) => /^(evalsha|eval|wait)$/.test(m[2]!)).map((m) => m[1]!);
+        expect(ids.length).toBeGreaterThan(0);
+        for (const id of ids) await admin.sendCommand(['CLIENT', 'KILL', 'ID', id]);
+        expect((await backend.health()).ok).toBe(true);
+        await backend.store.append(`d${round}`, created(`d${round}`), 0);
+        expect(await backend.store.read(`d${round}`)).toHaveLength(1);
+      }
+    } finally {
+      admin.destroy();
+    }
+  });
+
   it('closes while Redis cannot be reached (a server shutting down during an outage still exits)', async () => {
     // A port where nothing listens.
     const port = await new Promise<number>((resolve) => {

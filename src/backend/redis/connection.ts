@@ -338,9 +338,16 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     const replicas = ackReplicas();
     // A WAIT blocks the connection up to the ack timeout: the deadline covers both.
     const timeoutMs = commandTimeoutMs + (replicas > 0 ? ackTimeoutMs : 0);
+    // Set once the caller stopped waiting (its deadline): a connection that becomes ready later
+    // must not carry the write then, after a 503 told the client it may retry.
+    let abandoned = false;
     return call(async () => {
       const attempt = async (): Promise<T> => {
         const node = await driver.durableFor(key);
+        if (abandoned) {
+          node.release();
+          throw new CommandNotSentError('redis: no connection for the write before its deadline');
+        }
         try {
           return await writeAndWait(node.client, write, replicas);
         } finally {
@@ -365,7 +372,10 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
           throw again;
         }
       }
-    }, { ...durableOptions, timeoutMs });
+    }, { ...durableOptions, timeoutMs }).catch((error: unknown) => {
+      abandoned = true;
+      throw error;
+    });
   }
 
   return {

@@ -1,4 +1,4 @@
-import { createClient } from 'redis';
+import { ClientOfflineError, createClient } from 'redis';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -65,26 +65,40 @@ export interface DurablePool {
   destroy(): void;
 }
 
+/**
+ * How long a durable write waits for its pooled connection while that one (re)connects, e.g. just
+ * after Redis came back, when the commands connection (and so readiness) may be back first.
+ * Longer: refused as not sent (503, retried by the client), never written after its caller gave up.
+ */
+export const DURABLE_READY_WAIT_MS = 1_000;
+
 export function createDurablePool(make: () => RedisClient, onError: (error: Error) => void): DurablePool {
-  const slots: Array<{ client: RedisClient; connecting: Promise<unknown>; busy: number }> = [];
+  const slots: Array<{ client: RedisClient; busy: number }> = [];
   let destroyed = false;
+  const leastBusy = (among: typeof slots): (typeof slots)[number] | undefined =>
+    among.reduce<(typeof slots)[number] | undefined>((best, s) => (best === undefined || s.busy < best.busy ? s : best), undefined);
   return {
     async take() {
       if (destroyed) throw new Error('closed');
-      let slot = slots.reduce<(typeof slots)[number] | undefined>((best, s) => (best === undefined || s.busy < best.busy ? s : best), undefined);
-      if (slot === undefined || (slot.busy > 0 && slots.length < DURABLE_CONNECTIONS)) {
+      let slot = leastBusy(slots.filter((s) => s.client.isReady));
+      if ((slot === undefined || slot.busy > 0) && slots.length < DURABLE_CONNECTIONS) {
         const client = make();
         client.on('error', onError);
-        slot = { client, connecting: client.connect().catch(() => {}), busy: 0 };
+        // Failures are reported through 'error'; it keeps reconnecting by itself.
+        client.connect().catch(() => {});
+        slot = { client, busy: 0 };
         slots.push(slot);
       }
-      const taken = slot;
+      const taken = slot ?? leastBusy(slots)!;
       taken.busy += 1;
-      // While it connects, commands would fail at once (no offline queue): wait for it (the
-      // caller's deadline bounds the wait).
-      if (!taken.client.isReady) await taken.connecting;
       let released = false;
-      return { client: taken.client, release: () => { if (!released) { released = true; taken.busy -= 1; } } };
+      const release = (): void => { if (!released) { released = true; taken.busy -= 1; } };
+      // Commands on a connection that is not ready fail at once (no offline queue): wait a little.
+      if (!taken.client.isReady && !(await readyWithin(taken.client, DURABLE_READY_WAIT_MS))) {
+        release();
+        throw new ClientOfflineError();
+      }
+      return { client: taken.client, release };
     },
     destroy() {
       destroyed = true;
@@ -93,6 +107,19 @@ export function createDurablePool(make: () => RedisClient, onError: (error: Erro
       }
     },
   };
+}
+
+function readyWithin(client: RedisClient, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ready: boolean): void => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = (): void => done(true);
+    const timer = setTimeout(() => done(client.isReady), ms);
+    client.on('ready', onReady);
+  });
 }
 
 /** One server: one commands connection, and on first use a second one for pub/sub. */
