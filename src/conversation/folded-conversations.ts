@@ -97,7 +97,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
 
   function emit(event: Parameters<ConversationListener>[0]): void {
     for (const listener of listeners.get(event.cid) ?? []) {
-      try { listener(event); } catch (error) { logger.error('conversation listener failed', { cid: event.cid, error: String(error) }); }
+      try { listener(event); } catch (error) { logger.error('conversation listener failed', { cid: event.cid, error }); }
     }
   }
 

@@ -109,7 +109,8 @@ export function startLeafSpan(name: string, attributes: Attributes): Span {
   return tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes });
 }
 
-function canonicalCode(error: unknown): string | undefined {
+/** The canonical code a thrown value carries, if any. */
+export function canonicalCode(error: unknown): string | undefined {
   // PlannerError and friends carry the canonical error as `.error` (src/llm/planner-error.ts).
   const inner = (error as { error?: { code?: unknown } } | null)?.error;
   return typeof inner?.code === 'string' ? inner.code : undefined;
