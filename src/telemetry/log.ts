@@ -48,7 +48,11 @@ export function logSettingsFromEnv(env: NodeJS.ProcessEnv, isTty: boolean): LogS
 /** Field names that hold secrets: always replaced (compared lower-case, without _ and -). */
 const SECRET_KEYS = /(secret|token|password|passwd|authorization|cookie|apikey|credential|csrf|nonce)/;
 /** Field names that hold what people or the model wrote: replaced unless content logging is on. */
-const CONTENT_KEYS = new Set(['text', 'input', 'prompt', 'prompts', 'rawtext', 'raw', 'answer', 'content', 'body', 'values', 'value', 'messages', 'fields', 'transcript', 'delta']);
+const CONTENT_KEYS = new Set([
+  'text', 'input', 'prompt', 'prompts', 'rawtext', 'raw', 'answer', 'content', 'body', 'values', 'value', 'messages', 'fields', 'transcript', 'delta',
+  // A canonical error's technical_detail quotes what it refused (a refusal's text, the answer a parser could not read).
+  'detail', 'technicaldetail',
+]);
 const REDACTED = '[redacted]';
 /** Bearer credentials and cookies inside free text (an error message quoting a header). */
 const SECRET_IN_TEXT = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;

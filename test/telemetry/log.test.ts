@@ -87,6 +87,12 @@ describe('log lines', () => {
     expect(withContent.json()[0]!.error).toMatchObject({ name: 'Error', code: 'LLM_RESPONSE_REFUSED', message: expect.stringContaining('Zanzibar-refusal') });
   });
 
+  it("a canonical error's technical_detail is content (it quotes what was refused); its code is not", () => {
+    const error = makeError('LLM_RESPONSE_REFUSED', 'Zanzibar-refusal: I will not do that.');
+    expect(scrubFields({ error }, false)).toEqual({ error: { ...error, technical_detail: '[redacted]' } });
+    expect(scrubFields({ error }, true)).toEqual({ error });
+  });
+
   it('pretty: readable lines, still without the secrets', () => {
     const { logger, lines } = memoryLogger({ format: 'pretty' });
     logger.error('append failed', { cid: 'c-9', token: 'tok-SECRET' });
@@ -163,6 +169,35 @@ describe('a request failing on a corrupt conversation log', () => {
       expect(response.status).toBe(500);
       const line = captured.json().find((l) => l.msg === 'request failed');
       expect(line).toMatchObject({ level: 'error', path: c.base, error: { name: 'Error', stack: expect.stringMatching(/^at /) } });
+      expect(captured.lines.join('\n')).not.toContain('Zanzibar');
+    } finally {
+      await second.close(1000);
+    }
+  });
+});
+
+describe('a conversation log that does not replay exactly', () => {
+  it('the warning names each entry, its type and why; a fold step\'s own words only with content logging', async () => {
+    const SESSION_SECRET = 'session-secret-for-the-replay-test';
+    const store = createMemoryStore();
+    const first = await createSurfacer({ app: createDemoApp(), store, sessionSecret: SESSION_SECRET }).listen({ port: 0 });
+    const client = new HttpClient(first.url);
+    const c = await openConversation(client);
+    expect((await sendMessage(client, c, 'create a character card')).status).toBe(200);
+    await first.close(1000);
+    // The turn's logged text changed afterwards: its entry no longer folds to the IR it recorded.
+    const tampered = createMemoryStore();
+    for (const [i, entry] of (await store.read(c.cid))!.entries()) {
+      await tampered.append(c.cid, entry.type === 'turn' ? { ...entry, text: 'Zanzibar wrote something else' } : entry, i);
+    }
+    const captured = memoryLogger();
+    const second = await createSurfacer({ app: createDemoApp(), store: tampered, sessionSecret: SESSION_SECRET, logger: captured.logger }).listen({ port: 0 });
+    try {
+      const again = new HttpClient(second.url);
+      for (const [name, value] of client.cookies) again.cookies.set(name, value);
+      expect((await again.get(c.base)).status).toBe(200);
+      const line = captured.json().find((l) => l.msg === 'conversation log did not replay exactly');
+      expect(line).toMatchObject({ conversation_id: c.cid, divergences: [{ entry: 2, type: 'turn', reason: 'ir_hash_differs' }] });
       expect(captured.lines.join('\n')).not.toContain('Zanzibar');
     } finally {
       await second.close(1000);
