@@ -1,7 +1,7 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, stdTimeFunctions, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
-import type { Logger } from '../conversation/types.ts';
+import type { Logger } from '../conversation/index.ts';
 import { canonicalCode } from './tracing.ts';
 
 /*

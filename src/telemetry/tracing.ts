@@ -2,6 +2,7 @@
 // here lands on the API's no-op tracer: a non-recording span, no context switch worth the name,
 // nothing kept. `surfacer serve` registers an SDK when the OTEL_* variables ask (sdk.ts).
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { isErrorCode } from '../errors/index.ts';
 
 export { SpanKind } from '@opentelemetry/api';
 export type { Attributes, Span } from '@opentelemetry/api';
@@ -53,16 +54,16 @@ export interface SpanFailureOptions {
 export function failSpan(span: Span, error: unknown, options: SpanFailureOptions = {}): void {
   if (!span.isRecording()) return;
   const code = canonicalCode(error);
-  const type = error instanceof Error ? error.name : 'unknown';
+  const type = errorType(error);
   if (code !== undefined) span.setAttribute(ATTR_ERROR_CODE, code);
-  span.setAttribute('error.type', code ?? type);
+  span.setAttribute('error.type', type);
   if (options.captureContent === true) {
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
     return;
   }
   // The event the API's recordException would add, by the same conventions, minus the text.
-  span.addEvent('exception', { 'exception.type': code ?? type });
+  span.addEvent('exception', { 'exception.type': type });
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
@@ -109,9 +110,21 @@ export function startLeafSpan(name: string, attributes: Attributes): Span {
   return tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes });
 }
 
-/** The canonical code a thrown value carries, if any. */
+/**
+ * `error.type` of a thrown value, on spans and metrics alike: its canonical code when it carries
+ * one (low cardinality, and what the client got), else its class name.
+ */
+export function errorType(error: unknown): string {
+  return canonicalCode(error) ?? (error instanceof Error ? error.name : 'unknown');
+}
+
+/**
+ * The canonical code a thrown value carries, if any. PlannerError and friends carry the canonical
+ * error as `.error` (src/llm/planner-error.ts), read by shape so this module needs no planner.
+ * Only a registered code counts: a client library's error has an `.error` of its own (the
+ * provider's body), whose code is free text.
+ */
 export function canonicalCode(error: unknown): string | undefined {
-  // PlannerError and friends carry the canonical error as `.error` (src/llm/planner-error.ts).
   const inner = (error as { error?: { code?: unknown } } | null)?.error;
-  return typeof inner?.code === 'string' ? inner.code : undefined;
+  return typeof inner?.code === 'string' && isErrorCode(inner.code) ? inner.code : undefined;
 }

@@ -99,6 +99,14 @@ describe('any span failed by a throw (inSpan)', () => {
     expect(span.events.map((e) => [e.name, e.attributes])).toEqual([['exception', { 'exception.type': 'SyntaxError' }]]);
   });
 
+  it("a client library's error body is not a canonical code: only a registered code becomes surfacer.error.code", async () => {
+    const provider = Object.assign(new Error('rejected'), { name: 'APIError', error: { code: `${MODEL_WORDS}_code`, message: 'free text' } });
+    await expect(inSpan('surfacer.test.throw', {}, async () => { throw provider; })).rejects.toBe(provider);
+    const span = only(recorded.spans(), (s) => s.name === 'surfacer.test.throw', 'the span');
+    expect(span.attributes).toEqual({ 'error.type': 'APIError' });
+    expect(everything([span])).not.toContain(MODEL_WORDS);
+  });
+
   it('with content capture: the message and the stack as the API records them', async () => {
     await expect(inSpan('surfacer.test.throw', {}, async () => { throw thrown(); }, { captureContent: true })).rejects.toThrow(SyntaxError);
     const span = only(recorded.spans(), (s) => s.name === 'surfacer.test.throw', 'the span');
