@@ -21,6 +21,9 @@ export interface FoldDivergence {
   message: string;
 }
 
+/** The message of a divergence whose entry folded to another IR than the one it logged. */
+export const IR_HASH_DIFFERS = 'IR hash differs';
+
 /** Human text of a divergence: `entry N (type): message`. */
 export function formatDivergence(d: FoldDivergence): string {
   return `entry ${d.entry} (${d.type}): ${d.message}`;
@@ -115,7 +118,7 @@ export function foldMore(acc: FoldResult, entries: readonly LogEntry[], ctx: Fol
     let step: { ir: ConversationIr; outcome?: LoggedOutcome; continuation?: ActionEvent } = { ir: prev };
     try {
       step = foldEntry(prev, entry, ctx, acc);
-      if (entry.type !== 'created' && irHash(step.ir) !== entry.irHash && legacyIrHash(step.ir) !== entry.irHash) diverged('IR hash differs');
+      if (entry.type !== 'created' && irHash(step.ir) !== entry.irHash && legacyIrHash(step.ir) !== entry.irHash) diverged(IR_HASH_DIFFERS);
     } catch (error) {
       diverged((error as Error).message);
     }

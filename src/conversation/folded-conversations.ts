@@ -1,4 +1,4 @@
-import { formatDivergence, foldLog, foldMore, notePending, type FoldContext, type FoldResult } from './fold.ts';
+import { foldLog, foldMore, IR_HASH_DIFFERS, notePending, type FoldContext, type FoldDivergence, type FoldResult } from './fold.ts';
 import type { ActionEvent } from '../planner/action-event.ts';
 import { createKeyedQueue, createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../ingress/index.ts';
 import type { StoredOutcome } from './ingress-port.ts';
@@ -6,6 +6,15 @@ import type { LogEntry } from './log.ts';
 import { AppendConflictError, LogRewrittenError, type ConversationStore } from './store.ts';
 import type { ChangeCause, ConversationListener, Logger } from './types.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
+
+/**
+ * A divergence as a log field. What a fold step threw goes under `detail`, a field the process
+ * logger treats as content (src/telemetry/log.ts): it may quote the entry, i.e. what a person
+ * or the model wrote. The hash mismatch is said by name.
+ */
+function divergenceForLog(d: FoldDivergence): Record<string, unknown> {
+  return { entry: d.entry, type: d.type, ...(d.message === IR_HASH_DIFFERS ? { reason: 'ir_hash_differs' } : { reason: 'fold_failed', detail: d.message }) };
+}
 
 const RETRY_FIRST_MS = 200;
 const RETRY_MAX_MS = 5_000;
@@ -102,7 +111,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
 
   function emit(event: Parameters<ConversationListener>[0]): void {
     for (const listener of listeners.get(event.cid) ?? []) {
-      try { listener(event); } catch (error) { logger.error('conversation listener failed', { cid: event.cid, error: String(error) }); }
+      try { listener(event); } catch (error) { logger.error('conversation listener failed', { cid: event.cid, error }); }
     }
   }
 
@@ -121,7 +130,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
         if (step.outcome) result.outcomes.push(step.outcome);
         remember1(recent, step.version, step.next);
       }
-      if (result.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: result.divergences.map(formatDivergence) });
+      if (result.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: result.divergences.map(divergenceForLog) });
       const state: FoldedState = {
         folded: result, recent,
         idempotency: createMemoryIdempotencyStore<StoredOutcome>({ ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock }),
@@ -169,7 +178,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
         if (step.prev !== step.next) emit({ cid, prev: step.prev, next: step.next, cause: causeOf(step.entry), version: step.version });
       }
       const fresh = state.folded.divergences.filter((d) => d.entry > state.folded.version - entries.length);
-      if (fresh.length > 0) logger.warn('appended entries did not replay exactly', { cid, divergences: fresh.map(formatDivergence) });
+      if (fresh.length > 0) logger.warn('appended entries did not replay exactly', { cid, divergences: fresh.map(divergenceForLog) });
       return entries.length;
     });
   }

@@ -272,7 +272,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         registry: deps.app.directives, mode, ...(planner.mapText ? { mapText: (t: string) => planner.mapText!(t) } : {}),
         appendPart: (part) => appendPart(cid, state, part, { text, turnIndex, continuation: continuation !== undefined }, options),
         emit: (event) => emitStream({ ...event, cid, turnIndex } as TurnStreamEvent, options.onStream),
-        onError: (error) => logger.error('a streamed part could not be applied', { cid, error: String(error) }),
+        onError: (error) => logger.error('a streamed part could not be applied', { cid, error }),
         signal: controller.signal,
       });
       const planned = await askPlanner({
@@ -302,7 +302,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       try {
         listener(event);
       } catch (error) {
-        logger.warn('a turn stream listener threw', { cid: event.cid, error: String(error) });
+        logger.warn('a turn stream listener threw', { cid: event.cid, error });
       }
     }
   }
@@ -468,7 +468,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
           const continuation = turnIn(cid, { text: describeActionEvent(decided.continues.event), continuation: decided.continues }, undefined, options)
             .catch((error: unknown): TurnResult => {
               if (error instanceof StoreUnavailableError) return unavailable(error);
-              logger.error('continuation turn failed', { cid, error: String(error) });
+              logger.error('continuation turn failed', { cid, error });
               return { ok: false, error: makeError('INTERNAL_ERROR', String(error)) };
             });
           resolve({ ...result, continuation });

@@ -1,4 +1,10 @@
+import { StoreUnavailableError } from '../errors/index.ts';
 import type { LogEntry } from './log.ts';
+
+// Part of this port's contract (a store throws it when it cannot be reached); defined beside the
+// registry so that the ingress, which runs app effects that may throw it too, need not import
+// the conversation folder.
+export { StoreUnavailableError };
 
 /**
  * Where conversation logs live. IR = fold(log) wherever the log is read, so a store shared by
@@ -46,17 +52,6 @@ export class AppendConflictError extends Error {
   constructor(readonly cid: string, readonly expected: number, readonly actual?: number) {
     super(`conversation ${cid}: log is past version ${expected}${actual === undefined ? '' : ` (at ${actual})`}`);
     this.name = 'AppendConflictError';
-  }
-}
-
-/**
- * The store cannot be reached (e.g. Redis is down). Distinct from a failed append: callers answer
- * 503 with a retry hint and acknowledge nothing.
- */
-export class StoreUnavailableError extends Error {
-  constructor(detail: string, options?: { cause?: unknown }) {
-    super(detail, options);
-    this.name = 'StoreUnavailableError';
   }
 }
 

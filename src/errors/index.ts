@@ -2,3 +2,4 @@ export { ERROR_REGISTRY, errorSpec, httpStatusOf, isErrorCode, makeError, retryA
 export type { ErrorCode } from './registry.ts';
 export { ErrorCategory, ErrorSeverity, RecoveryPath, SurfacerErrorSchema } from './types.ts';
 export type { ErrorSpec, SurfacerError } from './types.ts';
+export { StoreUnavailableError } from './store-unavailable.ts';

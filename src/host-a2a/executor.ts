@@ -137,7 +137,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
           if (running.done) return;
           const parts = a2uiParts(await this.deps.ui(cid, version, catalog), version, onePerPart);
           if (parts.length > 0) status(TaskState.TASK_STATE_WORKING, parts);
-        }).catch((error: unknown) => this.deps.logger.warn('A2A: a streamed part\'s UI could not be sent (the answer carries it)', { cid, taskId, error: String(error) }));
+        }).catch((error: unknown) => this.deps.logger.warn('A2A: a streamed part\'s UI could not be sent (the answer carries it)', { cid, taskId, error }));
       },
     });
     /** Ends the `answer` artifact: the rest of the validated text when it continues the preview. */
@@ -178,7 +178,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       const error = thrown instanceof StoreUnavailableError
         ? makeError('STORE_UNAVAILABLE', thrown.message)
         : makeError('INTERNAL_ERROR', 'the A2A task failed');
-      if (!(thrown instanceof StoreUnavailableError)) this.deps.logger.error('A2A task failed', { cid, taskId, error: String(thrown) });
+      if (!(thrown instanceof StoreUnavailableError)) this.deps.logger.error('A2A task failed', { cid, taskId, error: thrown });
       status(TaskState.TASK_STATE_FAILED, [textPart(error.message), jsonPart(error)], { error });
     } finally {
       this.running.delete(taskId);

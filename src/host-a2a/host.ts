@@ -203,7 +203,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
         } catch (error) {
-          logger.warn('A2A stream failed', { error: String(error) });
+          logger.warn('A2A stream failed', { error });
           controller.enqueue(encoder.encode(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: mapError(error) } as never)));
           controller.close();
         }
@@ -227,7 +227,7 @@ export function createA2aHost(options: A2aHostOptions): A2aHost {
         try {
           return await rpc(c);
         } catch (error) {
-          logger.error('A2A request failed', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+          logger.error('A2A request failed', { error });
           return c.json(makeError('INTERNAL_ERROR', 'the A2A request failed'), 500);
         }
       });

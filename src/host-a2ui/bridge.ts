@@ -196,7 +196,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
     const ifEpoch = surface === undefined ? {} : { ifEpoch: surface.epoch };
     service.resetSurfaceEpoch(b.cid, surfaceId, { reason: 'a2ui_compiler_epoch_reset', origin: 'a2ui', ...ifEpoch }).then(
       (result) => { if (!result.ok) logger.warn('A2UI epoch reset failed', { cid: b.cid, surfaceId, code: result.error.code }); },
-      (error: unknown) => logger.error('A2UI epoch reset threw', { cid: b.cid, surfaceId, error: String(error) }),
+      (error: unknown) => logger.error('A2UI epoch reset threw', { cid: b.cid, surfaceId, error }),
     );
   }
 
@@ -219,7 +219,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
       result = compiler.update(prev, next, reinit.length > 0 ? { ...compileOptions, reinit } : compileOptions);
     } catch (error) {
       result = undefined;
-      logger.error('A2UI update compilation threw', { cid: b.cid, error: String(error) });
+      logger.error('A2UI update compilation threw', { cid: b.cid, error });
     }
     if (result === undefined || !result.ok) {
       // Nothing consistent to send: every client re-initialises from a fresh snapshot.
@@ -375,7 +375,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         remember(cid, idsOf(messages));
         return messages;
       } catch (error) {
-        logger.error('A2UI catch-up compilation threw', { cid, error: String(error) });
+        logger.error('A2UI catch-up compilation threw', { cid, error });
         return undefined;
       }
     },

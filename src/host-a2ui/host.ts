@@ -198,7 +198,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       streamOpened: (version: A2uiVersion) => options.metrics!.streamOpened('a2ui', version),
       streamCut: (version: A2uiVersion, reason: string) => options.metrics!.streamCut('a2ui', reason, version),
     } : {}),
-    onError: (error, where) => logger.error('A2UI route failed', { ...where, error: error instanceof Error ? error.message : String(error) }),
+    onError: (error, where) => logger.error('A2UI route failed', { ...where, error }),
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),
     ...(options.socketWrites !== undefined ? { socketWrites: options.socketWrites } : {}),

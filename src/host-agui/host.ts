@@ -160,7 +160,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
       applied() {
         if (signal.aborted) return;
         surfacing = surfacing.then(sendSurfaces).catch((error: unknown) => {
-          logger.warn('AG-UI: a streamed part\'s surfaces could not be sent (the end of the run sends them)', { cid, error: String(error) });
+          logger.warn('AG-UI: a streamed part\'s surfaces could not be sent (the end of the run sends them)', { cid, error });
         });
       },
     });
@@ -341,7 +341,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         const emit = (event: BaseEvent): void => write(encoder.encodeSSE(event));
         void run(cid, threadId, runId, intent, request, catalog, emit, controller.signal).catch((error: unknown) => {
           const stored = error instanceof StoreUnavailableError;
-          if (!stored) logger.error('AG-UI run failed', { cid, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+          if (!stored) logger.error('AG-UI run failed', { cid, error });
           const e = stored ? makeError('STORE_UNAVAILABLE', (error as Error).message) : makeError('INTERNAL_ERROR', 'the run failed');
           emit({ type: EventType.RUN_ERROR, message: e.message, code: e.code } as BaseEvent);
         }).finally(() => {

@@ -128,7 +128,7 @@ export function createApp(deps: HostDeps): HostApp {
       retryHint(c, error);
       return plainError(c as HostContext, error);
     }
-    logger.error('request failed', { path: c.req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    logger.error('request failed', { path: c.req.path, error: err });
     return plainError(c as HostContext, makeError('INTERNAL_ERROR', 'unhandled error'));
   });
   app.notFound((c) => plainError(c as HostContext, makeError('HTTP_NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));

@@ -1,5 +1,4 @@
-import { StoreUnavailableError } from '../conversation/store.ts';
-import { httpStatusOf } from '../errors/index.ts';
+import { httpStatusOf, StoreUnavailableError } from '../errors/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import type { CheckedAction } from './check.ts';
 import { reject, type Rejection } from './result.ts';

@@ -134,7 +134,7 @@ export function createChatPlanner(provider: ChatProvider, options: ChatPlannerOp
           if (typeof cut?.code === 'string') failSpanWithCode(span, cut.code, 'the stream broke; the part that arrived is kept');
           if (options.captureContent) recordModelContent(span, spec.messages, reply.modelText ?? reply.content);
           return result;
-        });
+        }, { captureContent: options.captureContent === true });
       }
 
       /** One request: preflight, sanitiser, then the provider with our retries. */

@@ -99,7 +99,7 @@ export async function runToolLoop<R extends { toolCalls?: LlmToolCall[] }>(base:
           active.setAttributes({ [GEN_AI.toolArguments]: JSON.stringify(call.arguments) ?? 'null', [GEN_AI.toolResult]: JSON.stringify(outcome.result) ?? 'null' });
         }
         return outcome;
-      });
+      }, { captureContent: p.captureContent === true });
       steps.push({
         index: steps.length, round, ...(call.id === undefined ? {} : { callId: call.id }), name: call.name,
         arguments: call.arguments, ok: outcome.ok, result: outcome.result, ms: performance.now() - started,

@@ -1,9 +1,9 @@
-import { AppendConflictError, StoreUnavailableError, type ConversationStore } from '../conversation/store.ts';
-import type { ConversationService } from '../conversation/service.ts';
-import type { ActionResult, TurnResult } from '../conversation/types.ts';
-import { PlannerError } from '../llm/planner-error.ts';
-import type { Planner } from '../planner/types.ts';
+import {
+  AppendConflictError, StoreUnavailableError, type ActionResult, type ConversationService, type ConversationStore, type TurnResult,
+} from '../conversation/index.ts';
+import type { Planner } from '../planner/index.ts';
 import { secondsSince, type SurfacerMetrics } from './metrics.ts';
+import { errorType } from './tracing.ts';
 
 /*
  * Metrics around the service's ports, as decorators: the service, the planner and the store
@@ -36,7 +36,7 @@ export function instrumentPlanner(planner: Planner, metrics: SurfacerMetrics, op
       } catch (error) {
         metrics.modelCall({
           provider: planner.name, ...requestModel, seconds: secondsSince(startedAt),
-          errorType: error instanceof PlannerError ? error.error.code : error instanceof Error ? error.name : 'unknown',
+          errorType: errorType(error),
         });
         throw error;
       }

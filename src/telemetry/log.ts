@@ -1,7 +1,8 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, stdTimeFunctions, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
-import type { Logger } from '../conversation/types.ts';
+import type { Logger } from '../conversation/index.ts';
+import { canonicalCode } from './tracing.ts';
 
 /*
  * Structured logs for the process (`surfacer serve`): pino, one JSON line per event with
@@ -47,7 +48,11 @@ export function logSettingsFromEnv(env: NodeJS.ProcessEnv, isTty: boolean): LogS
 /** Field names that hold secrets: always replaced (compared lower-case, without _ and -). */
 const SECRET_KEYS = /(secret|token|password|passwd|authorization|cookie|apikey|credential|csrf|nonce)/;
 /** Field names that hold what people or the model wrote: replaced unless content logging is on. */
-const CONTENT_KEYS = new Set(['text', 'input', 'prompt', 'prompts', 'rawtext', 'raw', 'answer', 'content', 'body', 'values', 'value', 'messages', 'fields', 'transcript', 'delta']);
+const CONTENT_KEYS = new Set([
+  'text', 'input', 'prompt', 'prompts', 'rawtext', 'raw', 'answer', 'content', 'body', 'values', 'value', 'messages', 'fields', 'transcript', 'delta',
+  // A canonical error's technical_detail quotes what it refused (a refusal's text, the answer a parser could not read).
+  'detail', 'technicaldetail',
+]);
 const REDACTED = '[redacted]';
 /** Bearer credentials and cookies inside free text (an error message quoting a header). */
 const SECRET_IN_TEXT = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
@@ -61,7 +66,7 @@ export function scrubFields(value: unknown, logContent: boolean, depth = 0): unk
   if (typeof value === 'string') return value.replace(SECRET_IN_TEXT, `$1 ${REDACTED}`);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= 6) return '[deep]';
-  if (value instanceof Error) return { name: value.name, message: scrubFields(value.message, logContent, depth + 1) };
+  if (value instanceof Error) return errorFields(value, logContent);
   if (Array.isArray(value)) return value.slice(0, 50).map((item) => scrubFields(item, logContent, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -71,6 +76,48 @@ export function scrubFields(value: unknown, logContent: boolean, depth = 0): unk
     else out[key] = scrubFields(item, logContent, depth + 1);
   }
   return out;
+}
+
+/**
+ * An error handed to the logger as it is (not as `String(error)`): its class name, its canonical
+ * code when it carries one, and where it was thrown. Its message only with content logging: a
+ * message may quote what the model or a person wrote (a refusal, a parser quoting the answer it
+ * could not read, a value a handler choked on), and nothing tells which ones do.
+ */
+function errorFields(error: Error, logContent: boolean): Record<string, unknown> {
+  const code = errorCode(error);
+  const fields: Record<string, unknown> = { name: error.name, ...(code === undefined ? {} : { code }) };
+  if (logContent) {
+    fields['message'] = scrubFields(error.message, true);
+    if (typeof error.stack === 'string') fields['stack'] = scrubFields(error.stack, true);
+    return fields;
+  }
+  const frames = stackFrames(error);
+  if (frames !== undefined) fields['stack'] = frames;
+  return fields;
+}
+
+/** The canonical code (PlannerError and friends: `.error.code`), else Node's own (`ECONNRESET`). */
+function errorCode(error: Error): string | undefined {
+  const own = canonicalCode(error);
+  if (own !== undefined) return own;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : undefined;
+}
+
+/**
+ * The stack without its first line(s), which repeat the message: V8 writes `Name: message`
+ * and then the frames. When the message is not found there (changed after the throw), no stack.
+ */
+function stackFrames(error: Error): string | undefined {
+  const stack = error.stack;
+  if (typeof stack !== 'string') return undefined;
+  // The last occurrence: cutting too much loses frames, cutting too little would keep text.
+  const at = error.message === '' ? stack.indexOf('\n') : stack.lastIndexOf(error.message);
+  if (at < 0) return undefined;
+  const rest = error.message === '' ? stack.slice(at) : stack.slice(at + error.message.length);
+  const frames = rest.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('at '));
+  return frames.length === 0 ? undefined : frames.join('\n');
 }
 
 /** The active span's ids, as the OTel log data model names them (none outside a span). */

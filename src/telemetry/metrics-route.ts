@@ -1,5 +1,5 @@
 import { Hono, type Context, type Handler } from 'hono';
-import type { Logger } from '../conversation/types.ts';
+import type { Logger } from '../conversation/index.ts';
 import { makeError } from '../errors/index.ts';
 import { admitCaller, type Authenticate } from '../hosting/index.ts';
 

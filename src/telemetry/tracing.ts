@@ -2,6 +2,7 @@
 // here lands on the API's no-op tracer: a non-recording span, no context switch worth the name,
 // nothing kept. `surfacer serve` registers an SDK when the OTEL_* variables ask (sdk.ts).
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import { isErrorCode } from '../errors/index.ts';
 
 export { SpanKind } from '@opentelemetry/api';
 export type { Attributes, Span } from '@opentelemetry/api';
@@ -19,15 +20,15 @@ export function tracer(): Tracer {
 
 /**
  * Runs `fn` inside a new active span (its child spans and the async work it starts see it as
- * parent) and ends it. A throw marks the span as an error with the exception recorded, and is
- * rethrown; `fn` sets its own outcome attributes on success.
+ * parent) and ends it. A throw marks the span as an error with the exception recorded (see
+ * failSpan for what of it), and is rethrown; `fn` sets its own outcome attributes on success.
  */
-export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>, failure: SpanFailureOptions = {}): Promise<T> {
   return tracer().startActiveSpan(name, options, async (span) => {
     try {
       return await fn(span);
     } catch (error) {
-      failSpan(span, error);
+      failSpan(span, error, failure);
       throw error;
     } finally {
       span.end();
@@ -35,14 +36,35 @@ export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) =
   });
 }
 
-/** Marks a span failed by a thrown value (the exception event, and its canonical code when it carries one). */
-export function failSpan(span: Span, error: unknown): void {
+export interface SpanFailureOptions {
+  /**
+   * SURFACER_OTEL_CAPTURE_CONTENT=1 (model and tool calls): the error's message and stack too.
+   * Off by default, since a message may quote what the model or a person wrote: a refusal's
+   * text, a JSON.parse error quoting the answer it could not read.
+   */
+  captureContent?: boolean;
+}
+
+/**
+ * Marks a span failed by a thrown value: its canonical code when it carries one, `error.type`,
+ * an error status and the `exception` event. Without content capture the message is left out
+ * of all three (the event carries `exception.type` only, the status no description): the code
+ * and the type are what a trace is searched by, and the message's text is of unknown origin.
+ */
+export function failSpan(span: Span, error: unknown, options: SpanFailureOptions = {}): void {
   if (!span.isRecording()) return;
   const code = canonicalCode(error);
+  const type = errorType(error);
   if (code !== undefined) span.setAttribute(ATTR_ERROR_CODE, code);
-  span.setAttribute('error.type', code ?? (error instanceof Error ? error.name : 'unknown'));
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+  span.setAttribute('error.type', type);
+  if (options.captureContent === true) {
+    span.recordException(error instanceof Error ? error : String(error));
+    span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+    return;
+  }
+  // The event the API's recordException would add, by the same conventions, minus the text.
+  span.addEvent('exception', { 'exception.type': type });
+  span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 /** Marks a span failed with a canonical error code (a refusal returned as a value, not thrown). */
@@ -88,8 +110,21 @@ export function startLeafSpan(name: string, attributes: Attributes): Span {
   return tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes });
 }
 
-function canonicalCode(error: unknown): string | undefined {
-  // PlannerError and friends carry the canonical error as `.error` (src/llm/planner-error.ts).
+/**
+ * `error.type` of a thrown value, on spans and metrics alike: its canonical code when it carries
+ * one (low cardinality, and what the client got), else its class name.
+ */
+export function errorType(error: unknown): string {
+  return canonicalCode(error) ?? (error instanceof Error ? error.name : 'unknown');
+}
+
+/**
+ * The canonical code a thrown value carries, if any. PlannerError and friends carry the canonical
+ * error as `.error` (src/llm/planner-error.ts), read by shape so this module needs no planner.
+ * Only a registered code counts: a client library's error has an `.error` of its own (the
+ * provider's body), whose code is free text.
+ */
+export function canonicalCode(error: unknown): string | undefined {
   const inner = (error as { error?: { code?: unknown } } | null)?.error;
-  return typeof inner?.code === 'string' ? inner.code : undefined;
+  return typeof inner?.code === 'string' && isErrorCode(inner.code) ? inner.code : undefined;
 }

@@ -25,6 +25,8 @@ export type FakeOpenAiBehaviour =
   | { kind: 'hang' }
   | { kind: 'reset' }
   | { kind: 'malformed' }
+  /** A 200 said to be JSON whose body is this text (a proxy passing the model's words through). */
+  | { kind: 'raw'; body: string }
   | FakeStream;
 
 export interface FakeOpenAiOptions {
@@ -148,6 +150,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions) {
         }
         case 'status': sendError(res, b.status, b.error, b.headers); return;
         case 'malformed': res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"id": "chatcmpl-x", "choices": ['); return;
+        case 'raw': res.writeHead(200, { 'content-type': 'application/json' }); res.end(b.body); return;
         case 'reset': req.socket.destroy(); return;
         case 'hang': return;
         case 'slow': {

@@ -1,3 +1,5 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,9 +7,12 @@ import { createDemoApp } from '../../src/app/index.ts';
 import { createMemoryStore, type ConversationStore } from '../../src/conversation/index.ts';
 import type { RunningServer } from '../../src/host-html/index.ts';
 import { createSurfacer } from '../../src/server/index.ts';
+import { makeError } from '../../src/errors/index.ts';
+import { PlannerError } from '../../src/llm/index.ts';
 import { createPinoLogger, logSettingsFromEnv, scrubFields } from '../../src/telemetry/log.ts';
 import { openConversation, sendMessage } from '../host-html/support/page.ts';
 import { HttpClient } from '../support/http-client.ts';
+import { jsonlTestFiles } from '../support/jsonl-stores.ts';
 import { recordSpansForTestFile } from './support.ts';
 
 /*
@@ -65,6 +70,29 @@ describe('log lines', () => {
     expect(logSettingsFromEnv({ SURFACER_LOG_LEVEL: 'loud' }, false)).toHaveProperty('error');
   });
 
+  it("an error handed over as it is: its name, canonical code and frames; its message (which may quote the model) only with content logging", () => {
+    const refusal = new PlannerError(makeError('LLM_RESPONSE_REFUSED', 'Zanzibar-refusal: I will not do that.'));
+    const unparseable = ((): Error => { try { JSON.parse('Zanzibar! Here is your card.'); } catch (error) { return error as Error; } throw new Error('parsed'); })();
+    const { logger, json } = memoryLogger();
+    logger.error('planner failed', { cid: 'c-1', error: refusal });
+    logger.error('reply unreadable', { cid: 'c-1', error: unparseable });
+    const [first, second] = json();
+    expect(first!.error).toEqual({ name: 'Error', code: 'LLM_RESPONSE_REFUSED', stack: expect.stringMatching(/^at /) });
+    expect(second!.error).toEqual({ name: 'SyntaxError', stack: expect.stringMatching(/^at /) });
+    expect(String((second!.error as { stack: string }).stack).split('\n').every((line) => line.startsWith('at '))).toBe(true);
+    expect(JSON.stringify(json())).not.toContain('Zanzibar');
+
+    const withContent = memoryLogger({ logContent: true });
+    withContent.logger.error('planner failed', { error: refusal });
+    expect(withContent.json()[0]!.error).toMatchObject({ name: 'Error', code: 'LLM_RESPONSE_REFUSED', message: expect.stringContaining('Zanzibar-refusal') });
+  });
+
+  it("a canonical error's technical_detail is content (it quotes what was refused); its code is not", () => {
+    const error = makeError('LLM_RESPONSE_REFUSED', 'Zanzibar-refusal: I will not do that.');
+    expect(scrubFields({ error }, false)).toEqual({ error: { ...error, technical_detail: '[redacted]' } });
+    expect(scrubFields({ error }, true)).toEqual({ error });
+  });
+
   it('pretty: readable lines, still without the secrets', () => {
     const { logger, lines } = memoryLogger({ format: 'pretty' });
     logger.error('append failed', { cid: 'c-9', token: 'tok-SECRET' });
@@ -116,5 +144,63 @@ describe('a request over HTTP', () => {
     expect(inTrace).toContain(line!.span_id);
     const all = captured.lines.join('\n');
     for (const secret of [SESSION_SECRET, API_TOKEN, words, c.csrf, ...client.cookies.values()]) expect(all).not.toContain(secret);
+  });
+});
+
+describe('a request failing on a corrupt conversation log', () => {
+  const files = jsonlTestFiles('surfacer-log-corrupt-');
+  const SESSION_SECRET = 'session-secret-for-the-corrupt-log-test';
+
+  it("the 'request failed' line says which error and where, not the log line the parser quoted", async () => {
+    const dir = files.tempDir();
+    const first = await createSurfacer({ app: createDemoApp(), store: files.jsonlStore({ dir, fsync: false }), sessionSecret: SESSION_SECRET }).listen({ port: 0 });
+    const client = new HttpClient(first.url);
+    const c = await openConversation(client);
+    await first.close(1000);
+    // A line that is not JSON, holding what the person typed: JSON.parse quotes its start.
+    appendFileSync(join(dir, `${c.cid}.jsonl`), 'Zanzibar is my private note\n');
+
+    const captured = memoryLogger();
+    const second = await createSurfacer({ app: createDemoApp(), store: files.jsonlStore({ dir, fsync: false }), sessionSecret: SESSION_SECRET, logger: captured.logger }).listen({ port: 0 });
+    try {
+      const again = new HttpClient(second.url);
+      for (const [name, value] of client.cookies) again.cookies.set(name, value);
+      const response = await again.get(c.base);
+      expect(response.status).toBe(500);
+      const line = captured.json().find((l) => l.msg === 'request failed');
+      expect(line).toMatchObject({ level: 'error', path: c.base, error: { name: 'Error', stack: expect.stringMatching(/^at /) } });
+      expect(captured.lines.join('\n')).not.toContain('Zanzibar');
+    } finally {
+      await second.close(1000);
+    }
+  });
+});
+
+describe('a conversation log that does not replay exactly', () => {
+  it('the warning names each entry, its type and why; a fold step\'s own words only with content logging', async () => {
+    const SESSION_SECRET = 'session-secret-for-the-replay-test';
+    const store = createMemoryStore();
+    const first = await createSurfacer({ app: createDemoApp(), store, sessionSecret: SESSION_SECRET }).listen({ port: 0 });
+    const client = new HttpClient(first.url);
+    const c = await openConversation(client);
+    expect((await sendMessage(client, c, 'create a character card')).status).toBe(200);
+    await first.close(1000);
+    // The turn's logged text changed afterwards: its entry no longer folds to the IR it recorded.
+    const tampered = createMemoryStore();
+    for (const [i, entry] of (await store.read(c.cid))!.entries()) {
+      await tampered.append(c.cid, entry.type === 'turn' ? { ...entry, text: 'Zanzibar wrote something else' } : entry, i);
+    }
+    const captured = memoryLogger();
+    const second = await createSurfacer({ app: createDemoApp(), store: tampered, sessionSecret: SESSION_SECRET, logger: captured.logger }).listen({ port: 0 });
+    try {
+      const again = new HttpClient(second.url);
+      for (const [name, value] of client.cookies) again.cookies.set(name, value);
+      expect((await again.get(c.base)).status).toBe(200);
+      const line = captured.json().find((l) => l.msg === 'conversation log did not replay exactly');
+      expect(line).toMatchObject({ conversation_id: c.cid, divergences: [{ entry: 2, type: 'turn', reason: 'ir_hash_differs' }] });
+      expect(captured.lines.join('\n')).not.toContain('Zanzibar');
+    } finally {
+      await second.close(1000);
+    }
   });
 });
