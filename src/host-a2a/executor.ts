@@ -227,7 +227,14 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     try {
       before = (await this.deps.service.get(cid))?.ir;
       turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN, ...(follow ? { onStream: follow } : {}) });
-      if (turnAnswered(before, turn)) await this.deps.answered?.set(key, { messageId: message.messageId });
+      // The turn is applied whatever happens to this record: a failure to keep it is not the task's.
+      if (turnAnswered(before, turn)) {
+        try {
+          await this.deps.answered?.set(key, { messageId: message.messageId });
+        } catch (error) {
+          this.deps.logger.warn('A2A: could not record the message as answered; a resend of it would run again', { cid, error });
+        }
+      }
     } finally {
       this.answering.delete(key);
     }

@@ -224,7 +224,14 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
             // An answered message is done, and so is one whose streamed directives were applied
             // before a cancel or failure (running it again would apply them twice). Otherwise the
             // client's retry sends the same history and the message runs again.
-            if (turnAnswered(before, result)) await options.answered.set(key, { runId });
+            // The turn is applied whatever happens to this record: a failure to keep it is not the run's.
+            if (turnAnswered(before, result)) {
+              try {
+                await options.answered.set(key, { runId });
+              } catch (error) {
+                logger.warn('AG-UI: could not record the message as answered; a resend of it would run again', { cid, error });
+              }
+            }
             turnDone(result, before);
           }
         } finally {

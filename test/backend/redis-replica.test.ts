@@ -138,6 +138,22 @@ describe('one Redis with a replica', () => {
     expect(log.flatMap((e) => (e.type === 'action' ? [e.request.idempotencyKey] : []))).toEqual(['k1']);
   });
 
+  it('a shared idempotency record (an agent message marked answered) is acknowledged once the replica holds it, like a log entry', async () => {
+    const b = backend({ prefix: 'answered:', ackReplicas: 1, ackTimeoutMs: 300 });
+    const answered = b.idempotency<{ runId: string }>('agui-answered', { ttlMs: 60_000 });
+    await answered.set('thread\nmessage-1', { runId: 'r1' });
+    expect(await answered.get('thread\nmessage-1')).toEqual({ runId: 'r1' });
+    replica.pause();
+    try {
+      await expect(answered.set('thread\nmessage-2', { runId: 'r2' })).rejects.toBeInstanceOf(NotReplicatedError);
+    } finally {
+      replica.resume();
+    }
+    // The first record stays the one kept (SET NX), whoever answers the same key later.
+    await answered.set('thread\nmessage-1', { runId: 'other' });
+    expect(await answered.get('thread\nmessage-1')).toEqual({ runId: 'r1' });
+  });
+
   it('with SURFACER_REDIS_ACK_REPLICAS=0 nothing waits for the replica (an append succeeds while it is paused)', async () => {
     const b = backend({ prefix: 'none:', ackReplicas: 0 });
     replica.pause();

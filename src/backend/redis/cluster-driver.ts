@@ -38,7 +38,8 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     rootNodes: seeds.map((url) => ({ url })),
     defaults: {
       disableOfflineQueue: true,
-      socket: nodeSocket,
+      // Every node the cluster names (not only the seeds) is reached the way the seeds are.
+      socket: { ...nodeSocket, ...(seed.protocol === 'rediss:' ? { tls: true as const } : {}) },
       // Credentials of the seeds hold for every node (ACL users are per node in a cluster, set alike).
       ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
       ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
