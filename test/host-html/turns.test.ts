@@ -123,6 +123,22 @@ describe('planner turns, cancel, traces and server-sent updates', () => {
     }
   });
 
+  it('a page connecting ahead of the log (it was shown entries a failover then lost) gets a full refresh too', async () => {
+    const client = h.client();
+    const c = await openConversation(client);
+    await sendMessage(client, c, 'create a character card');
+    const stream = sseReader(await client.get(`${c.base}/events?page=ahead1&v=9`));
+    try {
+      const event = await stream.next();
+      expect(event.id).toBe('2');
+      const $ = parse(event.data);
+      expect($('#transcript[hx-swap-oob="innerHTML"] li').length).toBe(2);
+      expect($('#surfaces[hx-swap-oob="innerHTML"] section#surface-main').length).toBe(1);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('surface closes are rendered as a hidden element with the same id', async () => {
     const client = h.client();
     const c = await openConversation(client);

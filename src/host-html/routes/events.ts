@@ -46,7 +46,10 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       // A streamed part reaches the page that asked too: its own response comes only at the end.
       const own = pageId !== undefined && event.cause.origin === pageId && event.cause.streamed !== true;
       const id = String(event.version);
-      pending.push({ version: event.version, frame: own ? sseFrame({ id }) : sseFrame({ event: 'update', id, data: changesHtml(pc, event.prev, event.next) }) });
+      // A log rewritten by a failover (entries the page was shown are gone): the page is refreshed
+      // whole, as on a reconnect, rather than patched from what it was shown.
+      const data = event.rewritten === true ? refreshHtml(pc, event.next) : changesHtml(pc, event.prev, event.next);
+      pending.push({ version: event.version, frame: own && event.rewritten !== true ? sseFrame({ id }) : sseFrame({ event: 'update', id, data }) });
       if (pending.length <= MAX_PENDING_UPDATES) connection?.drain();
       else cut();
     });
@@ -65,7 +68,8 @@ export function registerEventRoutes(app: HostHono, host: Host): void {
       // Before the response starts: a backend that does not answer gets the canonical 503 (and
       // Retry-After), not an empty stream that ends at once.
       const current = await host.service.get(conversation.id);
-      if (current && Number.isFinite(since) && current.version > since) {
+      // Behind, or ahead of the log (shown entries a failover then lost): refreshed either way.
+      if (current && Number.isFinite(since) && current.version !== since) {
         head += sseFrame({ event: 'update', id: String(current.version), data: refreshHtml(pc, current.ir) });
         // The refresh already shows what these changes did (appending them again would repeat transcript entries).
         pending = pending.filter((p) => p.version > current.version);
