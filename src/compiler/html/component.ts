@@ -1,6 +1,7 @@
 import { Eta } from 'eta';
 import type { ComponentDefinition } from '../../app-kit/component.ts';
-import { getAt, type ComponentBlock, type DataValue, type Surface } from '../../ui-ir/index.ts';
+import type { ComponentBlock, DataValue, Surface } from '../../ui-ir/index.ts';
+import { checkedBoundProps } from '../components/bound.ts';
 import { checkComponentBlock } from '../components/check.ts';
 import { componentView } from '../components/view.ts';
 
@@ -11,7 +12,8 @@ import { componentView } from '../components/view.ts';
  *   it = { name, props, items, actions, note, ids: { root } }
  *
  * `props`: the literal properties (schema defaults applied) and the bound ones read from the
- * surface's data now (the page is re-rendered on every change); `items` (a collection): the
+ * surface's data now (the page is re-rendered on every change), each only if it passes the
+ * property's schema (components/bound.ts: one that fails is absent); `items` (a collection): the
  * items a list with its path would show, each `{ key, id, formId, value, buttons }`: `value`
  * holds the fields of the component's item schema, `id` an element id, and each button a
  * `{ name, label, primary }` to render as `<button type="submit" form="<formId>" name="_action"
@@ -63,11 +65,8 @@ export function renderComponentHtml(surface: Surface, block: ComponentBlock, reg
   const checked = checkComponentBlock(block, registry);
   if (!checked.ok) return undefined;
   const { definition } = checked;
-  const props: Record<string, DataValue> = { ...checked.props };
-  for (const [key, path] of Object.entries(block.bind)) {
-    const value = getAt(surface.data, path.slice(1).split('/')) as DataValue | undefined;
-    if (value !== undefined) props[key] = value;
-  }
+  // Bound values are untrusted data (the model writes /ui): only those passing their schema.
+  const props: Record<string, DataValue> = { ...checked.props, ...checkedBoundProps(surface, block, definition) };
   const root = `surface-${surface.id}-component-${block.name}`;
   const actions = live ? block.actions.map((a) => ({ name: a.name, label: a.label, primary: a.primary })) : [];
   let items: ComponentItemVm[] = [];
