@@ -19,7 +19,7 @@ export interface A2uiClientAssets {
   /**
    * The script defines the app's own elements (the page may advertise the app catalogue). False
    * for an app without any, and when they could not be bundled (an installed package has no
-   * esbuild): the page then shows the components' fallbacks.
+   * esbuild, or the bundle failed): the page then shows the components' fallbacks.
    */
   appComponents?: boolean;
 }
@@ -129,23 +129,42 @@ export async function buildA2uiClient(version: A2uiVersion = '0.8'): Promise<Cli
   return (await cachedScript(bundleOf(version), undefined))!;
 }
 
+/** What a caller hears of an app client that cannot be bundled. */
+export interface AppClientOptions {
+  /**
+   * Told once per app and page version when its client cannot be bundled (an element module
+   * that does not resolve or compile, an unreadable prebuilt file); the pages then use the plain
+   * client and the basic catalogue, and the failure is remembered (never bundled again).
+   */
+  onBundleError?: (error: unknown) => void;
+}
+
 /**
  * The client of a wire version's page for an app with elements of its own: the page's code, the
  * app's element modules, then the page started with the app's components. Undefined when it
- * cannot be bundled here (no esbuild: an installed package); the plain client serves then.
+ * cannot be bundled here (no esbuild: an installed package; or the bundle fails); the plain
+ * client serves then.
  */
-export async function buildA2uiAppClient(version: A2uiVersion, app: AppElements): Promise<ClientAsset | undefined> {
-  return cachedScript(bundleOf(version), app);
+export async function buildA2uiAppClient(version: A2uiVersion, app: AppElements, options: AppClientOptions = {}): Promise<ClientAsset | undefined> {
+  return cachedScript(bundleOf(version), app, options);
 }
 
-function cachedScript(bundle: Bundle, app: AppElements | undefined): Promise<ClientAsset | undefined> {
+function cachedScript(bundle: Bundle, app: AppElements | undefined, options: AppClientOptions = {}): Promise<ClientAsset | undefined> {
   const key = app === undefined ? bundle : `${bundle}\n${JSON.stringify(app)}`;
   let script = scripts.get(key);
   if (script === undefined) {
-    script = (app === undefined ? bundleScript(bundle) : bundleAppScript(bundle, app)).catch((error: unknown) => {
-      scripts.delete(key);
-      throw error;
-    });
+    script = app === undefined
+      ? bundleScript(bundle).catch((error: unknown) => {
+        // The plain client has no fallback: the next request tries again.
+        scripts.delete(key);
+        throw error;
+      })
+      // An app's client falls back to the plain one, and its failure stays cached: the asset
+      // route is unauthenticated, so a request must never start another esbuild run.
+      : bundleAppScript(bundle, app).catch((error: unknown) => {
+        options.onBundleError?.(error);
+        return undefined;
+      });
     scripts.set(key, script);
   }
   return script;
@@ -161,8 +180,8 @@ export function loadA2uiClientStyle(): Promise<ClientAsset> {
 }
 
 /** The page's script and stylesheet; with `app`, the script holds the app's elements when it can. */
-export async function a2uiClientAssets(version: A2uiVersion = '0.8', app?: AppElements): Promise<A2uiClientAssets> {
-  const [own, c] = await Promise.all([app === undefined ? undefined : buildA2uiAppClient(version, app), loadA2uiClientStyle()]);
+export async function a2uiClientAssets(version: A2uiVersion = '0.8', app?: AppElements, options: AppClientOptions = {}): Promise<A2uiClientAssets> {
+  const [own, c] = await Promise.all([app === undefined ? undefined : buildA2uiAppClient(version, app, options), loadA2uiClientStyle()]);
   if (own !== undefined) return { script: own, style: c, appComponents: true };
   return { script: await buildA2uiClient(version), style: c, appComponents: false };
 }

@@ -193,7 +193,11 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
     },
     // The app's own pages: their clients hold the app's elements (bundled on first use).
-    clientAssets: options.clientAssets ?? ((version) => a2uiClientAssets(version, appElementsOf(service.app))),
+    clientAssets: options.clientAssets ?? ((version) => a2uiClientAssets(version, appElementsOf(service.app), {
+      onBundleError: (error) => logger.error('the app\'s A2UI client could not be bundled; its pages show the fallbacks', {
+        version, error: error instanceof Error ? error.message : String(error),
+      }),
+    })),
     ...(options.metrics ? {
       streamOpened: (version: A2uiVersion) => options.metrics!.streamOpened('a2ui', version),
       streamCut: (version: A2uiVersion, reason: string) => options.metrics!.streamCut('a2ui', reason, version),
