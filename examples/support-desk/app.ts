@@ -16,7 +16,7 @@ export function createSupportDeskApp(): AppDefinition {
   const actions = [...DESK_ACTIONS, ...LIST_ACTIONS];
   return defineApp({
     name: DESK_APP_NAME,
-    directives: [...DESK_DIRECTIVES, ...createListDirectives({ itemActions: itemActionNames(actions) })],
+    directives: [...DESK_DIRECTIVES, ...createListDirectives({ itemActions: itemActionNames(actions), components: DESK_COMPONENTS })],
     actions,
     // Its own components (a ticket table, a bar chart) under its own catalogue id.
     components: DESK_COMPONENTS,

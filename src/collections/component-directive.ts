@@ -5,6 +5,7 @@ import {
   DataKey, DataMapSchema, findLiveSurface, MAX_LIST_ITEMS, openSurface, SurfaceId,
   type Block, type ConversationIr, type DataMap, type TransitionResult,
 } from '../ui-ir/index.ts';
+import { componentItemSchema } from './component-items.ts';
 import { ITEM_KEY_FIELD, ItemValue } from './items.ts';
 import { itemActionsShape, Label } from './payload.ts';
 
@@ -75,7 +76,7 @@ export function createComponentDirective(options: ComponentDirectiveOptions): Di
   };
   const branches = components.map((c) => {
     const collection = c.item === undefined ? {} : {
-      items: z.array(c.item.extend({ [ITEM_KEY_FIELD]: DataKey.describe('the item\'s key, unique in the component') }).strict())
+      items: z.array(componentItemSchema(c.item))
         .max(MAX_LIST_ITEMS).describe(`the items, in order (at most ${DEFAULT_LIMITS.maxListItems} by default)`),
       ...itemActions,
       max_shown: z.number().int().min(1).max(MAX_LIST_ITEMS).optional().describe(`items shown; default ${DEFAULT_SHOWN}`),

@@ -5,6 +5,8 @@ import {
   DataKey, findListBlock, findLiveSurface, isPlainObject, ListBlock, MAX_LIST_ITEMS, openSurface, SurfaceId, writeListItems,
   type Block, type CollectionBlock, type ConversationIr, type DataMap, type ListItemDisplay, type TransitionResult,
 } from '../ui-ir/index.ts';
+import type { PlaceableComponent } from './component-directive.ts';
+import { componentItemSchemas } from './component-items.ts';
 import {
   ITEM_KEY_FIELD, ListItemInput, normaliseItemIds, storedItems, uniqueIds,
 } from './items.ts';
@@ -26,6 +28,13 @@ import { itemActionsShape, Label } from './payload.ts';
 export interface ListDirectiveOptions {
   /** Names of the app's item actions (its action registry's `scope: 'item'` definitions). */
   itemActions: readonly string[];
+  /**
+   * The app's components (defineComponent definitions, as given to defineApp and
+   * createComponentDirective). ui.list_add and ui.list_update check items they write to a
+   * component's collection with its item schema, as ui.show_component does; a component not
+   * named here cannot be written by them (DIRECTIVE_LIST_UNKNOWN).
+   */
+  components?: readonly Pick<PlaceableComponent, 'name' | 'item'>[];
   /** The panel a directive targets when it names none. */
   defaultSurface?: string;
 }
@@ -76,7 +85,7 @@ function normaliseItems(payload: unknown, ctx: NormaliseContext): unknown {
   });
 }
 
-function fail(code: 'DIRECTIVE_LIST_UNKNOWN' | 'DIRECTIVE_LIST_ITEM_INVALID' | 'DIRECTIVE_SURFACE_UNKNOWN' | 'DIRECTIVE_COMMITTED_READONLY',
+function fail(code: 'DIRECTIVE_LIST_UNKNOWN' | 'DIRECTIVE_LIST_ITEM_INVALID' | 'DIRECTIVE_SURFACE_UNKNOWN' | 'DIRECTIVE_COMMITTED_READONLY' | 'DIRECTIVE_PAYLOAD_INVALID',
   pointer: string, detail: string): TransitionResult {
   return { ok: false, error: makeError(code, detail, { pointer }) };
 }
@@ -96,6 +105,25 @@ function target(ir: ConversationIr, surfaceId: string, list: string):
 
 export function createListDirectives(options: ListDirectiveOptions): DirectiveDefinition<any>[] {
   const defaultSurface = options.defaultSurface ?? 'main';
+  const itemSchemas = componentItemSchemas(options.components ?? []);
+  /**
+   * Items about to be stored in `block`: a component's must pass its item schema (its template,
+   * element and fallback read them), a list's are the model's choice (ListItemInput checked them).
+   */
+  const refused = (block: CollectionBlock, items: readonly Record<string, unknown>[], pointer: (i: number) => string): TransitionResult | undefined => {
+    if (block.kind !== 'component') return undefined;
+    const schema = itemSchemas.get(block.component);
+    if (schema === undefined) return fail('DIRECTIVE_LIST_UNKNOWN', '/list', `"${block.name}" is a ${block.component}, whose items these list directives cannot check`);
+    for (const [i, item] of items.entries()) {
+      const parsed = schema.safeParse(item);
+      if (parsed.success) continue;
+      const issue = parsed.error.issues[0];
+      const field = issue?.path[0] ?? (issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined);
+      return fail('DIRECTIVE_PAYLOAD_INVALID', `${pointer(i)}${field === undefined ? '' : `/${String(field)}`}`,
+        `not an item of ${block.component}: ${issue?.message ?? 'invalid'}`);
+    }
+    return undefined;
+  };
   /** The list a payload names, with what it stores. */
   const located = (ir: ConversationIr, p: { surface?: string | undefined; list?: string | undefined }) => {
     const found = target(ir, p.surface ?? defaultSurface, p.list ?? DEFAULT_LIST);
@@ -181,6 +209,8 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
       if (clash >= 0) return fail('DIRECTIVE_LIST_ITEM_INVALID', `/items/${clash}/${ITEM_KEY_FIELD}`, `the list already has an item "${String(p.items[clash]![ITEM_KEY_FIELD])}"`);
       const over = itemBudget(p.items, items.length + p.items.length, context?.limits ?? DEFAULT_LIMITS, '/items');
       if (over !== undefined) return { ok: false, error: over };
+      const bad = refused(found.block, p.items, (i) => `/items/${i}`);
+      if (bad !== undefined) return bad;
       const next = p.at === 'start' ? [...p.items, ...raw] : [...raw, ...p.items];
       return writeListItems(ir, found.surface.id, found.block.name, next, draw);
     },
@@ -206,15 +236,19 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
       const { raw, items } = found;
       const byKey = new Map(items.map((i) => [i.key, i]));
       const next = raw.slice();
-      const changed: unknown[] = [];
+      const changed: Record<string, unknown>[] = [];
       for (const [n, change] of p.items.entries()) {
         const item = byKey.get(change[ITEM_KEY_FIELD] as string);
         if (item === undefined) return fail('DIRECTIVE_LIST_ITEM_INVALID', `/items/${n}/${ITEM_KEY_FIELD}`, `the list has no item "${String(change[ITEM_KEY_FIELD])}"`);
-        next[item.index] = { ...item.value, ...change };
-        changed.push(next[item.index]);
+        const updated = { ...item.value, ...change };
+        next[item.index] = updated;
+        changed.push(updated);
       }
       const over = itemBudget(changed, items.length, context?.limits ?? DEFAULT_LIMITS, '/items');
       if (over !== undefined) return { ok: false, error: over };
+      // The item as it will be stored (old fields and the changes) must be the component's.
+      const bad = refused(found.block, changed, (n) => `/items/${n}`);
+      if (bad !== undefined) return bad;
       return writeListItems(ir, found.surface.id, found.block.name, next, draw);
     },
   };

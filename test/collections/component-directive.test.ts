@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as surfacer from '../../src/index.ts';
-import { createComponentDirective } from '../../src/collections/index.ts';
+import { createComponentDirective, createListDirectives } from '../../src/collections/index.ts';
 import {
   createDirectiveRegistry, directiveJsonSchema, payloadJsonSchema, renderDirectiveCatalogue, runDirectives, type RunResult,
 } from '../../src/directives/index.ts';
@@ -101,5 +101,41 @@ describe('ui.show_component', () => {
   it('no components: no directive; and it is public API', () => {
     expect(createComponentDirective({ components: [], itemActions: [] })).toBeUndefined();
     expect(surfacer.createComponentDirective).toBe(createComponentDirective);
+  });
+});
+
+describe('ui.list_add and ui.list_update on a component\'s collection: its item schema, as ui.show_component', () => {
+  // Scoreboard items: {id, player: string ≤ 100, score: number}, strict.
+  const lists = (components = [Scoreboard, Gauge]) => createDirectiveRegistry([directive, ...createListDirectives({ itemActions: ['list.choose'], components })]);
+  const shown = run([SCORES]).ir;
+  const go = (directives: unknown[], reg = lists()): RunResult => runDirectives(reg, shown, { directives }, { mode: 'strict', source });
+  const items = (r: RunResult): unknown => findSurface(r.ir, 'main')!.data.ui.lists;
+  const refusal = (r: RunResult): unknown[] => r.errors.map((e) => [e.code, e.pointer]);
+
+  it('items that fit the schema are added and updated', () => {
+    const added = go([{ type: 'ui.list_add', payload: { list: 'league', items: [{ id: 'p3', player: 'Cy', score: 4 }] } }]);
+    expect(added.errors).toEqual([]);
+    expect(items(added)).toEqual({ league: [...SCORES.payload.items, { id: 'p3', player: 'Cy', score: 4 }] });
+    const updated = go([{ type: 'ui.list_update', payload: { list: 'league', items: [{ id: 'p2', score: 9 }] } }]);
+    expect(updated.errors).toEqual([]);
+    expect(items(updated)).toEqual({ league: [SCORES.payload.items[0], { id: 'p2', player: 'Bo', score: 9 }] });
+  });
+
+  it('a field of the wrong type, a field the item has not, a missing one: refused with the field\'s pointer, nothing stored', () => {
+    const add = (item: Record<string, unknown>) => go([{ type: 'ui.list_add', payload: { list: 'league', items: [item] } }]);
+    expect(refusal(add({ id: 'p3', player: 'Cy', score: 'four' }))).toEqual([['DIRECTIVE_PAYLOAD_INVALID', '/directives/0/payload/items/0/score']]);
+    expect(refusal(add({ id: 'p3', player: 'Cy', score: 4, rank: 1 }))).toEqual([['DIRECTIVE_PAYLOAD_INVALID', '/directives/0/payload/items/0/rank']]);
+    expect(refusal(add({ id: 'p3', player: 'Cy' }))).toEqual([['DIRECTIVE_PAYLOAD_INVALID', '/directives/0/payload/items/0/score']]);
+    const update = go([{ type: 'ui.list_update', payload: { list: 'league', items: [{ id: 'p1', score: 1 }, { id: 'p2', player: 'x'.repeat(101) }] } }]);
+    expect(refusal(update)).toEqual([['DIRECTIVE_PAYLOAD_INVALID', '/directives/0/payload/items/1/player']]);
+    expect(update.ir).toBe(shown);
+  });
+
+  it('a component the list directives were not given cannot be written by them', () => {
+    const r = go([{ type: 'ui.list_add', payload: { list: 'league', items: [{ id: 'p3', player: 'Cy', score: 4 }] } }], lists([Gauge]));
+    expect(refusal(r)).toEqual([['DIRECTIVE_LIST_UNKNOWN', '/directives/0/payload/list']]);
+    // Removing never makes an item invalid: it needs no schema.
+    const removed = go([{ type: 'ui.list_remove', payload: { list: 'league', ids: ['p1'] } }], lists([]));
+    expect(removed.errors).toEqual([]);
   });
 });

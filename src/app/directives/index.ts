@@ -10,7 +10,7 @@ import { toastDirective } from './toast.ts';
 
 export const DEMO_DIRECTIVES = [
   showFormDirective, askDirective, toastDirective, patchDirective, requestUploadDirective, closeDirective,
-  ...createListDirectives({ itemActions: DEMO_ITEM_ACTIONS }),
+  ...createListDirectives({ itemActions: DEMO_ITEM_ACTIONS, components: DEMO_COMPONENTS }),
   // ui.show_component: the model (and the offline planner) places the demo's own components.
   createComponentDirective({
     components: DEMO_COMPONENTS, itemActions: DEMO_ITEM_ACTIONS, defaultSurface: 'portrait',

@@ -183,7 +183,7 @@ describe('HTML with the app\'s components: each component\'s own template', () =
 
 describe('the generic list directives write a component collection\'s items like a list\'s', () => {
   it('ui.list_add appends to the component\'s items (by its name), ui.list_remove removes one', () => {
-    const directives = createDirectiveRegistry(createListDirectives({ itemActions: ['list.choose'] }));
+    const directives = createDirectiveRegistry(createListDirectives({ itemActions: ['list.choose'], components: [Scoreboard] }));
     const source = createSeededSource('comp-directives');
     const ir = irWith([SCORES]);
     const added = runDirectives(directives, ir, { directives: [{ type: 'ui.list_add', payload: { list: 'scores', items: [{ id: 'cy', player: 'Cy', score: 4 }] } }] },
