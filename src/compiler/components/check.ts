@@ -30,7 +30,9 @@ const checked = new WeakMap<ComponentBlock, WeakMap<ComponentRegistry, CheckedCo
 /**
  * A `component` block against the app: the component exists, its literal properties match its
  * zod schema (unknown ones refused; defaults applied), and it binds only bindable properties.
- * Memoised per (block, registry): IR blocks are never mutated.
+ * Memoised per (block, registry): IR blocks are never mutated. The memo holds the finding
+ * without a place; `pointer` (where this caller found the block, if it knows) is added per call,
+ * so a caller that knows it always gets it, whoever asked first.
  */
 export function checkComponentBlock(block: ComponentBlock, registry: ComponentRegistry | undefined, pointer?: string): CheckedComponent {
   if (registry === undefined) {
@@ -39,43 +41,42 @@ export function checkComponentBlock(block: ComponentBlock, registry: ComponentRe
   let byRegistry = checked.get(block);
   if (byRegistry === undefined) checked.set(block, byRegistry = new WeakMap());
   let result = byRegistry.get(registry);
-  if (result === undefined) byRegistry.set(registry, result = check(block, registry, pointer));
-  return result;
+  if (result === undefined) byRegistry.set(registry, result = check(block, registry));
+  return result.ok || pointer === undefined ? result : { ok: false, error: { ...result.error, pointer } };
 }
 
 function pointerOf(pointer: string | undefined): { pointer: string } | undefined {
   return pointer === undefined ? undefined : { pointer };
 }
 
-function check(block: ComponentBlock, registry: ComponentRegistry, pointer: string | undefined): CheckedComponent {
-  const at = pointerOf(pointer);
+function check(block: ComponentBlock, registry: ComponentRegistry): CheckedComponent {
   const definition = registry.get(block.component);
   if (definition === undefined) {
-    return { ok: false, error: makeError('COMPILER_COMPONENT_UNKNOWN', `the app defines no component "${block.component}"`, at) };
+    return { ok: false, error: makeError('COMPILER_COMPONENT_UNKNOWN', `the app defines no component "${block.component}"`) };
   }
   const bindable = new Set<string>(definition.bindable ?? []);
   const unbindable = Object.keys(block.bind).find((k) => !bindable.has(k));
   if (unbindable !== undefined) {
-    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `property "${unbindable}" of ${definition.name} cannot be bound to data`, at) };
+    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `property "${unbindable}" of ${definition.name} cannot be bound to data`) };
   }
   if (block.path !== undefined && definition.item === undefined) {
-    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `${definition.name} shows no collection, yet the block has a path`, at) };
+    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `${definition.name} shows no collection, yet the block has a path`) };
   }
   let parsed;
   try {
     parsed = strictProps(definition).safeParse(block.props);
   } catch (e) {
-    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `the props schema of ${definition.name} threw: ${(e as Error).message}`, at) };
+    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `the props schema of ${definition.name} threw: ${(e as Error).message}`) };
   }
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
-    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `props of ${definition.name}${where}: ${issue?.message ?? 'invalid'}`, at) };
+    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `props of ${definition.name}${where}: ${issue?.message ?? 'invalid'}`) };
   }
   // What a client receives must be data like the rest of the IR (a transform could make anything).
   const props = DataMapSchema.safeParse(dropUndefined(parsed.data));
   if (!props.success) {
-    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `props of ${definition.name} do not parse to plain data`, at) };
+    return { ok: false, error: makeError('COMPILER_COMPONENT_PROPS_INVALID', `props of ${definition.name} do not parse to plain data`) };
   }
   return { ok: true, definition, props: props.data };
 }

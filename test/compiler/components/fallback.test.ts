@@ -13,7 +13,8 @@ import {
 } from '../../../src/ui-ir/index.ts';
 import { feed as feedV09, newOracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { feed, newProcessor, silenceWc } from '../a2ui-v0_8/wc-oracle.ts';
-import { Gauge, Scoreboard, testComponents } from '../../support/components.ts';
+import { Gauge, Scoreboard, TEST_CATALOG_ID, testComponents } from '../../support/components.ts';
+import { checkComponentBlock } from '../../../src/compiler/components/index.ts';
 import { GAUGE, irWith, SCORES } from './fixtures.ts';
 
 beforeEach(() => {
@@ -85,6 +86,22 @@ describe('component blocks checked against the app', () => {
     expect(codeOf({ ...GAUGE, bind: { max: '/committed/level' } })).toEqual(['COMPILER_COMPONENT_PROPS_INVALID']);
     expect(codeOf({ ...GAUGE, path: '/ui/scores' })).toEqual(['COMPILER_COMPONENT_PROPS_INVALID']);
     expect(codeOf(GAUGE)).toEqual([]);
+  });
+
+  it('the finding names the block\'s place whoever checked it first (the htmx page checks without one)', () => {
+    const bad: ComponentBlock = { ...GAUGE, props: { label: 'L', colour: 'red' } };
+    const ir = irWith([{ kind: 'heading', text: 'Top', level: 2 }, bad]);
+    const pointers = () => ok09(compileConversationToA2uiV09(ir, { components: { registry, catalog: 'basic' } }))[0]!.errors.map((e) => [e.code, e.pointer]);
+    // The htmx page renders (and checks) the very block first, as a server showing both pages does.
+    expect(compileConversationToHtml(ir, { components: registry }).html).toContain('cannot be shown');
+    expect(checkComponentBlock(ir.surfaces[0]!.view.blocks[1] as ComponentBlock, registry).ok).toBe(false);
+    expect(pointers()).toEqual([['COMPILER_COMPONENT_PROPS_INVALID', '/view/blocks/1']]);
+    const v08 = ok08(compileConversationToA2ui(ir, { components: { registry, catalog: 'app', catalogId: TEST_CATALOG_ID } }))[0]!;
+    expect(v08.recovery).toBe('surface_fail');
+    expect(v08.errors.map((e) => [e.code, e.pointer])).toEqual([['COMPILER_COMPONENT_PROPS_INVALID', '/view/blocks/1']]);
+    // And a caller that knows no place gets none, not another caller's.
+    expect(checkComponentBlock(ir.surfaces[0]!.view.blocks[1] as ComponentBlock, registry)).toMatchObject({ ok: false, error: { code: 'COMPILER_COMPONENT_PROPS_INVALID' } });
+    expect(checkComponentBlock(ir.surfaces[0]!.view.blocks[1] as ComponentBlock, registry)).not.toHaveProperty('error.pointer');
   });
 
   it('a fallback that throws, holds an input, or loses the collection is refused', () => {
