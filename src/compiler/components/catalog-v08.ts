@@ -2,15 +2,16 @@ import { z } from 'zod';
 import type { ComponentRegistry } from '../../app-kit/component.ts';
 import { CATALOGUE, type PropSpec } from '../a2ui-v0_8/catalogue.ts';
 import type { JsonSchema } from './catalog-v09.ts';
-import { wireSchemaV08 } from './wire-v08.ts';
+import { wireDocumentSchemaV08 } from './wire-v08.ts';
 
 /**
  * The app catalogue as an A2UI v0.8 catalogue document (`{catalogId, components, styles}`, the
  * shape of v0.8's standard_catalog_definition.json): the standard components' property schemas,
  * written from the catalogue our v0.8 validator uses (src/compiler/a2ui-v0_8/catalogue.ts; a
  * test holds their names and required lists to the official file), and each app component's,
- * the JSON Schema of its v0.8 property encoding (wire-v08.ts: BoundValues of the props' kinds,
- * `{path}` where bindable, a collection's `items`, `note` and `itemActions`). Pure.
+ * the JSON Schema of its v0.8 property encoding (wire-v08.ts wireDocumentSchemaV08: BoundValues
+ * of the props' kinds, each literal under the property's own schema; `{path}` where bindable; a
+ * collection's `items`, `note` and `itemActions`). Pure.
  */
 export interface CatalogDocumentV08 {
   catalogId: string;
@@ -84,7 +85,7 @@ export function appCatalogV08(registry: ComponentRegistry, catalogId: string): C
     };
   }
   for (const definition of registry.list()) {
-    const js = z.toJSONSchema(wireSchemaV08(definition), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    const js = z.toJSONSchema(wireDocumentSchemaV08(definition), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
     delete js.$schema;
     components[definition.name] = { ...js, description: definition.description };
   }
