@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { makeError } from '../errors/index.ts';
 import { DEFAULT_LIMITS, itemBudget, type DirectiveDefinition } from '../directives/index.ts';
 import {
-  DataKey, DataMapSchema, findLiveSurface, MAX_LIST_ITEMS, openSurface, SurfaceId,
+  ComponentBlock, DataKey, DataMapSchema, findLiveSurface, MAX_LIST_ITEMS, openSurface, SurfaceId,
   type Block, type ConversationIr, type DataMap, type TransitionResult,
 } from '../ui-ir/index.ts';
 import { componentItemSchema } from './component-items.ts';
@@ -55,7 +55,10 @@ export interface ShowComponentPayload {
   max_shown?: number;
 }
 
-function fail(code: 'DIRECTIVE_PAYLOAD_INVALID' | 'DIRECTIVE_LIST_ITEM_INVALID', pointer: string, detail: string): TransitionResult {
+/** Where in the payload a field of the block it builds comes from. */
+const BLOCK_FIELD_POINTERS: Readonly<Record<string, string>> = { component: '/component', name: '/name', props: '/props', actions: '/actions', maxItems: '/max_shown' };
+
+function fail(code: 'DIRECTIVE_PAYLOAD_INVALID' | 'DIRECTIVE_LIST_ITEM_INVALID' | 'DIRECTIVE_IR_INVALID', pointer: string, detail: string): TransitionResult {
   return { ok: false, error: makeError(code, detail, { pointer }) };
 }
 
@@ -120,12 +123,20 @@ export function createComponentDirective(options: ComponentDirectiveOptions): Di
           if (bad !== undefined) return fail('DIRECTIVE_LIST_ITEM_INVALID', `/items/${i}/${bad[0]}`, 'an item field is text, a number or true/false');
         }
       }
-      const block = {
+      // The block as the IR defines it (zod is the one source): a name the IR refuses for a
+      // component (a basic type, say, from an app that built its list by hand) never gets in.
+      const parsed = ComponentBlock.safeParse({
         kind: 'component', component: p.component, name, props: props.data, bind: {}, itemKey: ITEM_KEY_FIELD,
         actions: (p.actions ?? []).map((a) => ({ name: a.name, label: a.label, primary: a.primary ?? false })),
         maxItems: p.max_shown ?? DEFAULT_SHOWN,
         ...(items === undefined ? {} : { path: `/ui/lists/${name}` }),
-      } as unknown as Block;
+      });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = String(issue?.path[0] ?? '');
+        return fail('DIRECTIVE_IR_INVALID', BLOCK_FIELD_POINTERS[field] ?? '', `the component block would be invalid${field === '' ? '' : ` at ${field}`}: ${issue?.message ?? 'invalid'}`);
+      }
+      const block: Block = parsed.data;
       const blocks: Block[] = p.intro === undefined ? [block] : [{ kind: 'text', text: p.intro, tone: 'body' }, block];
       const id = p.surface ?? defaultSurface;
       const existing = findLiveSurface(ir, id);

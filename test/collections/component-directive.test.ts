@@ -5,7 +5,7 @@ import {
   createDirectiveRegistry, directiveJsonSchema, payloadJsonSchema, renderDirectiveCatalogue, runDirectives, type RunResult,
 } from '../../src/directives/index.ts';
 import { fromStrictValue, toStrictJsonSchema } from '../../src/llm/index.ts';
-import { createSeededSource, emptyConversation, findSurface, listItems, type ComponentBlock, type ConversationIr } from '../../src/ui-ir/index.ts';
+import { ComponentBlock, createSeededSource, draw, emptyConversation, findSurface, listItems, type ConversationIr } from '../../src/ui-ir/index.ts';
 import { findListBlock } from '../../src/ui-ir/index.ts';
 import { Gauge, Scoreboard } from '../support/components.ts';
 
@@ -137,5 +137,25 @@ describe('ui.list_add and ui.list_update on a component\'s collection: its item 
     // Removing never makes an item invalid: it needs no schema.
     const removed = go([{ type: 'ui.list_remove', payload: { list: 'league', ids: ['p1'] } }], lists([]));
     expect(removed.errors).toEqual([]);
+  });
+});
+
+describe('ui.show_component builds its block with the IR\'s ComponentBlock schema', () => {
+  // An app may hand createComponentDirective plain objects: one named like a basic component.
+  const clash = createComponentDirective({ components: [{ ...Gauge, name: 'Text' }], itemActions: [] })!;
+  const payload = { title: 'Load', component: 'Text', props: { label: 'CPU' } };
+
+  it('its apply refuses a block the IR refuses (never returns such an IR), naming the payload field', () => {
+    const out = clash.apply(emptyConversation('c1'), payload as never, draw(source));
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect([out.error.code, out.error.pointer]).toEqual(['DIRECTIVE_IR_INVALID', '/component']);
+    const r = runDirectives(createDirectiveRegistry([clash]), emptyConversation('c1'), { directives: [{ type: 'ui.show_component', payload }] }, { mode: 'strict', source });
+    expect(r.errors.map((e) => [e.code, e.pointer])).toEqual([['DIRECTIVE_IR_INVALID', '/directives/0/payload/component']]);
+  });
+
+  it('the block it builds is the schema\'s parse (what the IR holds)', () => {
+    const r = run([SCORES]);
+    const block = findSurface(r.ir, 'main')!.view.blocks[0];
+    expect(block).toEqual(ComponentBlock.parse(block));
   });
 });
