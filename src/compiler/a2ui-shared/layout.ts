@@ -1,7 +1,7 @@
 import { makeError, type SurfacerError } from '../../errors/index.ts';
 import type { ComponentCompileOptions } from '../components/check.ts';
 import { checkComponentBlock } from '../components/check.ts';
-import { COMPONENT_ITEM_KEY, componentDataKey } from '../components/view.ts';
+import { COMPONENT_ITEM_KEY, componentBoundPath, componentDataKey } from '../components/view.ts';
 import {
   surfaceToast, type ActionSpec, type Block, type ComponentBlock, type DataValue, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
   type TabShape,
@@ -246,7 +246,9 @@ class Layout {
     if (components?.catalog !== 'app') throw new Error(`component "${block.name}" reached the layout without the app catalogue`);
     const checked = checkComponentBlock(block, components.registry);
     if (!checked.ok) throw new Error(checked.error.technical_detail);
-    const props: CustomComponentProps = { literals: checked.props, bound: block.bind };
+    // Bound properties read the checked copy under /view, not the path the block names.
+    const bound = Object.fromEntries(Object.keys(block.bind).map((key) => [key, componentBoundPath(block, key)]));
+    const props: CustomComponentProps = { literals: checked.props, bound };
     if (block.path !== undefined) {
       const dataPath = `/view/${componentDataKey(block)}`;
       const actions: Array<{ action: ListItemAction; listName: string; keyPath: string }> = [];

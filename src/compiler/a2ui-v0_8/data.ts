@@ -1,7 +1,8 @@
 import type { SurfacerError } from '../../errors/index.ts';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { childBlocks, getAt, surfaceToast, type Block, type ComponentBlock, type DataValue, type Surface } from '../../ui-ir/index.ts';
-import { COMPONENT_ITEM_KEY, componentDataKey, componentView } from '../components/view.ts';
+import { checkedBoundProps } from '../components/bound.ts';
+import { COMPONENT_BOUND_KEY, COMPONENT_ITEM_KEY, componentDataKey, componentView, hasComponentData } from '../components/view.ts';
 import {
   asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
   STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
@@ -107,7 +108,7 @@ function scanBlocks(blocks: readonly Block[], path: number[], depth: number, sur
     if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
     else if (block.kind === 'component') {
       const definition = registry?.get(block.component);
-      if (block.path !== undefined && definition !== undefined) view[componentDataKey(block)] = componentData(surface, { ...block, path: block.path }, definition);
+      if (definition !== undefined && hasComponentData(block)) view[componentDataKey(block)] = componentData(surface, block, definition);
     }
     else if (block.kind === 'value') {
       if (path.length !== depth + 1) path.length = depth + 1;
@@ -162,20 +163,24 @@ function boundValue(field: FieldBlockOf, raw: DataValue | undefined, warnings: S
 }
 
 /**
- * An app component's collection (compiler/components/view.ts): `{note, items}`, `items`
- * map-encoded like a list's ("0", "1", … in order), each `{key, …fields}` encoded as data.
+ * An app component's data (compiler/components/view.ts): its collection's `{note, items}`,
+ * `items` map-encoded like a list's ("0", "1", … in order), each `{key, …fields}` encoded as
+ * data; and `bound`, the values of its bound properties that pass their schemas, encoded as data.
  */
-function componentData(surface: Surface, block: ComponentBlock & { path: string }, definition: ComponentDefinition): A2Map {
-  const { items, note } = componentView(surface, block, definition);
-  const encoded = newA2Map();
-  items.forEach((item, n) => {
-    const entry = encodeMap(item.value);
-    entry[COMPONENT_ITEM_KEY] = guardA2uiString(item.key);
-    encoded[String(n)] = entry;
-  });
+function componentData(surface: Surface, block: ComponentBlock, definition: ComponentDefinition): A2Map {
   const out = newA2Map();
-  out.note = captionText(note);
-  out.items = encoded;
+  if (block.path !== undefined) {
+    const { items, note } = componentView(surface, { ...block, path: block.path }, definition);
+    const encoded = newA2Map();
+    items.forEach((item, n) => {
+      const entry = encodeMap(item.value);
+      entry[COMPONENT_ITEM_KEY] = guardA2uiString(item.key);
+      encoded[String(n)] = entry;
+    });
+    out.note = captionText(note);
+    out.items = encoded;
+  }
+  if (Object.keys(block.bind).length > 0) out[COMPONENT_BOUND_KEY] = encodeMap(checkedBoundProps(surface, block, definition));
   return out;
 }
 

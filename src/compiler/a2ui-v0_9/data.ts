@@ -1,7 +1,8 @@
 import type { SurfacerError } from '../../errors/index.ts';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { childBlocks, getAt, type Block, type ComponentBlock, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
-import { COMPONENT_ITEM_KEY, componentDataKey, componentView } from '../components/view.ts';
+import { checkedBoundProps } from '../components/bound.ts';
+import { COMPONENT_BOUND_KEY, COMPONENT_ITEM_KEY, componentDataKey, componentView, hasComponentData } from '../components/view.ts';
 import {
   asString, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
   STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey, type Coerced,
@@ -45,7 +46,7 @@ function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface
     if (block.kind === 'field') { if (!fields.has(block.name)) fields.set(block.name, block); }
     else if (block.kind === 'component') {
       const definition = registry?.get(block.component);
-      if (block.path !== undefined && definition !== undefined) view[componentDataKey(block)] = componentData(surface, { ...block, path: block.path }, definition);
+      if (definition !== undefined && hasComponentData(block)) view[componentDataKey(block)] = componentData(surface, block, definition);
     }
     else if (block.kind === 'value') {
       const tokens = block.path.slice(1).split('/');
@@ -76,12 +77,19 @@ function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): Js
 }
 
 /**
- * An app component's collection (compiler/components/view.ts): `{note, items}`, `items` a plain
- * array of `{key, …fields}` as the data holds them (the component shows them, not a Text).
+ * An app component's data (compiler/components/view.ts): its collection's `{note, items}`,
+ * `items` a plain array of `{key, …fields}` as the data holds them (the component shows them,
+ * not a Text), and `bound`, the values of its bound properties that pass their schemas.
  */
-function componentData(surface: Surface, block: ComponentBlock & { path: string }, definition: ComponentDefinition): JsonObject {
-  const { items, note } = componentView(surface, block, definition);
-  return { note, items: items.map((item) => ({ ...item.value, [COMPONENT_ITEM_KEY]: item.key }) as JsonObject) };
+function componentData(surface: Surface, block: ComponentBlock, definition: ComponentDefinition): JsonObject {
+  const out: JsonObject = {};
+  if (block.path !== undefined) {
+    const { items, note } = componentView(surface, { ...block, path: block.path }, definition);
+    out.note = note;
+    out.items = items.map((item) => ({ ...item.value, [COMPONENT_ITEM_KEY]: item.key }) as JsonObject);
+  }
+  if (Object.keys(block.bind).length > 0) out[COMPONENT_BOUND_KEY] = checkedBoundProps(surface, block, definition) as JsonObject;
+  return out;
 }
 
 /** `registry`: the app's components, when they are emitted as themselves (their collections need data). */

@@ -21,9 +21,24 @@ export interface ComponentView {
   readonly note: string;
 }
 
-/** The /view key of a component's collection (name-based, like a list's `l-<name>`). */
+/** The /view key of a component's data (name-based, like a list's `l-<name>`): its collection and bound values. */
 export function componentDataKey(block: Pick<ComponentBlock, 'name'>): string {
   return `c-${block.name}`;
+}
+
+/**
+ * Where an A2UI client reads a bound property: under the component's /view data, which holds
+ * the value the block binds only if it passes the property's schema (bound.ts), never the raw
+ * path the block names (the model writes /ui; a renderer would resolve it unchecked).
+ */
+export const COMPONENT_BOUND_KEY = 'bound';
+export function componentBoundPath(block: Pick<ComponentBlock, 'name'>, property: string): string {
+  return `/view/${componentDataKey(block)}/${COMPONENT_BOUND_KEY}/${property}`;
+}
+
+/** Whether a component block has data under /view (a collection, or bound properties). */
+export function hasComponentData(block: Pick<ComponentBlock, 'path' | 'bind'>): boolean {
+  return block.path !== undefined || Object.keys(block.bind).length > 0;
 }
 
 const EMPTY_NOTE = 'Nothing to show yet.';

@@ -3,7 +3,8 @@
  * the same for the v0.8 and the v0.9 page: the page resolves the component's properties from
  * the A2UI stream (literals and data bindings), and hands the app's element plain values:
  *
- *   element.props    the component's properties, resolved (a bound one as the data it reads)
+ *   element.props    the component's properties, resolved (a bound one from the server's copy
+ *                    of the data it reads, present only if it passes the property's schema)
  *   element.items    the collection's items when the component shows one (else []): plain
  *                    objects `{ key, …fields }` — `key` is the item's key, the fields those of
  *                    the component's `item` schema

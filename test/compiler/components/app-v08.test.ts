@@ -50,7 +50,7 @@ describe('v0.8 with the app catalogue: the custom components themselves', () => 
       },
     });
     expect(componentsOf(messages).find((c) => c.id === 'main.c-level.Gauge')!.component).toEqual({
-      Gauge: { label: { literalString: 'Level' }, max: { literalNumber: 100 }, value: { path: '/committed/level' } },
+      Gauge: { label: { literalString: 'Level' }, max: { literalNumber: 100 }, value: { path: '/view/c-level/bound/value' } },
     });
   });
 

@@ -78,7 +78,7 @@ describe('v0.9 with the app catalogue: the custom components themselves', () => 
   const ir = irWith([{ kind: 'heading', text: 'Top', level: 2 }, SCORES, GAUGE]);
   const messages = messagesOf(ir);
 
-  it('createSurface names the app catalogue; components are flat, bound props {path}, the collection bound to /view', () => {
+  it('createSurface names the app catalogue; components are flat, bound props read their checked copy under /view, the collection bound to /view', () => {
     expect(messages[0]).toEqual({ version: 'v0.9', createSurface: { surfaceId: 'main--e0', catalogId: TEST_CATALOG_ID } });
     const components = messages.flatMap((m) => ('updateComponents' in m ? m.updateComponents.components : []));
     const surface = ir.surfaces[0]!;
@@ -91,9 +91,10 @@ describe('v0.9 with the app catalogue: the custom components themselves', () => 
       }],
     });
     expect(components.find((c) => c.component === 'Gauge')).toEqual({
-      id: 'main.c-level.Gauge', component: 'Gauge', label: 'Level', max: 100, value: { path: '/committed/level' },
+      id: 'main.c-level.Gauge', component: 'Gauge', label: 'Level', max: 100, value: { path: '/view/c-level/bound/value' },
     });
     const model = messages.flatMap((m) => ('updateDataModel' in m ? [m.updateDataModel.value] : []))[0] as { view: Record<string, unknown> };
+    expect(model.view['c-level']).toEqual({ bound: { value: 3 } });
     expect(model.view['c-scores']).toEqual({
       note: '', items: [{ key: 'ann', id: 'ann', player: 'Ann', score: 12 }, { key: 'bob', id: 'bob', player: 'Bob <b>', score: 7 }],
     });

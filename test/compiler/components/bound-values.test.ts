@@ -1,12 +1,17 @@
+import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createComponentRegistry, defineComponent } from '../../../src/app-kit/index.ts';
+import { appCatalogV09 } from '../../../src/compiler/components/index.ts';
 import { compileConversationToHtml } from '../../../src/compiler/html/index.ts';
+import { compileConversationToA2ui, compileConversationToA2uiV09 } from '../../../src/compiler/index.ts';
 import {
   createSeededSource, draw, emptyConversation, openSurface, SurfaceView, type ComponentBlock, type ConversationIr, type DataMap, type DataValue,
 } from '../../../src/ui-ir/index.ts';
+import { feed, renderedTree, type Oracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { arbDataValue } from '../../support/arbitraries-ir.ts';
+import { dataModelOf, feed as feedV08, newProcessor } from '../a2ui-v0_8/wc-oracle.ts';
 
 /*
  * Bound properties reach an app component's HTML template only when they pass the property's
@@ -44,6 +49,7 @@ const Probe = defineComponent({
 });
 
 const registry = createComponentRegistry([LinkCard, Probe]);
+const CATALOG_ID = 'https://example.com/links/catalog.json';
 
 function irWith(block: ComponentBlock, committed: DataMap, ui: DataMap): ConversationIr {
   const view = SurfaceView.parse({ template: 't', title: 'T', blocks: [block], actions: [] });
@@ -85,7 +91,7 @@ describe('HTML: a bound value reaches the template only if it passes the propert
 
 const unescape = (s: string): string => s.replace(/&quot;/g, '"').replace(/&#39;/g, '\'').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
-describe('property: no bound value that fails its schema reaches a template', () => {
+describe('property: no bound value that fails its schema reaches a template or an element', () => {
   const keys = Object.keys(Probe.props.shape) as Array<keyof typeof Probe.props.shape>;
   // Values of every shape, and near misses of each schema.
   const arbValue: fc.Arbitrary<DataValue> = fc.oneof(
@@ -103,6 +109,45 @@ describe('property: no bound value that fails its schema reaches a template', ()
       const expected: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(values)) if (Probe.props.shape[k as keyof typeof Probe.props.shape].safeParse(v).success) expected[k] = v;
       expect(props).toEqual(expected);
+      // The A2UI pages read the same checked values (v0.9's data model under /view).
+      const r = compileConversationToA2uiV09(irWith(block, underUi ? {} : values, underUi ? values : {}), { components: { registry, catalog: 'app', catalogId: CATALOG_ID } });
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      const model = r.batches.flatMap((b) => b.messages).flatMap((m) => ('updateDataModel' in m ? [m.updateDataModel.value] : []))[0] as { view: Record<string, { bound?: unknown }> };
+      expect(model.view['c-probe']?.bound ?? {}).toEqual(expected);
     }), { numRuns: 150 });
+  });
+});
+
+describe('A2UI with the app catalogue: a bound property reads the checked copy under /view', () => {
+  const hostile = () => irWith(link({ href: '/ui/url', label: '/committed/label' }), { label: 'Docs' }, { url: 'javascript:alert(1)' });
+
+  it('v0.9: the component binds /view/c-<name>/bound/<prop>, which holds only what passes; the official renderer resolves no href', () => {
+    const r = compileConversationToA2uiV09(hostile(), { components: { registry, catalog: 'app', catalogId: CATALOG_ID } });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const messages = r.batches.flatMap((b) => b.messages);
+    const component = messages.flatMap((m) => ('updateComponents' in m ? m.updateComponents.components : [])).find((c) => c.component === 'LinkCard');
+    expect(component).toMatchObject({ href: { path: '/view/c-link/bound/href' }, label: { path: '/view/c-link/bound/label' } });
+    const model = messages.flatMap((m) => ('updateDataModel' in m ? [m.updateDataModel.value] : []))[0] as { view: Record<string, unknown> };
+    expect(model.view['c-link']).toEqual({ bound: { label: 'Docs' } });
+    // What the official renderer hands the element: the bindings resolved against the data model.
+    const loaded = Catalog.fromSchema(JSON.parse(JSON.stringify(appCatalogV09(registry, CATALOG_ID))));
+    const catalog = new Catalog(CATALOG_ID, [...loaded.components.values()], BASIC_FUNCTIONS);
+    const oracle: Oracle = { processor: new MessageProcessor([catalog], () => {}), catalog, actions: [] };
+    feed(oracle, messages);
+    const tree = JSON.stringify(renderedTree(oracle, 'main--e0'));
+    expect(tree).toContain('"label":"Docs"');
+    expect(tree).not.toContain('javascript:');
+  });
+
+  it('v0.8: the same paths; /view holds only what passes', () => {
+    const r = compileConversationToA2ui(hostile(), { components: { registry, catalog: 'app', catalogId: CATALOG_ID } });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const messages = r.batches.flatMap((b) => b.messages);
+    const component = messages.flatMap((m) => ('surfaceUpdate' in m ? m.surfaceUpdate.components : [])).find((c) => 'LinkCard' in (c.component as object));
+    expect(component!.component).toEqual({ LinkCard: { href: { path: '/view/c-link/bound/href' }, label: { path: '/view/c-link/bound/label' } } });
+    const processor = newProcessor();
+    feedV08(processor, messages);
+    const data = dataModelOf(processor, 'main--e0') as { view: Record<string, unknown> };
+    expect(data.view['c-link']).toEqual({ bound: { label: 'Docs' } });
   });
 });
