@@ -3,7 +3,7 @@ import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { z } from 'zod';
 import { createComponentRegistry, defineComponent } from '../../src/app-kit/index.ts';
 import { createDemoApp, DEMO_ITEM_ACTIONS, SAMPLE_CHARACTERS } from '../../src/app/index.ts';
-import { createComponentDirective } from '../../src/collections/index.ts';
+import { createComponentDirective, createListDirectives } from '../../src/collections/index.ts';
 import type { AppDefinition } from '../../src/conversation/index.ts';
 import { createDirectiveRegistry } from '../../src/directives/index.ts';
 import type { Planner } from '../../src/planner/types.ts';
@@ -62,10 +62,13 @@ function galleryPlanner(offline: Planner): Planner {
 export function createGalleryApp(): AppDefinition {
   const demo = createDemoApp();
   const directive = createComponentDirective({ components: [CharacterGallery], itemActions: DEMO_ITEM_ACTIONS })!;
+  // The list directives check items written to the gallery with its item schema.
+  const lists = createListDirectives({ itemActions: DEMO_ITEM_ACTIONS, components: [CharacterGallery] });
+  const replaced = new Set([directive.type, ...lists.map((d) => d.type)]);
   const app: AppDefinition = {
     ...demo,
-    // The demo's directives, its own ui.show_component replaced by the gallery's.
-    directives: createDirectiveRegistry([...demo.directives.definitions.filter((d) => d.type !== directive.type), directive]),
+    // The demo's directives, its own ui.show_component and list directives replaced by the gallery's.
+    directives: createDirectiveRegistry([...demo.directives.definitions.filter((d) => !replaced.has(d.type)), directive, ...lists]),
     offlinePlanner: galleryPlanner(demo.offlinePlanner),
     components: createComponentRegistry([CharacterGallery]),
     catalog: { id: GALLERY_CATALOG_ID },
