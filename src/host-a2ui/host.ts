@@ -194,6 +194,8 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     },
     // The app's own pages: their clients hold the app's elements (bundled on first use).
     clientAssets: options.clientAssets ?? ((version) => a2uiClientAssets(version, appElementsOf(service.app), {
+      // esbuild's message names the app's own module and quotes its source, never what a
+      // person or the model wrote: written whole, like a store's infrastructure errors.
       onBundleError: (error) => logger.error('the app\'s A2UI client could not be bundled; its pages show the fallbacks', {
         version, error: error instanceof Error ? error.message : String(error),
       }),
