@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isBasicComponentType } from '../../a2ui-v0_9-protocol/index.ts';
 import {
-  AccessibilityAttributes, Action, CheckRule, ChildList, ComponentId, DynamicBoolean, DynamicNumber, DynamicString, DynamicStringList,
+  AccessibilityAttributes, Action, CheckRule, ChildList, ComponentId, DataBinding, DynamicBoolean, DynamicNumber, DynamicString, DynamicStringList,
   DynamicValue,
 } from '../../a2ui-v0_9-protocol/common.ts';
 import { COMMON_TYPES } from './catalog-v09.ts';
@@ -19,7 +19,7 @@ import type { AppCatalogV09 } from './wire-v09.ts';
  */
 const COMMON: Readonly<Record<string, z.ZodType>> = {
   DynamicString, DynamicNumber, DynamicBoolean, DynamicStringList, DynamicValue, ComponentId, ChildList, Action, CheckRule,
-  AccessibilityAttributes,
+  AccessibilityAttributes, DataBinding,
 };
 
 type Json = { [key: string]: unknown };
@@ -35,13 +35,19 @@ function resolveLocal(doc: Json, ref: string): unknown {
   return node;
 }
 
+function refTarget(ref: string, doc: Json, depth: number): z.ZodType {
+  if (ref.startsWith(`${COMMON_TYPES}#/$defs/`)) return COMMON[ref.slice(`${COMMON_TYPES}#/$defs/`.length)] ?? z.any();
+  if (ref.startsWith('#/')) return toZod(resolveLocal(doc, ref), doc, depth + 1);
+  return z.any();
+}
+
 function toZod(node: unknown, doc: Json, depth: number): z.ZodType {
   if (!isJson(node) || depth > 32) return z.any();
   if (typeof node.$ref === 'string') {
-    const ref = node.$ref;
-    if (ref.startsWith(`${COMMON_TYPES}#/$defs/`)) return COMMON[ref.slice(`${COMMON_TYPES}#/$defs/`.length)] ?? z.any();
-    if (ref.startsWith('#/')) return toZod(resolveLocal(doc, ref), doc, depth + 1);
-    return z.any();
+    const target = refTarget(node.$ref, doc, depth);
+    // Keywords beside a `$ref` apply too (JSON Schema 2020-12): a bindable property's `anyOf`.
+    const { $ref: _ref, description: _description, ...rest } = node;
+    return Object.keys(rest).length === 0 ? target : z.intersection(target, toZod(rest, doc, depth + 1));
   }
   if (Object.hasOwn(node, 'const')) return z.literal(node.const as z.core.util.Literal);
   if (Array.isArray(node.enum) && node.enum.length > 0) {

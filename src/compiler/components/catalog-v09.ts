@@ -21,7 +21,8 @@ import { COLLECTION_PROPS, bindableKind } from './props.ts';
  *
  * An app component's property schema is its zod schema's JSON Schema, except a bindable one,
  * which becomes the protocol's dynamic type of its kind (DynamicString, DynamicNumber, …): the
- * client may receive a `{path}` there. A component that shows a collection has three more:
+ * client may receive a `{path}` there; beside the `$ref`, an `anyOf` of the property's own
+ * schema and a binding keeps the document as strict as the validator (wire-v09.ts). A component that shows a collection has three more:
  * `items` (bound to the shown items, each `{key, …fields of \`item\`}`), `note` (bound text under
  * them) and `itemActions` ([{label, primary, action}], the action a list item's button carries,
  * its `item` a binding relative to the item). No functions: the compilers emit no function call.
@@ -91,8 +92,15 @@ function appComponent(definition: ComponentDefinition): { schema: JsonSchema; it
   const js = jsonSchemaOf(definition.props);
   const properties: Record<string, unknown> = { ...(js.properties as Record<string, unknown> ?? {}) };
   for (const key of definition.bindable ?? []) {
-    const prop = properties[key] as JsonSchema | undefined;
-    properties[key] = { ...ref(bindableKind(definition.props.shape[key] as z.ZodType)), ...(typeof prop?.description === 'string' ? { description: prop.description } : {}) };
+    const { description, ...literal } = (properties[key] ?? {}) as JsonSchema;
+    // The dynamic type is what a loader reads (the official one resolves bindings by it); beside
+    // it, what the validator accepts: a literal of the property's own schema, or a binding (the
+    // compilers emit no function call). A validator applies both.
+    properties[key] = {
+      ...ref(bindableKind(definition.props.shape[key] as z.ZodType)),
+      anyOf: [literal, ref('DataBinding')],
+      ...(typeof description === 'string' ? { description } : {}),
+    };
   }
   const required = ((js.required ?? []) as string[]).slice();
   let item: JsonSchema | undefined;
