@@ -121,4 +121,31 @@ describe('conversation service on a Redis Cluster, several instances', () => {
     await cluster.waitHealthy();
     expect(await service.runTurn(c.id, 'create a character card')).toMatchObject({ ok: true });
   });
+
+  it('a conversation whose slot moves to another shard: a listener on another instance gets the change made right after the move, with nothing after it to wake it', async () => {
+    const a = instance('move:').service;
+    const b = instance('move:').service;
+    const keys = redisKeys('move:', { cluster: true });
+    const c = await a.create('owner');
+    await b.get(c.id);
+    const seen: number[] = [];
+    const off = b.subscribe(c.id, (e) => seen.push(e.version));
+    try {
+      const primaries = [];
+      for (const node of cluster.nodes) {
+        if (/^role:master/m.test(String(await cluster.command(node, ['INFO', 'replication'])))) primaries.push(node);
+      }
+      const slot = await cluster.slotOf(keys.log(c.id));
+      const home = await cluster.primaryFor(keys.log(c.id));
+      for (const to of [...primaries.filter((p) => p !== home), home]) {
+        await cluster.moveSlot(slot, to);
+        const turn = await a.runTurn(c.id, 'create a character card');
+        if (!turn.ok) throw new Error(turn.error.message);
+        const version = (await a.get(c.id))!.version;
+        await expect.poll(() => seen.at(-1), { timeout: 5_000 }).toBe(version);
+      }
+    } finally {
+      off();
+    }
+  });
 });
