@@ -5,7 +5,7 @@ import type { TestRedisCluster } from '../support/redis-cluster.ts';
 import type { TestRedis } from '../support/redis-server.ts';
 import { startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
 import { followA2ui, type A2uiFollower } from './support/followers.ts';
-import { actionKeyCounts, readRedisLog } from './support/redis-log.ts';
+import { actionKeyCounts, readRedisLog, submittedRev } from './support/redis-log.ts';
 import { loadFigures, matchesSnapshot, startSubmitLoad, type LoadUser } from './support/submit-load.ts';
 import { turn } from './support/user.ts';
 
@@ -66,7 +66,9 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
     const busy = users[0]!;
 
     const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-    const load = startSubmitLoad(users, instances, clients, { staleAfterLoss: true });
+    const load = startSubmitLoad(users, instances, clients, {
+      staleAfterLoss: async (u) => submittedRev(await readRedisLog(redis.url, PREFIX, u.c.cid), 'main'),
+    });
     const { acks, unexpected } = load;
     const kills: Array<{ port: number; promotedMs: number; recoveredMs: number; healthyMs: number }> = [];
     try {

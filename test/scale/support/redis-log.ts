@@ -58,3 +58,16 @@ export function changedVersions(entries: readonly LogEntry[], from: number, page
   });
   return out;
 }
+
+/**
+ * The rev of `surfaceId` that the log's entries lead to, in a log where only accepted submits
+ * change it after the turn that showed it (each one from rev n to n + 1, as the action entry's
+ * request.rev says): the rev an up-to-date renderer holds.
+ */
+export function submittedRev(entries: readonly LogEntry[], surfaceId: string, initialRev = 0): number {
+  let rev = initialRev;
+  for (const entry of entries) {
+    if (entry.type === 'action' && entry.request.surfaceId === surfaceId && typeof entry.request.rev === 'number') rev = Math.max(rev, entry.request.rev + 1);
+  }
+  return rev;
+}

@@ -63,16 +63,18 @@ export async function current(instances: readonly E2eServer[], u: LoadUser, time
 
 /**
  * `staleAfterLoss`: a failover may lose an append that an instance had already read and shown to
- * its renderers; until that instance reads the log again, its renderer shows a rev the log does
- * not have, and a submission from it is refused as stale (409, recovery "regenerate"). With this
- * option such a refusal is what a renderer does with it: the submission is dropped (nothing was
- * applied: the caller checks the log) and the user goes on from its renderer's state, at most
- * MAX_STALE times per user.
+ * its renderers (read by a request's catch-up in the moment before its acknowledgement); until
+ * that instance reads the log again, its renderer shows a rev the log does not have, and a
+ * submission from it is refused as stale (409, recovery "regenerate"). Given the surface's rev as
+ * the log holds it now, such a refusal is what a renderer does with it (the submission is dropped:
+ * nothing was applied, the caller checks the log; the user goes on from its renderer's state, at
+ * most MAX_STALE times per user), but only when the refused rev is one the log does not hold:
+ * a refusal of a rev the log has is a defect, reported as unexpected.
  */
 const MAX_STALE = 8;
 
 export function startSubmitLoad(
-  users: readonly LoadUser[], instances: readonly E2eServer[], clients: readonly SessionClient[], options: { staleAfterLoss?: boolean } = {},
+  users: readonly LoadUser[], instances: readonly E2eServer[], clients: readonly SessionClient[], options: { staleAfterLoss?: (u: LoadUser) => Promise<number> } = {},
 ): SubmitLoad {
   let stopped = false;
   const acks: SubmitLoad['acks'] = [];
@@ -98,8 +100,14 @@ export function startSubmitLoad(
             return;
           }
           await sleep(100);
-        } else if (options.staleAfterLoss === true && answer.status === 409 && answer.body.code === 'A2UI_C2S_SURFACE_STALE'
+        } else if (options.staleAfterLoss !== undefined && answer.status === 409 && answer.body.code === 'A2UI_C2S_SURFACE_STALE'
           && u.submissions.filter((x) => x.stale).length < MAX_STALE) {
+          const refused = Number(/rev (\d+) is not the current rev/.exec(String(answer.body.technical_detail))?.[1] ?? Number.NaN);
+          const logRev = await options.staleAfterLoss(u);
+          if (!(refused > logRev)) {
+            unexpected.push(`${s.key}: refused as stale at rev ${refused}, which the log holds (rev ${logRev} there): ${JSON.stringify(answer.body)}`);
+            return;
+          }
           s.stale = true;
           await sleep(100);
           break;
