@@ -148,4 +148,40 @@ describe('conversation service on a Redis Cluster, several instances', () => {
       off();
     }
   });
+
+  it('one primary stalls (SIGSTOP): the other shards keep being served by the same instance, and once the cluster promotes its replica the instance goes there', async () => {
+    const backend = createRedisBackend({ url: cluster.url, prefix: 'stall:', commandTimeoutMs: 300 });
+    backends.push(backend);
+    const { service } = makeService(backend.store, { demo: true, turns: backend.turns, entropy: createSeededSource('stall') });
+    const keys = redisKeys('stall:', { cluster: true });
+    // Two conversations on two different shards.
+    const first = await service.create('owner');
+    let other = await service.create('owner');
+    const firstHome = await cluster.primaryFor(keys.log(first.id));
+    while (await cluster.primaryFor(keys.log(other.id)) === firstHome) other = await service.create('owner');
+    firstHome.pause();
+    try {
+      const blocked = await service.runTurn(first.id, 'create a character card');
+      expect(blocked).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE' } });
+      // From then on that node's commands fail at once, not sent, and say which node.
+      const again = await service.runTurn(first.id, 'create a character card');
+      expect(again.ok ? '' : again.error.technical_detail).toContain(`(stalled: 127.0.0.1:${firstHome.port})`);
+      const served = await service.runTurn(other.id, 'create a character card');
+      expect(served).toMatchObject({ ok: true });
+      expect((await service.get(other.id))?.version).toBe(2);
+      // The cluster promotes the silent primary's replica: the instance learns it (a silent node
+      // never errors or redirects, so it reads the topology again from the others) and reads the
+      // conversation there. (Its appends wait for a replica the new primary does not have yet.)
+      await expect.poll(async () => (await service.get(first.id).catch(() => undefined))?.version, { timeout: 20_000, interval: 200 }).toBe(1);
+      expect(await cluster.primaryFor(keys.log(first.id))).not.toBe(firstHome);
+      // Sent to the new primary (no longer refused as stalled), not acknowledged without a replica.
+      const unreplicated = await service.runTurn(first.id, 'create a character card');
+      expect(unreplicated).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE' } });
+      expect(unreplicated.ok ? '' : unreplicated.error.technical_detail).not.toContain('stalled');
+    } finally {
+      firstHome.resume();
+    }
+    // The old primary comes back as a replica; the cluster is whole again for the tests after.
+    await cluster.waitHealthy();
+  }, 60_000);
 });

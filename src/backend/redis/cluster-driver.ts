@@ -1,8 +1,12 @@
+import { createRequire } from 'node:module';
 import { createCluster } from 'redis';
 import { createClient } from 'redis';
 import { createDurablePool, type DriverOptions, type DurablePool, type RedisClient, type RedisDriver } from './driver.ts';
 
 type RedisCluster = ReturnType<typeof createCluster>;
+
+/** node-redis's own key → slot (hash tags included): our stall bookkeeping routes as its commands do. */
+const calculateSlot = (createRequire(import.meta.url)('@redis/client/dist/lib/utils/calculate-slot.js') as { default: (key: string) => number }).default;
 
 /** Pause before trying the seeds again when none answered at start-up. */
 const CONNECT_RETRY_MS = 500;
@@ -110,6 +114,18 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
         pools.set(address, pool);
       }
       return pool.take();
+    },
+    async refreshTopology(unanswering) {
+      // node-redis rereads the topology by itself only when a node errors or redirects; a silent
+      // one does neither. Its slots' own rediscovery, from the nodes that answer.
+      await (cluster as unknown as { _slots: { rediscover(startWith: undefined, excluded: ReadonlySet<string>): Promise<void> } })
+        ._slots.rediscover(undefined, unanswering);
+      dropFormerPrimaries();
+      return new Set(cluster.masters.map((m) => m.address));
+    },
+    nodeOf(key) {
+      if (key === undefined || !connected) return '';
+      return cluster.slots[calculateSlot(key)]?.master.address ?? '';
     },
     async relocate(key) {
       // Any command for the key through the cluster client: on MOVED it re-reads the slots.

@@ -40,6 +40,8 @@ export interface RedisConnectionOptions {
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
 export const DEFAULT_MAX_IN_FLIGHT = 1_000;
 export const DEFAULT_ACK_TIMEOUT_MS = 1_000;
+/** How often a cluster's topology is read again while one of its nodes is stalled. */
+const STALLED_TOPOLOGY_REFRESH_MS = 500;
 
 /**
  * What this process last saw of Redis, without asking it: `connecting` before the first
@@ -153,6 +155,8 @@ export interface RedisConnection {
 export interface CallOptions {
   timeoutMs?: number;
   probe?: boolean;
+  /** The key the command is routed by: in a cluster, whose node's stall it waits on (none: any node's). */
+  key?: string;
   /**
    * Names the batch for its span (`redis {name}`, e.g. `log.append`) and the command it sends
    * (`db.operation.name`, e.g. EVALSHA). Spans are made only inside a recorded trace (a request,
@@ -175,13 +179,48 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     down = true;
     logger.warn('redis connection lost; reconnecting', { error: error.message });
   });
-  /** performance.now() of the last answer on the commands connection, and of the stall's start. */
+  /**
+   * performance.now() of the last answer, overall and per node, and of each stalled node's stall's
+   * start. Per node: in a cluster one stalled primary must not fail the other shards' commands.
+   * (One server: a single node, ''.)
+   */
   let lastReplyAt: number | undefined;
-  let stalledSince: number | undefined;
-  const answered = (): void => {
+  const replyAt = new Map<string, number>();
+  const stalled = new Map<string, number>();
+  /**
+   * While nodes are stalled (a cluster), the topology is read again from the others now and then:
+   * a replica promoted in place of a silent primary takes its slots, and that primary's stall no
+   * longer applies to them.
+   */
+  let topologyTimer: NodeJS.Timeout | undefined;
+  let refreshing = false;
+  const watchStalls = (): void => {
+    if (!driver.cluster || topologyTimer !== undefined) return;
+    topologyTimer = setInterval(() => {
+      if (stalled.size === 0 || closed) {
+        clearInterval(topologyTimer);
+        topologyTimer = undefined;
+        return;
+      }
+      if (refreshing) return;
+      refreshing = true;
+      driver.refreshTopology(new Set(stalled.keys())).then((primaries) => {
+        for (const node of [...stalled.keys()]) {
+          if (primaries.has(node)) continue;
+          stalled.delete(node);
+          logger.info('a stalled redis node no longer serves any slot; its slots are served elsewhere', { node });
+        }
+      }, () => { /* no node answered: tried again at the next tick */ }).finally(() => { refreshing = false; });
+    }, STALLED_TOPOLOGY_REFRESH_MS);
+    topologyTimer.unref();
+  };
+  const answered = (node: string): void => {
     lastReplyAt = performance.now();
-    if (stalledSince !== undefined) logger.info('redis answers again', { stalledMs: Math.round(lastReplyAt - stalledSince) });
-    stalledSince = undefined;
+    replyAt.set(node, lastReplyAt);
+    const since = stalled.get(node);
+    if (since === undefined) return;
+    stalled.delete(node);
+    logger.info('redis answers again', { stalledMs: Math.round(lastReplyAt - since), ...(node === '' ? {} : { node }) });
   };
   const primaryListeners = new Set<(primary: RedisClient) => void>();
   /** Without a setting: 1 once any primary was seen with a replica (and from then on). */
@@ -204,7 +243,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   driver.onReady(() => {
     if (down) logger.info('redis connection restored');
     down = false;
-    answered();
+    lastReplyAt = performance.now();
+    // A connection made again answers again; a node still stalled is found again at its next deadline.
+    for (const node of [...stalled.keys()]) answered(node);
     lookAtPrimaries();
   });
   // Start-up does not wait for Redis: requests answer 503 until it is reachable. The first
@@ -224,7 +265,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   const state = (): RedisState => {
     if (!everReady) return 'connecting';
     if (!driver.isReady()) return 'down';
-    return stalledSince === undefined ? 'ready' : 'stalled';
+    return stalled.size === 0 ? 'ready' : 'stalled';
   };
 
   /**
@@ -252,8 +293,10 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
 
   async function send<T>(command: (client: RedisCommands) => Promise<T>, callOptions: CallOptions): Promise<T> {
     if (!everReady) await Promise.race([firstReady, new Promise((resolve) => setTimeout(resolve, startupWaitMs).unref())]);
+    const node = driver.nodeOf(callOptions.key);
+    const stalledSince = stalled.get(node);
     if (stalledSince !== undefined && driver.isReady()) {
-      throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled)`);
+      throw new CommandNotSentError(`redis: no answer for ${Math.round(performance.now() - stalledSince)} ms (stalled${node === '' ? '' : `: ${node}`})`);
     }
     if (!everReady) throw new CommandNotSentError('redis: not connected yet');
     if (inFlight >= maxInFlight) throw new CommandNotSentError(`redis: ${inFlight} commands waiting for an answer`);
@@ -274,9 +317,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       throw error;
     }
     // Settled whether or not anyone still waits: the count and the stall end with Redis's answer.
-    sent.then(() => { inFlight -= 1; answered(); }, (error: unknown) => {
+    sent.then(() => { inFlight -= 1; answered(node); }, (error: unknown) => {
       inFlight -= 1;
-      if (error instanceof ErrorReply) answered();
+      if (error instanceof ErrorReply) answered(node);
     });
     try {
       // A Redis that stopped answering without closing the connection (paused, partitioned)
@@ -286,9 +329,11 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         // poll phase): when the loop itself was held past the deadline, an answer already
         // waiting in the socket wins, instead of a spurious timeout and stall.
         timer = setTimeout(() => setImmediate(() => {
-          if (!callOptions.probe && (lastReplyAt === undefined || lastReplyAt < sentAt) && driver.isReady() && stalledSince === undefined) {
-            stalledSince = sentAt;
-            logger.warn('redis does not answer; failing commands at once until it does', { timeoutMs });
+          const last = replyAt.get(node);
+          if (!callOptions.probe && (last === undefined || last < sentAt) && driver.isReady() && !stalled.has(node)) {
+            stalled.set(node, sentAt);
+            watchStalls();
+            logger.warn('redis does not answer; failing commands at once until it does', { timeoutMs, ...(node === '' ? {} : { node }) });
           }
           reject(new CommandTimeoutError(`redis: no answer within ${timeoutMs} ms`));
         }), timeoutMs);
@@ -372,7 +417,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
           throw again;
         }
       }
-    }, { ...durableOptions, timeoutMs }).catch((error: unknown) => {
+    }, { ...durableOptions, timeoutMs, key }).catch((error: unknown) => {
       abandoned = true;
       throw error;
     });
@@ -424,6 +469,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(topologyTimer);
       driver.destroy();
     },
   };

@@ -39,6 +39,17 @@ export interface RedisDriver {
    * its WAIT (see DurablePool); `release` once both are answered.
    */
   durableFor(key: string): Promise<{ client: RedisClient; release(): void }>;
+  /**
+   * The node a command routed by `key` goes to now, as this client knows the topology (one
+   * server: ''; a cluster: the primary's address, '' when unknown or without a key).
+   */
+  nodeOf(key: string | undefined): string;
+  /**
+   * Some nodes stopped answering (stalled, not disconnected: nothing makes the client look again):
+   * read the topology again from the others, so slots a replica took over go there. Resolves to
+   * the primaries' addresses now (one server: nothing to learn, its one node).
+   */
+  refreshTopology(unanswering: ReadonlySet<string>): Promise<ReadonlySet<string>>;
   /** After a MOVED from `nodeFor(key)`'s node: learn where the slot is now. */
   relocate(key: string): Promise<void>;
   primaries(): Promise<RedisClient[]>;
@@ -176,6 +187,8 @@ export function createSingleDriver(url: string, options: DriverOptions): RedisDr
     onReady: (l) => { readies.add(l); },
     onResubscribed: (l) => { resubscribed.add(l); },
     durableFor: () => durable.take(),
+    nodeOf: () => '',
+    refreshTopology: async () => new Set(['']),
     relocate: async () => {},
     primaries: async () => [client],
     async subscriber() {

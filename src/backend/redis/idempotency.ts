@@ -17,7 +17,7 @@ export function createRedisIdempotencyStore<V>(
 ): IdempotencyStore<V> {
   return {
     async get(key) {
-      const text = await connection.call((client) => client.get(keys.idempotency(name, key)), { span: { name: 'idempotency.get', command: 'GET' } });
+      const text = await connection.call((client) => client.get(keys.idempotency(name, key)), { key: keys.idempotency(name, key), span: { name: 'idempotency.get', command: 'GET' } });
       return text === null ? undefined : JSON.parse(text) as V;
     },
     async set(key, value) {

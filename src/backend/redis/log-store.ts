@@ -76,7 +76,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
 
     async append(cid, entry, version) {
       const json = JSON.stringify(LogEntrySchema.parse(entry));
-      if (entry.type === 'created') await connection.call((client) => client.sAdd(keys.owner(entry.ownerSessionId), cid), { span: { name: 'log.owner', command: 'SADD' } });
+      if (entry.type === 'created') await connection.call((client) => client.sAdd(keys.owner(entry.ownerSessionId), cid), { key: keys.owner(entry.ownerSessionId), span: { name: 'log.owner', command: 'SADD' } });
       // Acknowledged once on the primary's AOF and on the replicas the connection waits for.
       const known = seen.get(cid);
       const expected = version > 0 && known?.version === version ? known.digest : '';
@@ -95,7 +95,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
       // for by the watchers' catch-up once they resubscribe, or by the next change.
       if (announceAfter) {
         const notice = String(version + 1);
-        void connection.call((client) => (connection.cluster ? client.sPublish(keys.channel(cid), notice) : client.publish(keys.channel(cid), notice)))
+        void connection.call((client) => (connection.cluster ? client.sPublish(keys.channel(cid), notice) : client.publish(keys.channel(cid), notice)), { key: keys.channel(cid) })
           .catch(() => {});
       }
     },
@@ -115,7 +115,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
       const known = seen.get(cid);
       const check = after > 0 && known?.version === after;
       const start = after === 0 ? '-' : `${check ? after : after + 1}-0`;
-      const items = (await connection.call((client) => client.xRange(keys.log(cid), start, '+'), { span: { name: 'log.read', command: 'XRANGE' } })) ?? [];
+      const items = (await connection.call((client) => client.xRange(keys.log(cid), start, '+'), { key: keys.log(cid), span: { name: 'log.read', command: 'XRANGE' } })) ?? [];
       if (check) {
         const first = items.shift();
         if (first?.id !== `${after}-0` || typeof first.message['e'] !== 'string' || digestOf(first.message['e']) !== known!.digest) {
@@ -161,7 +161,7 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
     },
 
     async countOwnedBy(owner) {
-      return connection.call((client) => client.sCard(keys.owner(owner)), { span: { name: 'log.count-owned', command: 'SCARD' } });
+      return connection.call((client) => client.sCard(keys.owner(owner)), { key: keys.owner(owner), span: { name: 'log.count-owned', command: 'SCARD' } });
     },
 
     close: async () => {},

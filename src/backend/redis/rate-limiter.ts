@@ -33,7 +33,7 @@ export function createRedisRateLimiter(
   if (!(options.perMinute > 0) || !(options.burst >= 1)) throw new RangeError('invalid rate limit');
   return {
     async take(key) {
-      const allowed = await connection.call((client) => TAKE.run(client, [keys.bucket(name, key)], [String(options.perMinute), String(options.burst)]), { span: { name: 'rate-limit.take', command: 'EVALSHA' } });
+      const allowed = await connection.call((client) => TAKE.run(client, [keys.bucket(name, key)], [String(options.perMinute), String(options.burst)]), { key: keys.bucket(name, key), span: { name: 'rate-limit.take', command: 'EVALSHA' } });
       return allowed === 1;
     },
   };

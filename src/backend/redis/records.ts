@@ -27,16 +27,16 @@ export function createRedisRecords<T>(
     async save(owner, key, make) {
       // A retry finds its record without drawing a number.
       if (key !== undefined) {
-        const known = await connection.call((client) => client.hGet(keys.recordKeys(name, owner), key), { span: { name: 'records.find', command: 'HGET' } });
+        const known = await connection.call((client) => client.hGet(keys.recordKeys(name, owner), key), { key: keys.recordKeys(name, owner), span: { name: 'records.find', command: 'HGET' } });
         if (known !== null && known !== undefined) return parse(JSON.parse(known));
       }
-      const n = await connection.call((client) => client.incr(keys.recordCounter(name)), { span: { name: 'records.next-id', command: 'INCR' } });
+      const n = await connection.call((client) => client.incr(keys.recordCounter(name)), { key: keys.recordCounter(name), span: { name: 'records.next-id', command: 'INCR' } });
       const record = make(n);
       const stored = await connection.durable(keys.recordKeys(name, owner), (node) => SAVE.run(node, [keys.recordKeys(name, owner), keys.recordList(name, owner)], [key ?? '', JSON.stringify(record)]), { span: { name: 'records.save', command: 'EVALSHA' } });
       return parse(JSON.parse(String(stored)));
     },
     async list(owner) {
-      const texts = await connection.call((client) => client.lRange(keys.recordList(name, owner), 0, -1), { span: { name: 'records.list', command: 'LRANGE' } });
+      const texts = await connection.call((client) => client.lRange(keys.recordList(name, owner), 0, -1), { key: keys.recordList(name, owner), span: { name: 'records.list', command: 'LRANGE' } });
       return texts.map((text) => parse(JSON.parse(text))).reverse();
     },
   };

@@ -40,7 +40,7 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
     return Promise.race([listening, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   };
 
-  const releaseNow = (cid: string, token: string): Promise<unknown> => connection.call((client) => RELEASE.run(client, [keys.turn(cid)], [token]), { span: { name: 'turn.release', command: 'EVALSHA' } });
+  const releaseNow = (cid: string, token: string): Promise<unknown> => connection.call((client) => RELEASE.run(client, [keys.turn(cid)], [token]), { key: keys.turn(cid), span: { name: 'turn.release', command: 'EVALSHA' } });
   /** Tries the release again until it succeeds or the lease is over anyway. */
   const releaseLater = (cid: string, token: string): void => {
     const until = Date.now() + leaseMs;
@@ -56,7 +56,7 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
       const token = `${randomBytes(12).toString('base64url')}`;
       const deadline = Date.now() + waitMs;
       for (;;) {
-        const set = await connection.call((client) => client.set(keys.turn(cid), token, { condition: 'NX', expiration: { type: 'PX', value: leaseMs } }), { span: { name: 'turn.claim', command: 'SET' } })
+        const set = await connection.call((client) => client.set(keys.turn(cid), token, { condition: 'NX', expiration: { type: 'PX', value: leaseMs } }), { key: keys.turn(cid), span: { name: 'turn.claim', command: 'SET' } })
           .catch((error: unknown) => {
             // Unanswered is not undone: Redis may still set it, and a claim nobody holds would
             // block the conversation's turns for a whole lease.
@@ -71,7 +71,7 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
       // A cancel sent from another instance from now on must reach this one.
       await listen();
       const renew = setInterval(() => {
-        connection.call((client) => RENEW.run(client, [keys.turn(cid)], [token, String(leaseMs)]), { span: { name: 'turn.renew', command: 'EVALSHA' } }).catch(() => {
+        connection.call((client) => RENEW.run(client, [keys.turn(cid)], [token, String(leaseMs)]), { key: keys.turn(cid), span: { name: 'turn.renew', command: 'EVALSHA' } }).catch(() => {
           // Redis is away: the turn goes on; its log append will fail or conflict, never double-apply.
         });
       }, Math.max(10, Math.floor(leaseMs / 3)));
@@ -93,16 +93,16 @@ export function createRedisTurnGate(connection: RedisConnection, keys: RedisKeys
     },
 
     async cancel(cid) {
-      const token = await connection.call((client) => client.get(keys.turn(cid)), { span: { name: 'turn.holder', command: 'GET' } });
+      const token = await connection.call((client) => client.get(keys.turn(cid)), { key: keys.turn(cid), span: { name: 'turn.holder', command: 'GET' } });
       if (token === null) return false;
       const local = held.get(token);
       if (local) local.abort(TURN_CANCELLED);
-      else await connection.call((client) => client.publish(keys.cancel, token), { span: { name: 'turn.cancel', command: 'PUBLISH' } });
+      else await connection.call((client) => client.publish(keys.cancel, token), { key: keys.cancel, span: { name: 'turn.cancel', command: 'PUBLISH' } });
       return true;
     },
 
     async running(cid) {
-      return (await connection.call((client) => client.exists(keys.turn(cid)), { span: { name: 'turn.running', command: 'EXISTS' } })) === 1;
+      return (await connection.call((client) => client.exists(keys.turn(cid)), { key: keys.turn(cid), span: { name: 'turn.running', command: 'EXISTS' } })) === 1;
     },
   };
 }
