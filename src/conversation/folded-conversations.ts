@@ -222,6 +222,8 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       const { confirm } = store;
       if (!shared || confirm === undefined) return Promise.resolve();
       return mutations.run(cid, async () => {
+        // Replaced meanwhile (reloaded after a rewrite): what it replays is not the log's.
+        if (states.get(cid) !== state) throw new LogRewrittenError(cid, state.folded.version);
         try {
           await confirm.call(store, cid, state.folded.version);
         } catch (error) {
@@ -236,6 +238,9 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     },
     commit(cid, state, entry, next, cause, basis, continues) {
       return mutations.run(cid, async () => {
+        // Replaced meanwhile (a catch-up found the log rewritten and reloaded it): this decision
+        // was taken on a past the log no longer holds, whatever the version says.
+        if (states.get(cid) !== state) throw new AppendConflictError(cid, basis);
         if (state.folded.version !== basis) throw new AppendConflictError(cid, basis, state.folded.version);
         try {
           await store.append(cid, entry, basis);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppendConflictError, type ConversationEvent, type ConversationStore, type LogEntry } from '../../src/conversation/index.ts';
+import { AppendConflictError, irHash, LogRewrittenError, type ConversationEvent, type ConversationStore, type LogEntry } from '../../src/conversation/index.ts';
 import { formAction, makeService } from './fixtures/service.ts';
 
 /**
@@ -11,7 +11,7 @@ import { formAction, makeService } from './fixtures/service.ts';
 function sharedLog() {
   const logs = new Map<string, LogEntry[]>();
   const watchers = new Map<string, Set<() => void>>();
-  const control = { hold: undefined as undefined | { release?: () => void }, failReads: 0 };
+  const control = { hold: undefined as undefined | { release?: () => void }, failReads: 0, rewritten: false };
   /** `flaky`: this instance's reads fail while `control.failReads` lasts. */
   const store = (options: { flaky?: boolean } = {}): ConversationStore => ({
     writers: 'many',
@@ -32,8 +32,15 @@ function sharedLog() {
         control.hold = undefined;
         await new Promise<void>((resolve) => { hold.release = resolve; }); // … answered later
       }
+      // What the Redis store says when the entry it read last at `after` is gone.
+      if (control.rewritten && after > 0) {
+        control.rewritten = false;
+        throw new LogRewrittenError(cid, after);
+      }
       return entries;
     },
+    // Nothing to wait for here (every entry is kept): a confirmation only takes its turn.
+    confirm: async () => {},
     watch(cid, changed) {
       const set = watchers.get(cid) ?? new Set();
       set.add(changed);
@@ -43,7 +50,11 @@ function sharedLog() {
     countOwnedBy: async () => 0,
     close: async () => {},
   });
-  return { store, control, lose: (cid: string, n: number) => logs.set(cid, logs.get(cid)!.slice(0, -n)) };
+  return {
+    store, control,
+    lose: (cid: string, n: number) => logs.set(cid, logs.get(cid)!.slice(0, -n)),
+    notify: (cid: string) => { for (const w of watchers.get(cid) ?? []) w(); },
+  };
 }
 
 const CARD = { name: 'Aria', personality: 'Kind.' };
@@ -123,6 +134,72 @@ describe('folded conversations on a log with other writers', () => {
       for (let v = last - 63; v <= last; v += 1) expect(await service.irAt(c.id, v)).toEqual(irs.get(v));
       expect(await service.irAt(c.id, last - 64)).toBeUndefined();
       expect(await service.irAt(c.id, last + 1)).toBeUndefined();
+    }
+  });
+
+  it('a retry replayed from a state that a catch-up meanwhile found rewritten (and reloaded) is decided again on the log as it is, not acknowledged from the lost entry', async () => {
+    const { store, control, lose, notify } = sharedLog();
+    const a = makeService(store(), { demo: true }).service;
+    const b = makeService(store(), { demo: true }).service;
+    const c = await a.create('o');
+    const turn = await a.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error(turn.error.message);
+    const submit = formAction(turn.next, 'main', CARD, { idempotencyKey: 'k1' });
+    expect(await a.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
+    expect((await b.get(c.id))?.version).toBe(3);
+    const off = b.subscribe(c.id, () => {});
+    try {
+      lose(c.id, 1); // the save (version 3) was never acknowledged, and a failover lost it
+      // A notice's catch-up on b: its read is answered late, and then says the log was rewritten.
+      const hold: { release?: () => void } = {};
+      control.hold = hold;
+      control.rewritten = true;
+      notify(c.id);
+      await expect.poll(() => hold.release !== undefined).toBe(true);
+      // The client's retry reaches b, whose cached state still holds k1: a replay, were it not checked.
+      const retry = b.applyAction(c.id, submit);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      hold.release!();
+      expect(await retry).toMatchObject({ ok: true, replayed: false });
+      expect((await b.get(c.id))?.version).toBe(3);
+    } finally {
+      off();
+    }
+  });
+
+  it('a decision taken on a state that a catch-up meanwhile found rewritten (and reloaded) is not appended on top of the log as it now is: taken again', async () => {
+    const { store, control, lose, notify } = sharedLog();
+    const a = makeService(store(), { demo: true }).service;
+    const b = makeService(store(), { demo: true }).service;
+    const c = await a.create('o');
+    const turn = await a.runTurn(c.id, 'create a character card');
+    if (!turn.ok) throw new Error(turn.error.message);
+    const saved = await a.applyAction(c.id, formAction(turn.next, 'main', CARD, { idempotencyKey: 'k1' }));
+    if (!saved.ok) throw new Error(saved.error.message);
+    expect((await b.get(c.id))?.version).toBe(3);
+    const off = b.subscribe(c.id, () => {});
+    try {
+      lose(c.id, 1); // the save (version 3) was lost in a failover …
+      const other = makeService(store(), { demo: true }).service; // … and another instance saved something else as version 3
+      expect(await other.applyAction(c.id, formAction(turn.next, 'main', { ...CARD, name: 'Bea' }, { idempotencyKey: 'k3' }))).toMatchObject({ ok: true });
+      const hold: { release?: () => void } = {};
+      control.hold = hold;
+      control.rewritten = true;
+      notify(c.id);
+      await expect.poll(() => hold.release !== undefined).toBe(true);
+      // A submit from b's renderer, which shows the lost save: decided on b's stale state, held behind the catch-up.
+      const submit = b.applyAction(c.id, formAction(saved.next, 'main', { ...CARD, name: 'Cleo' }, { idempotencyKey: 'k2' }));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      hold.release!();
+      await submit;
+      // Whatever was decided, the log replays to what b holds: nothing was built on the lost save.
+      const fresh = makeService(store(), { demo: true }).service;
+      const [onB, replayed] = [await b.get(c.id), await fresh.get(c.id)];
+      expect(onB?.version).toBe(replayed?.version);
+      expect(irHash(onB!.ir)).toBe(irHash(replayed!.ir));
+      expect(await fresh.divergences(c.id)).toEqual([]);
+    } finally {
+      off();
     }
   });
 });
