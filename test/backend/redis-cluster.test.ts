@@ -173,7 +173,6 @@ describe('conversation service on a Redis Cluster, several instances', () => {
       // never errors or redirects, so it reads the topology again from the others) and reads the
       // conversation there. (Its appends wait for a replica the new primary does not have yet.)
       await expect.poll(async () => (await service.get(first.id).catch(() => undefined))?.version, { timeout: 20_000, interval: 200 }).toBe(1);
-      expect(await cluster.primaryFor(keys.log(first.id))).not.toBe(firstHome);
       // Sent to the new primary (no longer refused as stalled), not acknowledged without a replica.
       const unreplicated = await service.runTurn(first.id, 'create a character card');
       expect(unreplicated).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE' } });
@@ -182,6 +181,8 @@ describe('conversation service on a Redis Cluster, several instances', () => {
       firstHome.resume();
     }
     // The old primary comes back as a replica; the cluster is whole again for the tests after.
+    // (Asked only now: the harness could put the question to the silent node.)
     await cluster.waitHealthy();
+    expect(await cluster.primaryFor(keys.log(first.id))).not.toBe(firstHome);
   }, 60_000);
 });
