@@ -204,7 +204,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       if (!listeners.has(cid)) return;
       const delay = Math.min(RETRY_MAX_MS, (retryDelays.get(cid) ?? RETRY_FIRST_MS / 2) * 2);
       retryDelays.set(cid, delay);
-      logger.warn('could not catch up with the conversation log; trying again', { cid, delayMs: delay, error: String(error) });
+      logger.warn('could not catch up with the conversation log; trying again', { cid, delayMs: delay, error });
       setTimeout(() => refresh(cid), delay).unref();
     });
   }

@@ -291,7 +291,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      await claim.release().catch((error: unknown) => logger.warn('could not release the turn', { cid, error: String(error) }));
+      await claim.release().catch((error: unknown) => logger.warn('could not release the turn', { cid, error }));
     }
   }
 

@@ -310,7 +310,7 @@ export function createA2uiBridges(options: BridgeOptions): A2uiBridges {
         // The shared store is away: no failure of the bridge's, and no missing conversation
         // either. The stream request answers 503 with a retry hint; the next one loads again.
         if (error instanceof StoreUnavailableError) throw error;
-        logger.error('A2UI bridge could not load the conversation', { cid, error: String(error) });
+        logger.error('A2UI bridge could not load the conversation', { cid, error });
         return false;
       },
     );

@@ -109,6 +109,35 @@ describe('one Redis with a replica', () => {
     await expect(reader.store.confirm!('c1', 2)).rejects.toBeInstanceOf(LogRewrittenError);
   });
 
+  it('change notices: sent once the replica holds the entry; an append it acknowledged too late (503) is announced once it does', async () => {
+    const writer = backend({ prefix: 'notice:', ackReplicas: 1, ackTimeoutMs: 300 });
+    const reader = backend({ prefix: 'notice:', ackReplicas: 1, ackTimeoutMs: 300 });
+    await writer.store.append('c1', created('c1'), 0);
+    let notices = 0;
+    const off = reader.store.watch!('c1', () => { notices += 1; });
+    try {
+      // The watch looks once when its subscription is made.
+      await waitFor(async () => notices >= 1, 'the first look');
+      const before = notices;
+      await writer.store.append('c1', created('c1'), 1);
+      await waitFor(async () => notices > before, 'the notice of an acknowledged append');
+      replica.pause();
+      const paused = notices;
+      try {
+        await expect(writer.store.append('c1', created('c1'), 2)).rejects.toBeInstanceOf(NotReplicatedError);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // Not announced while the replica lacks it.
+        expect(notices).toBe(paused);
+      } finally {
+        replica.resume();
+      }
+      // No retry, no other change: announced all the same once the replica has it.
+      await waitFor(async () => notices > paused, 'the late notice');
+    } finally {
+      off();
+    }
+  });
+
   it('a retry that another instance would replay from an entry the replica lacks is not acknowledged (unavailable, 503); once that entry is lost, the retry is applied anew, exactly once', async () => {
     const [onA, onB] = [backend({ prefix: 'replay:', ackReplicas: 1, ackTimeoutMs: 300 }), backend({ prefix: 'replay:', ackReplicas: 1, ackTimeoutMs: 300 })];
     const [a, b] = [onA, onB].map((on, name) => makeService(on.store, {

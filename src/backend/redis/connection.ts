@@ -354,18 +354,25 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   }
 
   /** The write and its WAIT, sent together on the primary's connection (one round trip). */
-  async function writeAndWait<T>(node: RedisClient, write: (node: ScriptClient, waits: boolean) => Promise<T>, replicas: number): Promise<T> {
-    if (replicas === 0) return write(node, false);
+  async function writeAndWait<T>(
+    node: RedisClient, write: (node: ScriptClient, waits: boolean) => Promise<T>, replicas: number, abandoned: () => boolean,
+  ): Promise<T> {
     const waitFor = (): Promise<number> => node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
     // A script this primary does not know (NOSCRIPT: a promoted replica's cache is empty, a
-    // restarted server's too) is sent again as EVAL once that answer is back, after the WAIT
-    // sent with it, which counted none of the write: then it is waited for again.
+    // restarted server's too) is sent again as EVAL once that answer is back: never once the
+    // caller stopped waiting (it was told 503); and after the WAIT sent with it, which counted
+    // none of the write, so it is waited for again.
     let waitSent = false;
     let sentAfterWait = false;
     const tracked: ScriptClient = {
       evalSha: (...args) => { sentAfterWait ||= waitSent; return node.evalSha(...args); },
-      eval: (...args) => { sentAfterWait ||= waitSent; return node.eval(...args); },
+      eval: (...args) => {
+        if (abandoned()) return Promise.reject(new CommandNotSentError('redis: not sent again after its deadline'));
+        sentAfterWait ||= waitSent;
+        return node.eval(...args);
+      },
     };
+    if (replicas === 0) return write(tracked, false);
     const written = write(tracked, true);
     const waited = waitFor();
     waitSent = true;
@@ -394,7 +401,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
           throw new CommandNotSentError('redis: no connection for the write before its deadline');
         }
         try {
-          return await writeAndWait(node.client, write, replicas);
+          return await writeAndWait(node.client, write, replicas, () => abandoned);
         } finally {
           node.release();
         }

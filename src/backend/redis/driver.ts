@@ -84,7 +84,8 @@ export interface DurablePool {
 export const DURABLE_READY_WAIT_MS = 1_000;
 
 export function createDurablePool(make: () => RedisClient, onError: (error: Error) => void): DurablePool {
-  const slots: Array<{ client: RedisClient; busy: number }> = [];
+  /** `waiting`: the one wait for its connection to be ready that the writes taking it meanwhile share. */
+  const slots: Array<{ client: RedisClient; busy: number; waiting?: Promise<boolean> }> = [];
   let destroyed = false;
   const leastBusy = (among: typeof slots): (typeof slots)[number] | undefined =>
     among.reduce<(typeof slots)[number] | undefined>((best, s) => (best === undefined || s.busy < best.busy ? s : best), undefined);
@@ -105,7 +106,7 @@ export function createDurablePool(make: () => RedisClient, onError: (error: Erro
       let released = false;
       const release = (): void => { if (!released) { released = true; taken.busy -= 1; } };
       // Commands on a connection that is not ready fail at once (no offline queue): wait a little.
-      if (!taken.client.isReady && !(await readyWithin(taken.client, DURABLE_READY_WAIT_MS))) {
+      if (!taken.client.isReady && !(await (taken.waiting ??= readyWithin(taken.client, DURABLE_READY_WAIT_MS).finally(() => { taken.waiting = undefined; })))) {
         release();
         throw new ClientOfflineError();
       }
@@ -129,6 +130,7 @@ function readyWithin(client: RedisClient, ms: number): Promise<boolean> {
     };
     const onReady = (): void => done(true);
     const timer = setTimeout(() => done(client.isReady), ms);
+    timer.unref();
     client.on('ready', onReady);
   });
 }

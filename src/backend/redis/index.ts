@@ -68,7 +68,7 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
   });
   return {
     engine: 'redis',
-    store: createRedisLogStore(connection, keys),
+    store: createRedisLogStore(connection, keys, options.logger),
     turns: createRedisTurnGate(connection, keys, options.turns),
     rateLimiter: (name, limits) => createRedisRateLimiter(connection, keys, name, limits),
     idempotency: (name, limits) => createRedisIdempotencyStore(connection, keys, name, limits),

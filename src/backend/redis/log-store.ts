@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
-  AppendConflictError, LogEntrySchema, LogRewrittenError, type ConversationStore, type LogEntry,
+  AppendConflictError, LogEntrySchema, LogRewrittenError, silentLogger, type ConversationStore, type LogEntry, type Logger,
 } from '../../conversation/index.ts';
-import type { RedisConnection } from './connection.ts';
+import { NotReplicatedError, type RedisConnection } from './connection.ts';
 import type { RedisKeys } from './keys.ts';
 import { redisScript } from './script.ts';
 
@@ -50,11 +50,19 @@ redis.call('SET', KEYS[2], ARGV[1], 'PX', 60000)
 return 1
 `);
 
+/** Tries of a change notice that could not be sent (its connection away a moment), this far apart. */
+const NOTICE_RETRY_MS = [100, 400, 1_600];
+/**
+ * An append whose replicas answered after its deadline (503) usually is kept all the same, and
+ * its retry may never come: it is announced once they hold it, looked at this far apart.
+ */
+const LATE_NOTICE_MS = [250, 500, 1_000, 2_000, 4_000, 8_000];
+
 /** Conversations whose last entry's digest is remembered (the oldest are forgotten: then unchecked). */
 const MAX_REMEMBERED = 100_000;
 const digestOf = (text: string): string => createHash('sha1').update(text).digest('hex');
 
-export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys): ConversationStore {
+export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys, logger: Logger = silentLogger): ConversationStore {
   /** Per conversation: the version and digest of the last entry this store read or wrote. */
   const seen = new Map<string, { version: number; digest: string }>();
   const see = (cid: string, version: number, text: string): void => {
@@ -71,6 +79,33 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
   const append = connection.cluster ? APPEND_SHARDED : APPEND;
   const changes = connection.cluster ? 'sharded' : 'broadcast';
 
+  /** Tells the watchers of `cid` (every instance) that its log reached `version`, held by the replicas. */
+  const announce = (cid: string, version: number, attempt = 0): void => {
+    const notice = String(version);
+    connection.call((client) => (connection.cluster ? client.sPublish(keys.channel(cid), notice) : client.publish(keys.channel(cid), notice)), { key: keys.channel(cid) })
+      .catch((error: unknown) => {
+        const delay = NOTICE_RETRY_MS[attempt];
+        if (delay !== undefined) setTimeout(() => announce(cid, version, attempt + 1), delay).unref();
+        else logger.warn('a change notice could not be sent: other instances show the change with the next one', { cid, version, error });
+      });
+  };
+  /** Entry `version` (digest `digest`) once its replicas hold it; nothing if it is not there (not written, or lost). */
+  const confirmed = (cid: string, version: number, digest: string): Promise<unknown> =>
+    connection.durable(keys.log(cid), (node) => CONFIRM.run(node, [keys.log(cid), keys.confirmed(cid)], [String(version), digest]), { span: { name: 'log.confirm', command: 'EVALSHA' } });
+  const announceLate = (cid: string, version: number, digest: string, attempt = 0): void => {
+    const delay = LATE_NOTICE_MS[attempt];
+    if (delay === undefined) {
+      logger.warn('an append its replicas did not acknowledge is not announced: other instances show it with the next change', { cid, version });
+      return;
+    }
+    setTimeout(() => {
+      confirmed(cid, version, digest).then(
+        (found) => { if (found === 1) announce(cid, version); },
+        () => announceLate(cid, version, digest, attempt + 1),
+      );
+    }, delay).unref();
+  };
+
   return {
     writers: 'many',
 
@@ -81,34 +116,36 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
       const known = seen.get(cid);
       const expected = version > 0 && known?.version === version ? known.digest : '';
       let announceAfter = false;
-      const reply = await connection.durable(keys.log(cid), (node, waits) => {
-        announceAfter = waits;
-        return append.run(node, [keys.log(cid), keys.channel(cid)], [String(version), json, expected, waits ? '' : '1']);
-      }, { span: { name: 'log.append', command: 'EVALSHA' } }) as [number, number];
+      let reply: [number, number];
+      try {
+        reply = await connection.durable(keys.log(cid), (node, waits) => {
+          announceAfter = waits;
+          return append.run(node, [keys.log(cid), keys.channel(cid)], [String(version), json, expected, waits ? '' : '1']);
+        }, { span: { name: 'log.append', command: 'EVALSHA' } }) as [number, number];
+      } catch (error) {
+        if (error instanceof NotReplicatedError) announceLate(cid, version + 1, digestOf(json));
+        throw error;
+      }
       if (reply[0] === 2) {
         seen.delete(cid);
         throw new LogRewrittenError(cid, version);
       }
       if (reply[0] !== 1) throw new AppendConflictError(cid, version, Number(reply[1]));
       see(cid, version + 1, json);
-      // Not waited for: the entry is acknowledged; a notice lost with the connection is made up
-      // for by the watchers' catch-up once they resubscribe, or by the next change.
-      if (announceAfter) {
-        const notice = String(version + 1);
-        void connection.call((client) => (connection.cluster ? client.sPublish(keys.channel(cid), notice) : client.publish(keys.channel(cid), notice)), { key: keys.channel(cid) })
-          .catch(() => {});
-      }
+      // Not waited for: the entry is acknowledged whatever happens to its notice.
+      if (announceAfter) announce(cid, version + 1);
     },
 
     async confirm(cid, version) {
       if (connection.ackReplicas() === 0) return;
       const known = seen.get(cid);
       const digest = known?.version === version ? known.digest : '';
-      const found = await connection.durable(keys.log(cid), (node) => CONFIRM.run(node, [keys.log(cid), keys.confirmed(cid)], [String(version), digest]), { span: { name: 'log.confirm', command: 'EVALSHA' } });
-      if (found !== 1) {
+      if (await confirmed(cid, version, digest) !== 1) {
         seen.delete(cid);
         throw new LogRewrittenError(cid, version);
       }
+      // Its own append may have gone unannounced (its replicas answered late): now they hold it.
+      announce(cid, version);
     },
 
     async read(cid, after = 0) {
