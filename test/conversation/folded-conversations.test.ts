@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AppendConflictError, irHash, LogRewrittenError, type ConversationEvent, type ConversationStore, type LogEntry } from '../../src/conversation/index.ts';
+import {
+  AppendConflictError, irHash, LogRewrittenError, type ActionResult, type ConversationEvent, type ConversationService, type ConversationStore, type LogEntry,
+} from '../../src/conversation/index.ts';
+import type { ActionRequest } from '../../src/ingress/index.ts';
+import type { ConversationIr } from '../../src/ui-ir/index.ts';
 import { formAction, makeService } from './fixtures/service.ts';
 
 /**
@@ -137,69 +141,65 @@ describe('folded conversations on a log with other writers', () => {
     }
   });
 
-  it('a retry replayed from a state that a catch-up meanwhile found rewritten (and reloaded) is decided again on the log as it is, not acknowledged from the lost entry', async () => {
+  /**
+   * A card saved through `a` (key k1, version 3) and followed by `b`, with a listener. Then that
+   * save is lost (never acknowledged), `meanwhile` may change the log, and a notice's catch-up on
+   * `b` is held so that it finds the log rewritten only once `decide` has started on b's stale state.
+   */
+  async function savedThenLost(
+    meanwhile: (store: () => ConversationStore, c: { id: string; turn: ConversationIr }) => Promise<void>,
+    decide: (b: ConversationService, c: { id: string; save: ActionRequest; saved: ConversationIr }) => Promise<ActionResult>,
+  ): Promise<{ b: ConversationService; store: () => ConversationStore; cid: string; decided: ActionResult }> {
     const { store, control, lose, notify } = sharedLog();
     const a = makeService(store(), { demo: true }).service;
     const b = makeService(store(), { demo: true }).service;
     const c = await a.create('o');
     const turn = await a.runTurn(c.id, 'create a character card');
     if (!turn.ok) throw new Error(turn.error.message);
-    const submit = formAction(turn.next, 'main', CARD, { idempotencyKey: 'k1' });
-    expect(await a.applyAction(c.id, submit)).toMatchObject({ ok: true, replayed: false });
-    expect((await b.get(c.id))?.version).toBe(3);
-    const off = b.subscribe(c.id, () => {});
-    try {
-      lose(c.id, 1); // the save (version 3) was never acknowledged, and a failover lost it
-      // A notice's catch-up on b: its read is answered late, and then says the log was rewritten.
-      const hold: { release?: () => void } = {};
-      control.hold = hold;
-      control.rewritten = true;
-      notify(c.id);
-      await expect.poll(() => hold.release !== undefined).toBe(true);
-      // The client's retry reaches b, whose cached state still holds k1: a replay, were it not checked.
-      const retry = b.applyAction(c.id, submit);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      hold.release!();
-      expect(await retry).toMatchObject({ ok: true, replayed: false });
-      expect((await b.get(c.id))?.version).toBe(3);
-    } finally {
-      off();
-    }
-  });
-
-  it('a decision taken on a state that a catch-up meanwhile found rewritten (and reloaded) is not appended on top of the log as it now is: taken again', async () => {
-    const { store, control, lose, notify } = sharedLog();
-    const a = makeService(store(), { demo: true }).service;
-    const b = makeService(store(), { demo: true }).service;
-    const c = await a.create('o');
-    const turn = await a.runTurn(c.id, 'create a character card');
-    if (!turn.ok) throw new Error(turn.error.message);
-    const saved = await a.applyAction(c.id, formAction(turn.next, 'main', CARD, { idempotencyKey: 'k1' }));
+    const save = formAction(turn.next, 'main', CARD, { idempotencyKey: 'k1' });
+    const saved = await a.applyAction(c.id, save);
     if (!saved.ok) throw new Error(saved.error.message);
     expect((await b.get(c.id))?.version).toBe(3);
     const off = b.subscribe(c.id, () => {});
     try {
-      lose(c.id, 1); // the save (version 3) was lost in a failover …
-      const other = makeService(store(), { demo: true }).service; // … and another instance saved something else as version 3
-      expect(await other.applyAction(c.id, formAction(turn.next, 'main', { ...CARD, name: 'Bea' }, { idempotencyKey: 'k3' }))).toMatchObject({ ok: true });
+      lose(c.id, 1);
+      await meanwhile(store, { id: c.id, turn: turn.next });
       const hold: { release?: () => void } = {};
       control.hold = hold;
       control.rewritten = true;
       notify(c.id);
       await expect.poll(() => hold.release !== undefined).toBe(true);
-      // A submit from b's renderer, which shows the lost save: decided on b's stale state, held behind the catch-up.
-      const submit = b.applyAction(c.id, formAction(saved.next, 'main', { ...CARD, name: 'Cleo' }, { idempotencyKey: 'k2' }));
+      const decision = decide(b, { id: c.id, save, saved: saved.next });
       await new Promise((resolve) => setTimeout(resolve, 20));
       hold.release!();
-      await submit;
-      // Whatever was decided, the log replays to what b holds: nothing was built on the lost save.
-      const fresh = makeService(store(), { demo: true }).service;
-      const [onB, replayed] = [await b.get(c.id), await fresh.get(c.id)];
-      expect(onB?.version).toBe(replayed?.version);
-      expect(irHash(onB!.ir)).toBe(irHash(replayed!.ir));
-      expect(await fresh.divergences(c.id)).toEqual([]);
+      return { b, store, cid: c.id, decided: await decision };
     } finally {
       off();
     }
+  }
+
+  it('a retry replayed from a state that a catch-up meanwhile found rewritten (and reloaded) is decided again on the log as it is, not acknowledged from the lost entry', async () => {
+    // The client's retry reaches b, whose cached state still holds k1: a replay, were it not checked.
+    const { b, cid, decided } = await savedThenLost(async () => {}, (on, c) => on.applyAction(c.id, c.save));
+    expect(decided).toMatchObject({ ok: true, replayed: false });
+    expect((await b.get(cid))?.version).toBe(3);
+  });
+
+  it('a decision taken on a state that a catch-up meanwhile found rewritten (and reloaded) is not appended on top of the log as it now is: taken again', async () => {
+    const { b, store, cid } = await savedThenLost(
+      // Another instance saved something else as version 3.
+      async (storeOf, c) => {
+        const other = makeService(storeOf(), { demo: true }).service;
+        expect(await other.applyAction(c.id, formAction(c.turn, 'main', { ...CARD, name: 'Bea' }, { idempotencyKey: 'k3' }))).toMatchObject({ ok: true });
+      },
+      // A submit from b's renderer, which shows the lost save: decided on b's stale state.
+      (on, c) => on.applyAction(c.id, formAction(c.saved, 'main', { ...CARD, name: 'Cleo' }, { idempotencyKey: 'k2' })),
+    );
+    // Whatever was decided, the log replays to what b holds: nothing was built on the lost save.
+    const fresh = makeService(store(), { demo: true }).service;
+    const [onB, replayed] = [await b.get(cid), await fresh.get(cid)];
+    expect(onB?.version).toBe(replayed?.version);
+    expect(irHash(onB!.ir)).toBe(irHash(replayed!.ir));
+    expect(await fresh.divergences(cid)).toEqual([]);
   });
 });
