@@ -1,12 +1,10 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
-import { createLocalBackend } from '../../src/backend/local.ts';
-import { createMemoryStore, StoreUnavailableError } from '../../src/conversation/index.ts';
 import type { RunningServer } from '../../src/host-html/index.ts';
-import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/ingress/idempotency.ts';
 import { createSurfacer, type Surfacer } from '../../src/server/index.ts';
 import { a2aClient, sendTask, text, textOf, userMessage } from './support.ts';
+import { backendRefusingRecords } from '../support/refusing-records.ts';
 
 /*
  * The shared record that an A2A message was answered is written after its turn is applied (with
@@ -21,20 +19,7 @@ let refuse = true;
 beforeAll(async () => {
   surfacer = createSurfacer({
     app: createDemoApp(), sessionSecret: 'a2a-answered-test-secret-0123', env: {},
-    backend: {
-      ...createLocalBackend(createMemoryStore()),
-      idempotency<V>(name: string, options: { ttlMs: number }): IdempotencyStore<V> {
-        const inner = createMemoryIdempotencyStore<V>({ ttlMs: options.ttlMs });
-        if (name !== 'a2a-answered') return inner;
-        return {
-          get: (key) => inner.get(key),
-          set: async (key, value) => {
-            if (refuse) throw new StoreUnavailableError('redis: the write reached 0 of 1 replicas within 1000 ms');
-            await inner.set(key, value);
-          },
-        };
-      },
-    },
+    backend: backendRefusingRecords('a2a-answered', () => refuse),
     logger: { info() {}, warn(message) { warnings.push(message); }, error(message) { warnings.push(`ERROR ${message}`); } },
   });
   server = await surfacer.listen({ port: 0, hostname: '127.0.0.1' });

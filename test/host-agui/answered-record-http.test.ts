@@ -1,9 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend } from '../../src/backend/local.ts';
-import { createMemoryStore, StoreUnavailableError } from '../../src/conversation/index.ts';
-import { createMemoryIdempotencyStore, type IdempotencyStore } from '../../src/ingress/idempotency.ts';
 import { AguiClient, startAgui, TOKEN_A, types, type AguiStack } from './support.ts';
+import { backendRefusingRecords } from '../support/refusing-records.ts';
 
 /*
  * The shared record that a message was answered is written after its turn is applied (with Redis,
@@ -15,22 +13,8 @@ let s: AguiStack;
 const warnings: string[] = [];
 let refuse = true;
 beforeAll(async () => {
-  const local = createLocalBackend(createMemoryStore());
   s = await startAgui({
-    backend: {
-      ...local,
-      idempotency<V>(name: string, options: { ttlMs: number }): IdempotencyStore<V> {
-        const inner = createMemoryIdempotencyStore<V>({ ttlMs: options.ttlMs });
-        if (name !== 'ag-ui-answered') return inner;
-        return {
-          get: (key) => inner.get(key),
-          set: async (key, value) => {
-            if (refuse) throw new StoreUnavailableError('redis: the write reached 0 of 1 replicas within 1000 ms');
-            await inner.set(key, value);
-          },
-        };
-      },
-    },
+    backend: backendRefusingRecords('ag-ui-answered', () => refuse),
     logger: { info() {}, warn(message) { warnings.push(message); }, error(message) { warnings.push(`ERROR ${message}`); } },
   });
 });
