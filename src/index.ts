@@ -26,7 +26,8 @@ export { z } from 'zod';
 // --- app definition -------------------------------------------------------------------------
 export type { AppCatalogRef, AppDefinition, AppTexts } from './conversation/app-definition.ts';
 export {
-  ComponentDefinitionError, createComponentRegistry, defineAction, defineApp, defineComponent, defineDirective, isCatalogId, itemActionNames,
+  ComponentDefinitionError, createComponentRegistry, defineAction, defineApp, defineComponent, defineDirective, fallbackListOf, isCatalogId,
+  itemActionNames,
 } from './app-kit/index.ts';
 export type { AppSpec, ComponentDefinition, ComponentRegistry } from './app-kit/index.ts';
 

@@ -1,4 +1,4 @@
-import { defineComponent, z, type Block } from 'surfacer';
+import { defineComponent, fallbackListOf, z, type Block } from 'surfacer';
 import { Ticket } from './tickets.ts';
 import { SORT_KEYS } from './ticket-order.ts';
 
@@ -41,7 +41,7 @@ export const TicketTable = defineComponent({
   ].join('\n'),
   fallback({ block, props }): Block[] {
     return [{
-      kind: 'list', name: block.name, path: block.path!, itemKey: block.itemKey, maxItems: block.maxItems, actions: block.actions,
+      ...fallbackListOf(block),
       ...(props.caption === undefined ? {} : { title: props.caption }),
       display: [
         { kind: 'text', field: 'subject', style: 'title' },
@@ -76,7 +76,7 @@ export const BarChart = defineComponent({
   ].join('\n'),
   fallback({ block, props }): Block[] {
     return [{
-      kind: 'list', name: block.name, path: block.path!, itemKey: block.itemKey, maxItems: block.maxItems, actions: block.actions,
+      ...fallbackListOf(block),
       title: props.title, empty: 'No figures yet.',
       display: [{ kind: 'text', field: 'label', style: 'caption' }, { kind: 'value', field: 'value', label: props.unit ?? 'Count' }],
     }];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RESERVED_PROP_NAMES } from '../compiler/components/props.ts';
-import { ComponentName, type Block, type ComponentBlock } from '../ui-ir/index.ts';
+import { ComponentName, type Block, type ComponentBlock, type ListBlock } from '../ui-ir/index.ts';
 
 /**
  * An app's own component (issue 22): defined once, shown by every client. A client holding the
@@ -56,6 +56,16 @@ export interface ComponentRegistry {
 
 export class ComponentDefinitionError extends Error {
   override readonly name = 'ComponentDefinitionError';
+}
+
+/**
+ * The list a collection component's fallback is built on: the block's name, path, item key, bound
+ * and item actions, as they must be for the fallback's buttons to send the same `{list, item}` to
+ * the same handler. Add its `display` (and `title`, `empty`).
+ */
+export function fallbackListOf(block: ComponentBlock): Pick<ListBlock, 'kind' | 'name' | 'path' | 'itemKey' | 'maxItems' | 'actions'> {
+  if (block.path === undefined) throw new ComponentDefinitionError(`component block ${block.name} is not a collection (no path): its fallback has no list`);
+  return { kind: 'list', name: block.name, path: block.path, itemKey: block.itemKey, maxItems: block.maxItems, actions: block.actions };
 }
 
 /** Eta's raw output tag, with or without a whitespace-control mark (`<%~`, `<%-~`, `<%_ ~`). */

@@ -1,7 +1,7 @@
 import { BASIC_FUNCTIONS, Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
 import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { z } from 'zod';
-import { createComponentRegistry, defineComponent } from '../../src/app-kit/index.ts';
+import { createComponentRegistry, defineComponent, fallbackListOf } from '../../src/app-kit/index.ts';
 import { createDemoApp, DEMO_ITEM_ACTIONS, SAMPLE_CHARACTERS } from '../../src/app/index.ts';
 import { createComponentDirective, createListDirectives } from '../../src/collections/index.ts';
 import type { AppDefinition } from '../../src/conversation/index.ts';
@@ -32,7 +32,7 @@ export const CharacterGallery = defineComponent({
   fallback: ({ block, props }) => [
     { kind: 'heading', text: props.heading, level: 3 },
     {
-      kind: 'list', name: block.name, path: block.path!, itemKey: block.itemKey, actions: block.actions, maxItems: block.maxItems,
+      ...fallbackListOf(block),
       display: [{ kind: 'text', field: 'name', style: 'title' }, { kind: 'text', field: 'tagline', style: 'body' }], empty: 'No characters.',
     },
   ],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createComponentRegistry, defineComponent, type ComponentRegistry } from '../../src/app-kit/index.ts';
+import { createComponentRegistry, defineComponent, fallbackListOf, type ComponentRegistry } from '../../src/app-kit/index.ts';
 import type { Block } from '../../src/ui-ir/index.ts';
 
 /**
@@ -34,7 +34,7 @@ export const Scoreboard = defineComponent({
     const out: Block[] = [];
     if (block.bind.title !== undefined) out.push({ kind: 'value', label: 'Table', path: block.bind.title });
     out.push({
-      kind: 'list', name: block.name, path: block.path!, itemKey: block.itemKey, maxItems: block.maxItems, actions: block.actions,
+      ...fallbackListOf(block),
       display: [{ kind: 'text', field: 'player', style: 'title' }, { kind: 'value', field: 'score', label: 'Score' }],
       empty: 'No scores yet.', ...(props.title === undefined ? {} : { title: props.title }),
     });

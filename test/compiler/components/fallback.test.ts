@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createComponentRegistry, defineComponent } from '../../../src/app-kit/index.ts';
+import { ComponentDefinitionError, createComponentRegistry, defineComponent, fallbackListOf } from '../../../src/app-kit/index.ts';
 import { createListDirectives, LIST_ACTIONS } from '../../../src/collections/index.ts';
 import { createDirectiveRegistry, runDirectives } from '../../../src/directives/index.ts';
 import {
@@ -215,5 +215,15 @@ describe('the generic list directives write a component collection\'s items like
       { mode: 'strict', source });
     expect(removed.errors).toEqual([]);
     expect(keys(removed.ir)).toEqual(['bob', 'cy']);
+  });
+});
+
+describe('fallbackListOf', () => {
+  it('gives the list the fields of the collection block that item actions are checked by, and refuses a block that is no collection', () => {
+    const actions = [{ name: 'list.choose', label: 'Pick' }];
+    const block = { kind: 'component', component: 'Scoreboard', name: 'scores', props: {}, bind: {}, path: '/committed/scores', itemKey: 'player', actions, maxItems: 7 } as ComponentBlock;
+    expect(fallbackListOf(block)).toEqual({ kind: 'list', name: 'scores', path: '/committed/scores', itemKey: 'player', maxItems: 7, actions });
+    const single = { kind: 'component', component: 'Gauge', name: 'gauge', props: {}, bind: {}, itemKey: 'id', actions: [], maxItems: 25 } as ComponentBlock;
+    expect(() => fallbackListOf(single)).toThrow(ComponentDefinitionError);
   });
 });
