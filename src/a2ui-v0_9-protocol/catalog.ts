@@ -11,6 +11,16 @@ import {
  */
 export const BASIC_CATALOG_ID = 'https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json';
 
+/**
+ * The same basic catalogue under the id the v0.9 spec's `json/basic_catalog.json` gives it, which
+ * `@a2ui/web_core` 0.10 (and so CopilotKit's A2UI renderer) registers. A client that names only
+ * this id is answered with it (hosting/catalog-choice.ts `basicCatalogIdOf`).
+ */
+export const BASIC_CATALOG_SPEC_ID = 'https://a2ui.org/specification/v0_9/basic_catalog.json';
+
+/** Both published ids of the v0.9 basic catalogue: one catalogue. */
+export const BASIC_CATALOG_IDS: readonly string[] = [BASIC_CATALOG_ID, BASIC_CATALOG_SPEC_ID];
+
 export const ICON_NAMES = [
   'accountCircle', 'add', 'arrowBack', 'arrowForward', 'attachFile', 'calendarToday', 'call', 'camera', 'check', 'close',
   'delete', 'download', 'edit', 'event', 'error', 'fastForward', 'favorite', 'favoriteOff', 'folder', 'help', 'home', 'info',

@@ -2,7 +2,7 @@
 // catalogue, and how a client applies data updates. One description, used by the v0.9
 // compiler's validator, ClientSim v0.9 and ingress.
 export {
-  BASIC_CATALOG_ID, BASIC_COMPONENT_SCHEMAS, BASIC_COMPONENT_TYPES, BASIC_FUNCTION_NAMES, CHILD_REFS, ICON_NAMES,
+  BASIC_CATALOG_ID, BASIC_CATALOG_IDS, BASIC_CATALOG_SPEC_ID, BASIC_COMPONENT_SCHEMAS, BASIC_COMPONENT_TYPES, BASIC_FUNCTION_NAMES, CHILD_REFS, ICON_NAMES,
   isBasicComponentType,
 } from './catalog.ts';
 export type { BasicComponentType, ChildRef } from './catalog.ts';

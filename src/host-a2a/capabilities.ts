@@ -1,6 +1,6 @@
-import { BASIC_CATALOG_ID } from '../a2ui-v0_9-protocol/index.ts';
+import { BASIC_CATALOG_ID, BASIC_CATALOG_IDS } from '../a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID, type A2uiVersion } from '../compiler/index.ts';
-import { advertisedInCapabilities, chooseCatalog, type AppCatalogOffer, type CatalogChoice } from '../hosting/index.ts';
+import { advertisedInCapabilities, basicCatalogIdOf, chooseCatalog, mergeAdvertised, NOTHING_ADVERTISED, type AppCatalogOffer, type CatalogChoice } from '../hosting/index.ts';
 
 /*
  * The A2UI extension for A2A (google/A2UI specification/v0_8, v0_9, v0_9_1
@@ -45,7 +45,8 @@ function capabilitiesOf(metadata: unknown): Record<string, unknown>[] {
 
 /**
  * The wire version of one turn's answer, or undefined for a text-only answer. Capabilities come
- * from the message's metadata and apply to that message only; a version counts when they list
+ * from the message's metadata and apply to that message only; without any, the newest version
+ * the client activated is answered with its basic catalogue (none activated: text only); a version counts when they list
  * its catalogue, or the app's catalogue (which holds the basic components: a client that names
  * only it renders everything we send). Among those, the newest the client activated
  * (`A2A-Extensions` header or the message's `extensions`) wins; when it activated none of them,
@@ -54,10 +55,13 @@ function capabilitiesOf(metadata: unknown): Record<string, unknown>[] {
  */
 export function chooseWireVersion(metadata: unknown, activated: readonly string[], appCatalogId?: string): A2uiVersion | undefined {
   const capabilities = capabilitiesOf(metadata);
-  if (capabilities.length === 0) return undefined;
+  // A client that activated a version and named no catalogue can render only that version's
+  // basic one (the official A2UI sample shell sends just the X-A2A-Extensions header).
+  if (capabilities.length === 0) return SERVED_VERSIONS.find((v) => activated.includes(A2UI_EXTENSION_URIS[v]));
   const lists = (c: Record<string, unknown>, v: A2uiVersion): boolean => {
     const ids = advertisedInCapabilities(c, v).ids;
-    return ids.includes(CATALOG_IDS[v]) || (appCatalogId !== undefined && ids.includes(appCatalogId));
+    const basic = v === '0.8' ? [CATALOG_IDS[v]] : BASIC_CATALOG_IDS;
+    return ids.some((id) => basic.includes(id)) || (appCatalogId !== undefined && ids.includes(appCatalogId));
   };
   const supported = SERVED_VERSIONS.filter((v) => capabilities.some((c) => lists(c, v)));
   if (supported.length === 0) return undefined;
@@ -70,4 +74,10 @@ export function chooseWireVersion(metadata: unknown, activated: readonly string[
 /** The catalogue a message's answer in `version` is compiled with: the app's when its capabilities name it (catalog-choice.ts). */
 export function chooseMessageCatalog(metadata: unknown, version: A2uiVersion, app: AppCatalogOffer | undefined): CatalogChoice {
   return capabilitiesOf(metadata).some((c) => chooseCatalog(app, advertisedInCapabilities(c, version)) === 'app') ? 'app' : 'basic';
+}
+
+/** The id a v0.9.x answer names the basic catalogue by: the one of its two published ids the message named (catalog-choice.ts). */
+export function chooseBasicCatalogId(metadata: unknown, version: A2uiVersion): string {
+  if (version === '0.8') return BASIC_CATALOG_ID;
+  return basicCatalogIdOf(capabilitiesOf(metadata).map((c) => advertisedInCapabilities(c, version)).reduce(mergeAdvertised, NOTHING_ADVERTISED));
 }

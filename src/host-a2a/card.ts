@@ -27,7 +27,8 @@ function extensions(app: AppDefinition): AgentExtension[] {
   const own = appCatalogOffer(app)?.id;
   return SERVED_VERSIONS.map((version) => ({
     uri: A2UI_EXTENSION_URIS[version],
-    description: `Answers with A2UI v${version} surfaces when a message's a2uiClientCapabilities list its catalogue`,
+    description: `Answers with A2UI v${version} surfaces when a message's a2uiClientCapabilities list its catalogue, `
+      + 'or when a message activates this extension and names no catalogue: then with the basic one',
     required: false,
     params: { supportedCatalogIds: own === undefined ? [CATALOG_IDS[version]] : [own, CATALOG_IDS[version]], acceptsInlineCatalogs: false },
   }));

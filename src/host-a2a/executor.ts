@@ -6,9 +6,9 @@ import { followTurn, StoreUnavailableError, turnAnswered, type ConversationServi
 import type { IdempotencyStore } from '../ingress/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
-import type { AppCatalogOffer, CatalogChoice, Principal, RateLimiter } from '../hosting/index.ts';
+import { namingBasicCatalog, type AppCatalogOffer, type CatalogChoice, type Principal, type RateLimiter } from '../hosting/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
-import { A2UI_EXTENSION_URIS, chooseMessageCatalog, chooseWireVersion } from './capabilities.ts';
+import { A2UI_EXTENSION_URIS, chooseBasicCatalogId, chooseMessageCatalog, chooseWireVersion } from './capabilities.ts';
 import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
 
 /*
@@ -105,6 +105,9 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     if (version !== undefined) ctx.context.addActivatedExtension(A2UI_EXTENSION_URIS[version]);
     // Like the wire version, the catalogue is the message's: each answer is compiled for its client.
     const catalog = version === undefined ? 'basic' : chooseMessageCatalog(message.metadata, version, this.deps.appCatalog);
+    /** The UI as it is now, for this message's client (its version, catalogue, and the id it knows the basic one by). */
+    const currentUi = async (v: A2uiVersion): Promise<readonly A2uiServerMessage[]> =>
+      namingBasicCatalog(await this.deps.ui(cid, v, catalog), chooseBasicCatalogId(message.metadata, v));
     // The v0.3 shape has no list-valued DataPart: one A2UI message per part there.
     const onePerPart = ctx.context.requestedVersion !== A2A_PROTOCOL_VERSION;
     const status = (state: TaskState, parts?: Part[], metadata?: Record<string, unknown>): void => {
@@ -135,7 +138,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
         if (version === undefined) return;
         surfacing = surfacing.then(async () => {
           if (running.done) return;
-          const parts = a2uiParts(await this.deps.ui(cid, version, catalog), version, onePerPart);
+          const parts = a2uiParts(await currentUi(version), version, onePerPart);
           if (parts.length > 0) status(TaskState.TASK_STATE_WORKING, parts);
         }).catch((error: unknown) => this.deps.logger.warn('A2A: a streamed part\'s UI could not be sent (the answer carries it)', { cid, taskId, error }));
       },
@@ -160,7 +163,7 @@ export class SurfacerAgentExecutor implements AgentExecutor {
       const outcome = principal === undefined
         ? { kind: 'failed' as const, error: makeError('HTTP_NOT_FOUND', 'no principal') }
         : await this.run(cid, message, version, catalog, running.controller.signal, follow);
-      const ui = async (): Promise<Part[]> => (version === undefined ? [] : a2uiParts(await this.deps.ui(cid, version, catalog), version, onePerPart));
+      const ui = async (): Promise<Part[]> => (version === undefined ? [] : a2uiParts(await currentUi(version), version, onePerPart));
       await endText(outcome.kind === 'completed' ? replyText(outcome) : '');
       if (outcome.kind === 'completed') {
         const step = version !== undefined && outcome.step !== undefined ? a2uiParts(outcome.step, version, onePerPart) : undefined;

@@ -8,7 +8,7 @@ import {
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
 import {
-  appCatalogOffer, bodyTextOf, chooseCatalog, clientAddress, createHeldSurfaces, createRateLimiter, ownerOfPrincipal, principalOf,
+  appCatalogOffer, basicCatalogIdOf, bodyTextOf, chooseCatalog, clientAddress, createHeldSurfaces, createRateLimiter, namingBasicCatalog, ownerOfPrincipal, principalOf,
   type CatalogChoice, type RateLimiter,
 } from '../hosting/index.ts';
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
@@ -64,6 +64,9 @@ export const AGUI_PATH = '/ag-ui';
 
 const V09 = a2uiWire('0.9');
 
+/** A run's client: the catalogue its surfaces are compiled with, and the id it knows the basic one by. */
+interface ClientCatalog { readonly choice: CatalogChoice; readonly basicId: string }
+
 function failure(c: Context, error: SurfacerError, status: number, issues?: ReadonlyArray<{ pointer: string; message: string }>): Response {
   c.header('Cache-Control', 'no-store');
   const retryAfter = retryAfterOf(error.code);
@@ -113,15 +116,18 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     }
   }
 
-  /** `request`: the action a run carries, as the ingress parsed it (checked before the stream). */
+  /**
+   * `request`: the action a run carries, as the ingress parsed it (checked before the stream).
+   * `catalog`: what the client's surfaces are compiled with, `basicId` the id its basic catalogue goes by.
+   */
   async function run(
-    cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined, catalog: CatalogChoice,
+    cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined, catalog: ClientCatalog,
     emit: (event: BaseEvent) => void, signal: AbortSignal,
   ): Promise<void> {
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
-    const bridges = options.bridges(catalog);
+    const bridges = options.bridges(catalog.choice);
     // What a client holds is compiled for its catalogue: a client of the other one is another client.
-    const client = catalog === 'app' ? `${cid}\u0000app` : cid;
+    const client = catalog.choice === 'app' ? `${cid}\u0000app` : cid;
     // Ids only: the surfaces are compiled at the end, if the run sends them whole.
     const shown = new Set(await liveSurfaceIds(bridges, cid));
     let error: SurfacerError | undefined;
@@ -134,7 +140,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     let surfacing: Promise<void> = Promise.resolve();
     const sendSurfaces = async (): Promise<void> => {
       if (signal.aborted) return;
-      const live = await liveSurfaces(bridges, cid);
+      const live = await liveSurfaces(bridges, cid, catalog.basicId);
       for (const event of unheldActivities(live, shown, V09.deleteSurface, held)) emit(event);
       // Sent now, so deleted at the end if it is gone by then.
       for (const id of live.keys()) shown.add(id);
@@ -270,13 +276,13 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
     }
     if (signal.aborted) return;
     if (step !== undefined && error === undefined) {
-      if (step.messages.length > 0) emit(surfaceDelta(step.a2uiSurfaceId, step.messages as never));
+      if (step.messages.length > 0) emit(surfaceDelta(step.a2uiSurfaceId, namingBasicCatalog(step.messages, catalog.basicId) as never));
       emit({ type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent);
       return;
     }
     // The UI as it is now (re-initialising a client that acted on a stale one), then the end.
     closeStreamed([]);
-    const after = await liveSurfaces(bridges, cid);
+    const after = await liveSurfaces(bridges, cid, catalog.basicId);
     for (const event of unheldActivities(after, shown, V09.deleteSurface, held)) emit(event);
     await sentWhole();
     if (error !== undefined) {
@@ -311,12 +317,13 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         if (!parsedAction.ok) return failure(c, parsedAction.error, parsedAction.status, parsedAction.issues);
         request = parsedAction.request;
       }
-      return stream(c, cid, input.threadId, input.runId, intent, request, chooseCatalog(appCatalog, parsed.catalogs));
+      const catalog = { choice: chooseCatalog(appCatalog, parsed.catalogs), basicId: basicCatalogIdOf(parsed.catalogs) };
+      return stream(c, cid, input.threadId, input.runId, intent, request, catalog);
     });
   }
 
   function stream(
-    c: Context, cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined, catalog: CatalogChoice,
+    c: Context, cid: string, threadId: string, runId: string, intent: RunIntent, request: IngressRequest | undefined, catalog: ClientCatalog,
   ): Response {
     const controller = new AbortController();
     running.add(controller);

@@ -3,7 +3,7 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { RunAgentInput } from '@ag-ui/core';
 import { CONVERSATION_ID } from '../conversation/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
-import { advertisedInCapabilities, type AdvertisedCatalogs } from '../hosting/index.ts';
+import { advertisedInAguiContext, advertisedInCapabilities, mergeAdvertised, type AdvertisedCatalogs } from '../hosting/index.ts';
 
 /*
  * An AG-UI `RunAgentInput` → what the run asks of the conversation. Clients resend the whole
@@ -13,9 +13,12 @@ import { advertisedInCapabilities, type AdvertisedCatalogs } from '../hosting/in
  * nothing new (the current UI is sent again). Validation is the official @ag-ui/core schema;
  * everything else is read defensively here, never thrown.
  *
- * The catalogues the client has come as A2A sends them, in the message metadata's shape:
- * `forwardedProps.a2uiClientCapabilities` (`{"v0.9": {supportedCatalogIds, inlineCatalogs?}}`),
- * per run, as CopilotKit forwards its per-run A2UI settings (`forwardedProps.a2uiAction`, …).
+ * The catalogues the client has come either as A2A sends them, in the message metadata's shape
+ * (`forwardedProps.a2uiClientCapabilities`: `{"v0.9": {supportedCatalogIds, inlineCatalogs?}}`),
+ * or as CopilotKit announces them, in the run's `context` (catalog-choice.ts
+ * `advertisedInAguiContext`); a run may carry both. CopilotKit's other A2UI props
+ * (`injectA2UITool`, its `render_a2ui` tool) ask an agent without UI of its own to let the model
+ * write A2UI: this server renders its own surfaces, so they are read as nothing.
  */
 
 export type RunIntent =
@@ -24,7 +27,7 @@ export type RunIntent =
   | { readonly kind: 'none' };
 
 export type ParsedRun =
-  | { readonly ok: true; readonly input: RunAgentInput; readonly intent: RunIntent; /** What forwardedProps.a2uiClientCapabilities advertise for v0.9. */ readonly catalogs: AdvertisedCatalogs }
+  | { readonly ok: true; readonly input: RunAgentInput; readonly intent: RunIntent; /** What forwardedProps.a2uiClientCapabilities and the context advertise for v0.9. */ readonly catalogs: AdvertisedCatalogs }
   | { readonly ok: false; readonly status: number; readonly error: SurfacerError; readonly issues?: ReadonlyArray<{ pointer: string; message: string }> };
 
 const MAX_ISSUES = 8;
@@ -58,7 +61,10 @@ export function parseRunInput(raw: string): ParsedRun {
   if (input.threadId === '' || input.threadId.length > 256) return bad('threadId must be 1 to 256 characters');
   if (input.runId === '' || input.runId.length > 256) return bad('runId must be 1 to 256 characters');
   const forwarded = input.forwardedProps as unknown;
-  const catalogs = advertisedInCapabilities(isRecord(forwarded) && Object.hasOwn(forwarded, 'a2uiClientCapabilities') ? forwarded.a2uiClientCapabilities : undefined, '0.9');
+  const catalogs = mergeAdvertised(
+    advertisedInCapabilities(isRecord(forwarded) && Object.hasOwn(forwarded, 'a2uiClientCapabilities') ? forwarded.a2uiClientCapabilities : undefined, '0.9'),
+    advertisedInAguiContext(input.context),
+  );
   if (isRecord(forwarded) && Object.hasOwn(forwarded, 'a2uiAction')) {
     const a2uiAction = forwarded.a2uiAction;
     if (!isRecord(a2uiAction) || !isRecord(a2uiAction.userAction)) return bad('forwardedProps.a2uiAction must hold a userAction object');

@@ -1,3 +1,4 @@
+import { BASIC_CATALOG_ID, BASIC_CATALOG_IDS } from '../a2ui-v0_9-protocol/index.ts';
 import type { A2uiVersion } from '../compiler/index.ts';
 
 /*
@@ -101,4 +102,68 @@ export function advertisedInCapabilities(capabilities: unknown, version: A2uiVer
 /** The `catalog` query parameters of our A2UI stream, snapshot and page (ids only: a GET has no body for inline catalogues). */
 export function advertisedInQuery(values: readonly string[] | undefined): AdvertisedCatalogs {
   return { ids: ids(values ?? []), inline: [] };
+}
+
+/** Both reads of one client (e.g. AG-UI forwarded props and context), within the same bounds. */
+export function mergeAdvertised(a: AdvertisedCatalogs, b: AdvertisedCatalogs): AdvertisedCatalogs {
+  return { ids: [...a.ids, ...b.ids].slice(0, MAX_IDS), inline: [...a.inline, ...b.inline].slice(0, MAX_INLINE) };
+}
+
+/*
+ * CopilotKit's A2UI renderer (@copilotkit/react-core 1.74 `A2UICatalogContext`) announces its
+ * catalogue in every run's `RunAgentInput.context`, never in forwarded props: an entry whose
+ * description starts "A2UI Component Schema" holds `JSON.stringify({catalogId, components})` (the
+ * inline-catalogue shape), and one starting "A2UI catalog capabilities" lists the ids as text
+ * lines `- <id>`. Both descriptions are CopilotKit's constants, shared with @ag-ui/a2ui-middleware.
+ */
+const SCHEMA_ENTRY = 'A2UI Component Schema';
+const CAPABILITIES_ENTRY = 'A2UI catalog capabilities';
+const MAX_CONTEXT_ENTRIES = 64;
+const LISTED_ID = /^- (\S+)/;
+
+/** What an AG-UI run's `context` advertises (CopilotKit's entries above); anything else reads as nothing. */
+export function advertisedInAguiContext(context: unknown): AdvertisedCatalogs {
+  if (!Array.isArray(context)) return NOTHING_ADVERTISED;
+  const listed: string[] = [];
+  const inline: unknown[] = [];
+  for (const entry of context.slice(0, MAX_CONTEXT_ENTRIES)) {
+    if (!isObject(entry) || typeof entry.description !== 'string' || typeof entry.value !== 'string') continue;
+    if (entry.description.startsWith(SCHEMA_ENTRY)) {
+      try {
+        inline.push(JSON.parse(entry.value));
+      } catch {
+        // Not the schema CopilotKit sends: nothing advertised by it.
+      }
+    } else if (entry.description.startsWith(CAPABILITIES_ENTRY)) {
+      for (const line of entry.value.split('\n', MAX_IDS * 4)) {
+        const id = LISTED_ID.exec(line)?.[1];
+        if (id !== undefined) listed.push(id);
+      }
+    }
+  }
+  // A schema entry is a catalogue the client holds whole: an inline copy, checked like one.
+  return { ids: ids(listed), inline: inlineCatalogs(inline) };
+}
+
+/**
+ * The id a basic-catalogue answer names in its createSurface: the one of the two published ids
+ * of the v0.9 basic catalogue the client named (by id, or inline), ours when it named neither.
+ */
+export function basicCatalogIdOf(advertised: AdvertisedCatalogs): string {
+  const named = [...advertised.ids, ...advertised.inline.map((c) => c.catalogId)];
+  if (named.includes(BASIC_CATALOG_ID)) return BASIC_CATALOG_ID;
+  return named.find((id) => BASIC_CATALOG_IDS.includes(id)) ?? BASIC_CATALOG_ID;
+}
+
+/**
+ * `messages` with every createSurface of the basic catalogue naming `basicId` instead (the
+ * compilers name BASIC_CATALOG_ID); the same array when there is nothing to rename.
+ */
+export function namingBasicCatalog<M>(messages: readonly M[], basicId: string): readonly M[] {
+  if (basicId === BASIC_CATALOG_ID) return messages;
+  return messages.map((message) => {
+    const create = (message as { createSurface?: { catalogId?: unknown } }).createSurface;
+    if (create === undefined || create.catalogId !== BASIC_CATALOG_ID) return message;
+    return { ...message, createSurface: { ...create, catalogId: basicId } } as M;
+  });
 }

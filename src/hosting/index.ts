@@ -11,7 +11,11 @@ export { bearerTokenAuthenticator, chooseAgentAuthenticate, isLoopbackHost, LOCA
 export type { Authenticate, Principal } from './agent-auth.ts';
 export { admitCaller, agentGate, bodyTextOf, isJsonContentType, isLoopbackAddress, principalOf, readLimitedText, unauthorized } from './agent-gate.ts';
 export type { AgentGateOptions } from './agent-gate.ts';
+export { agentCors, AgentOriginsError, parseAgentOrigins } from './agent-cors.ts';
 export { createHeldSurfaces } from './held-surfaces.ts';
 export type { HeldSurfaces } from './held-surfaces.ts';
-export { advertisedInCapabilities, advertisedInQuery, appCatalogOffer, chooseCatalog, NOTHING_ADVERTISED } from './catalog-choice.ts';
+export {
+  advertisedInAguiContext, advertisedInCapabilities, advertisedInQuery, appCatalogOffer, basicCatalogIdOf, chooseCatalog, mergeAdvertised, namingBasicCatalog,
+  NOTHING_ADVERTISED,
+} from './catalog-choice.ts';
 export type { AdvertisedCatalogs, AppCatalogOffer, AppWithCatalog, CatalogChoice } from './catalog-choice.ts';

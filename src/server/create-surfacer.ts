@@ -11,8 +11,8 @@ import { directiveJsonSchema, renderSystemPrompt } from '../directives/index.ts'
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2ui/index.ts';
 import { AGUI_PATH, createAguiHost, type AguiHost } from '../host-agui/index.ts';
 import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
-import { agentGate, chooseAgentAuthenticate, isLoopbackHost, parseApiTokens, type Authenticate } from '../hosting/index.ts';
-import { A2A_PATH, createA2aHost } from '../host-a2a/index.ts';
+import { agentCors, AgentOriginsError, agentGate, chooseAgentAuthenticate, parseAgentOrigins, isLoopbackHost, parseApiTokens, type Authenticate } from '../hosting/index.ts';
+import { A2A_PATH, AGENT_CARD_PATH, createA2aHost } from '../host-a2a/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
@@ -63,6 +63,12 @@ export interface SurfacerOptions {
   a2ui?: Omit<A2uiHostOptions, 'service' | 'logger'>;
   /** The agent endpoints, all mounted unless turned off here: AG-UI (`POST /ag-ui`), A2A. */
   agents?: { agui?: boolean; a2a?: boolean };
+  /**
+   * Origins whose pages may call the agent endpoints from a browser (CORS), e.g.
+   * `['https://app.example.com']`. Default: `SURFACER_AGENT_ORIGINS` in `env` (comma-separated);
+   * none without it. Callers still need a token: this only lets their browser read the answers.
+   */
+  agentOrigins?: readonly string[];
   /**
    * Who may call the agent endpoints. Default: bearer tokens from `SURFACER_API_TOKENS` in `env`;
    * with none, every caller is one local principal and `listen` refuses a non-loopback bind.
@@ -156,6 +162,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
     ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
   });
+  const cors = agentCors(agentOriginsOf(options.agentOrigins, env));
   const metricsEndpoint = options.metricsEndpoint;
   const agentsMounted = agui !== undefined || a2a !== undefined || metricsEndpoint !== undefined;
   const otelTraceUrl = traceUrlTemplate(env.SURFACER_OTEL_TRACE_URL);
@@ -163,6 +170,8 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     app, conversations, logger, rateLimiter, metrics,
     health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
     extend: (hono) => {
+      // Before the routes: a preflight is answered here, and every answer of theirs gets its CORS headers.
+      for (const path of [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH, AGENT_CARD_PATH] : [])]) hono.use(path, cors);
       a2ui.mount(hono);
       agui?.mount(hono);
       a2a?.mount(hono);
@@ -217,6 +226,16 @@ function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: N
     readFile: (path) => readFileSync(path, 'utf8'), metrics,
   });
   return { planner, repairAttempts: config.repairAttempts };
+}
+
+/** The library's `agentOrigins`, else SURFACER_AGENT_ORIGINS: checked origins (agent-cors.ts). */
+function agentOriginsOf(option: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+  try {
+    return option !== undefined ? parseAgentOrigins(option.join(','), 'agentOrigins') : parseAgentOrigins(env.SURFACER_AGENT_ORIGINS);
+  } catch (error) {
+    if (error instanceof AgentOriginsError) throw new SurfacerConfigError(error.message);
+    throw error;
+  }
 }
 
 /** SURFACER_OTEL_TRACE_URL: an http(s) URL with `{trace_id}` where the trace page links a turn's OpenTelemetry trace. */

@@ -21,8 +21,8 @@ export function bearerFetch(token: string | undefined): typeof fetch {
  * The official A2A client (v1.0 JSON-RPC, or the v0.3 compat transport), from the agent card
  * at `base`. A v0.3 client reads the card as a v0.3 client would (no A2A-Version header).
  */
-export async function a2aClient(base: string, options: { token?: string; legacy?: boolean } = {}): Promise<Client> {
-  const fetchImpl = bearerFetch(options.token);
+export async function a2aClient(base: string, options: { token?: string; legacy?: boolean; fetchImpl?: typeof fetch } = {}): Promise<Client> {
+  const fetchImpl = options.fetchImpl ?? bearerFetch(options.token);
   const legacyCompat = { enabled: options.legacy === true };
   const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
     transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat })],

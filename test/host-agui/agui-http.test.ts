@@ -97,7 +97,8 @@ describe('POST /ag-ui through the official HttpAgent', () => {
     const activity = events.find((e) => e.type === 'ACTIVITY_SNAPSHOT') as BaseEvent & Record<string, unknown>;
     expect(activity).toMatchObject({ messageId: `a2ui-surface-${SURFACE}`, activityType: 'a2ui-surface', replace: true });
     const ops = (activity.content as { a2ui_operations: Array<Record<string, unknown>> }).a2ui_operations;
-    expect(ops.map((o) => Object.keys(o).find((k) => k !== 'version'))).toEqual(['deleteSurface', 'createSurface', 'updateComponents', 'updateDataModel']);
+    // No deleteSurface: a renderer that replays the list onto the surface it holds keeps it (issue 35).
+    expect(ops.map((o) => Object.keys(o).find((k) => k !== 'version'))).toEqual(['createSurface', 'updateComponents', 'updateDataModel']);
     expect(ops.every((o) => o.version === 'v0.9')).toBe(true);
     // The client's own view of the thread: the assistant's reply and the activity message.
     expect(client.agent.messages.some((m) => m.role === 'assistant')).toBe(true);

@@ -33,9 +33,10 @@ export async function startAgui(options: Partial<SurfacerOptions> = {}): Promise
 }
 
 /**
- * One AG-UI client as CopilotKit's A2UI renderer is one: the official HttpAgent, and every A2UI
- * operation of every a2ui-surface activity fed, in order, to the official v0.9 MessageProcessor
- * and to ClientSim v0.9 (which must agree with it).
+ * One AG-UI client as CopilotKit's A2UI renderer is one: the official HttpAgent, and each
+ * a2ui-surface activity's operations fed to the official v0.9 MessageProcessor and to ClientSim
+ * v0.9 (which must agree with it) the way CopilotKit feeds them: the whole list again whenever
+ * the activity changes, createSurface left out for a surface the processor holds.
  */
 export class AguiClient {
   readonly agent: HttpAgent;
@@ -84,17 +85,31 @@ export class AguiClient {
     }
   }
 
+  /** What each a2ui-surface activity holds now (messageId → its operations), as the client patched it. */
+  private readonly activities = new Map<string, unknown[]>();
+
   private take(event: BaseEvent): void {
-    const e = event as BaseEvent & { activityType?: string; content?: { a2ui_operations?: unknown[] }; patch?: Array<{ op: string; path: string; value?: unknown }> };
-    if (e.activityType !== 'a2ui-surface') return;
+    const e = event as BaseEvent & { messageId?: string; activityType?: string; content?: { a2ui_operations?: unknown[] }; patch?: Array<{ op: string; path: string; value?: unknown }> };
+    if (e.activityType !== 'a2ui-surface' || e.messageId === undefined) return;
     if (event.type === 'ACTIVITY_SNAPSHOT') {
-      for (const op of e.content?.a2ui_operations ?? []) this.feed(op);
+      this.activities.set(e.messageId, [...(e.content?.a2ui_operations ?? [])]);
     } else if (event.type === 'ACTIVITY_DELTA') {
+      const list = this.activities.get(e.messageId);
+      if (list === undefined) this.refused.push(`a delta for activity ${e.messageId}, which was never sent`);
       // Only appends of operations are expected (what @ag-ui/a2ui-middleware sends).
       for (const p of e.patch ?? []) {
         if (p.op !== 'add' || p.path !== '/a2ui_operations/-') this.refused.push(`unexpected patch ${JSON.stringify(p).slice(0, 200)}`);
-        else this.feed(p.value);
+        else list?.push(p.value);
       }
+    } else {
+      return;
+    }
+    // CopilotKit's SurfaceMessageProcessor: the activity's whole list, every time it changes,
+    // createSurface left out once the surface exists.
+    for (const op of this.activities.get(e.messageId) ?? []) {
+      const created = (op as { createSurface?: { surfaceId?: string } }).createSurface?.surfaceId;
+      if (created !== undefined && this.oracle.processor.model.getSurface(created) !== undefined) continue;
+      this.feed(op);
     }
   }
 

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
+import { BASIC_CATALOG_ID, BASIC_CATALOG_SPEC_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { STANDARD_CATALOG_ID } from '../../src/compiler/index.ts';
 import { pageStreamUrl } from '../../src/host-a2ui/routes.ts';
 import {
-  advertisedInCapabilities, advertisedInQuery, chooseCatalog, NOTHING_ADVERTISED, type AppCatalogOffer,
+  advertisedInAguiContext, advertisedInCapabilities, advertisedInQuery, basicCatalogIdOf, chooseCatalog, NOTHING_ADVERTISED, namingBasicCatalog,
+  type AppCatalogOffer,
 } from '../../src/hosting/index.ts';
 
 /** Catalogue negotiation, per client: the app's components only to a client that has the app catalogue. */
@@ -72,6 +73,63 @@ describe('what a client advertised', () => {
     const inline = Array.from({ length: 20 }, () => ({ catalogId: APP.id, components: {} }));
     expect(advertisedInCapabilities({ 'v0.9': { supportedCatalogIds: [], inlineCatalogs: inline } }, '0.9').inline).toHaveLength(8);
     expect(advertisedInQuery(undefined)).toEqual(NOTHING_ADVERTISED);
+  });
+});
+
+/** CopilotKit 1.74's context entries, as its A2UICatalogContext writes them (descriptions verbatim). */
+const SCHEMA_DESCRIPTION = 'A2UI Component Schema — available components for generating UI surfaces. Use these component names and properties when creating A2UI operations.';
+const CAPABILITIES_DESCRIPTION = 'A2UI catalog capabilities: available catalog IDs and custom component definitions the client can render.';
+const schemaEntry = (catalogId: string, components: string[]) => ({
+  description: SCHEMA_DESCRIPTION, value: JSON.stringify({ catalogId, components: Object.fromEntries(components.map((c) => [c, { allOf: [] }])) }),
+});
+
+describe('what CopilotKit announces in an AG-UI run\'s context', () => {
+  it('the component schema entry is an inline catalogue; the capabilities entry lists ids', () => {
+    const context = [
+      { description: CAPABILITIES_DESCRIPTION, value: `Available A2UI catalog:\n- ${BASIC_CATALOG_SPEC_ID} (basic catalog)` },
+      schemaEntry(BASIC_CATALOG_SPEC_ID, ['Text', 'Button']),
+      { description: 'A2UI generation guidelines — protocol rules', value: '- https://not.a.catalog/ listed in prose' },
+    ];
+    expect(advertisedInAguiContext(context)).toEqual({ ids: [BASIC_CATALOG_SPEC_ID], inline: [{ catalogId: BASIC_CATALOG_SPEC_ID, components: ['Text', 'Button'] }] });
+    // The app catalogue in CopilotKit's schema entry: the app's components when it holds them all.
+    expect(chooseCatalog(APP, advertisedInAguiContext([schemaEntry(APP.id, ['Text', 'TicketTable', 'BarChart'])]))).toBe('app');
+    expect(chooseCatalog(APP, advertisedInAguiContext([schemaEntry(APP.id, ['Text', 'TicketTable'])]))).toBe('basic');
+  });
+
+  it('junk reads as nothing, never a throw', () => {
+    for (const junk of [undefined, null, 'x', {}, [null, 1, 'x'], [{ description: SCHEMA_DESCRIPTION, value: '{not json' }], [{ description: SCHEMA_DESCRIPTION, value: '[1,2]' }],
+      [{ description: SCHEMA_DESCRIPTION, value: 42 }], [{ description: CAPABILITIES_DESCRIPTION, value: 'no list here' }]]) {
+      expect(advertisedInAguiContext(junk)).toEqual(NOTHING_ADVERTISED);
+    }
+    fc.assert(fc.property(fc.jsonValue(), (value) => {
+      const read = advertisedInAguiContext(value);
+      expect(read.ids.length).toBeLessThanOrEqual(32);
+    }));
+  });
+});
+
+describe('the two ids of the v0.9 basic catalogue', () => {
+  it('the answer names the id the client named; ours when it named both or neither', () => {
+    expect(basicCatalogIdOf(NOTHING_ADVERTISED)).toBe(BASIC_CATALOG_ID);
+    expect(basicCatalogIdOf({ ids: [BASIC_CATALOG_SPEC_ID], inline: [] })).toBe(BASIC_CATALOG_SPEC_ID);
+    expect(basicCatalogIdOf({ ids: [], inline: [{ catalogId: BASIC_CATALOG_SPEC_ID, components: [] }] })).toBe(BASIC_CATALOG_SPEC_ID);
+    expect(basicCatalogIdOf({ ids: [BASIC_CATALOG_SPEC_ID, BASIC_CATALOG_ID], inline: [] })).toBe(BASIC_CATALOG_ID);
+    expect(basicCatalogIdOf({ ids: ['https://other.example/catalog.json'], inline: [] })).toBe(BASIC_CATALOG_ID);
+  });
+
+  it('renaming touches only createSurface of the basic catalogue', () => {
+    const messages = [
+      { version: 'v0.9', createSurface: { surfaceId: 'a', catalogId: BASIC_CATALOG_ID } },
+      { version: 'v0.9', createSurface: { surfaceId: 'b', catalogId: APP.id } },
+      { version: 'v0.9', updateDataModel: { surfaceId: 'a', value: { catalogId: BASIC_CATALOG_ID } } },
+    ];
+    expect(namingBasicCatalog(messages, BASIC_CATALOG_ID)).toBe(messages);
+    const renamed = namingBasicCatalog(messages, BASIC_CATALOG_SPEC_ID);
+    expect(renamed.map((m) => JSON.stringify(m))).toEqual([
+      JSON.stringify({ version: 'v0.9', createSurface: { surfaceId: 'a', catalogId: BASIC_CATALOG_SPEC_ID } }), JSON.stringify(messages[1]), JSON.stringify(messages[2]),
+    ]);
+    // The compiled (cached) messages are not changed in place.
+    expect(messages[0]!.createSurface!.catalogId).toBe(BASIC_CATALOG_ID);
   });
 });
 

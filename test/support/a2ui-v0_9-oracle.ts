@@ -59,7 +59,8 @@ export function feed(oracle: Oracle, messages: readonly unknown[], label = ''): 
   });
 }
 
-function canon(value: unknown): unknown {
+/** `value` with every object's keys sorted (key order is not what a person sees). */
+export function canon(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canon);
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import {
-  BASIC_CATALOG_ID, BASIC_COMPONENT_SCHEMAS, isBasicComponentType, ServerMessage, setData,
+  BASIC_CATALOG_IDS, BASIC_COMPONENT_SCHEMAS, isBasicComponentType, ServerMessage, setData,
 } from '../../a2ui-v0_9-protocol/index.ts';
 import { childPointer, isPlainObject, own } from '../json-util.ts';
 import { CLIENTSIM_V09_CODES, type ClientSimV09Code } from './codes.ts';
@@ -164,7 +164,7 @@ export function applyMessageV09(state: SimStateV09, raw: unknown, options: State
   }
   if (kind === 'createSurface') {
     const catalogId = body.catalogId as string;
-    if (!(options.catalogIds ?? [BASIC_CATALOG_ID]).includes(catalogId) && catalogId !== options.appCatalog?.catalogId) {
+    if (!(options.catalogIds ?? BASIC_CATALOG_IDS).includes(catalogId) && catalogId !== options.appCatalog?.catalogId) {
       return rejected({ code: 'CLIENTSIM_CATALOG_UNKNOWN', detail: `catalog '${catalogId}'`, pointer: '/createSurface/catalogId' }, surfaceId);
     }
     if (current !== undefined) return rejected({ code: 'CLIENTSIM_SURFACE_EXISTS', detail: `surface '${surfaceId}' exists` }, surfaceId);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { A2UI_V09_VERSIONS, BASIC_CATALOG_ID, FORBIDDEN_SEGMENTS, getData, setData, SERVER_MESSAGE_KINDS } from '../../a2ui-v0_9-protocol/index.ts';
+import { A2UI_V09_VERSIONS, BASIC_CATALOG_IDS, FORBIDDEN_SEGMENTS, getData, setData, SERVER_MESSAGE_KINDS } from '../../a2ui-v0_9-protocol/index.ts';
 import { makeError, type ErrorCode } from '../../errors/index.ts';
 import { formatPointer } from '../../ui-ir/index.ts';
 import {
@@ -91,7 +91,7 @@ class StreamValidator {
   constructor(private readonly options: ValidateA2uiV09Options) {
     this.allowed = options.allowedComponents ? new Set(options.allowedComponents) : undefined;
     this.actions = options.allowedActions ? new Set(options.allowedActions) : undefined;
-    this.catalogs = new Set([...(options.catalogIds ?? [BASIC_CATALOG_ID]), ...(options.appCatalog === undefined ? [] : [options.appCatalog.catalogId])]);
+    this.catalogs = new Set([...(options.catalogIds ?? BASIC_CATALOG_IDS), ...(options.appCatalog === undefined ? [] : [options.appCatalog.catalogId])]);
     this.maxDepth = options.maxNestingDepth ?? DEFAULT_A2UI_LIMITS.maxNestingDepth;
   }
 

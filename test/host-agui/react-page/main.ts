@@ -4,7 +4,8 @@
  * @ag-ui/client HttpAgent runs the thread; every `a2ui-surface` activity's operations go, in
  * order, to the official web_core v0.9 MessageProcessor; the official @a2ui/react renderer
  * (A2uiSurface, basicCatalog, markdown through @a2ui/markdown-it) draws each surface; an action the processor dispatches is the next
- * run, with forwardedProps.a2uiAction.userAction. Bundled by the test with esbuild.
+ * run, with forwardedProps.a2uiAction.userAction. Activities are replayed as CopilotKit replays
+ * them (take() below). Bundled by the test with esbuild.
  * Query: ?token=…&thread=…&say=… (a first message to send).
  */
 import { HttpAgent } from '@ag-ui/client';
@@ -34,15 +35,22 @@ const current = (): Surface[] => [...processor.model.surfacesMap.values()];
 processor.onSurfaceCreated(() => setSurfaces(current()));
 processor.onSurfaceDeleted(() => setSurfaces(current()));
 
+/** What each a2ui-surface activity holds (messageId → its operations), as the client patches it. */
+const activities = new Map<string, A2uiMessage[]>();
+
 function take(event: BaseEvent): void {
-  const activity = event as BaseEvent & { activityType?: string; content?: { a2ui_operations?: unknown[] }; patch?: Array<{ op: string; path: string; value?: unknown }> };
-  if (activity.activityType !== 'a2ui-surface') return;
-  // The list is applied whole before React paints (the A2UI extension's rule for a batch).
-  if (event.type === 'ACTIVITY_SNAPSHOT') processor.processMessages((activity.content?.a2ui_operations ?? []) as A2uiMessage[]);
-  // A delta appends operations to the activity: the processor takes just those.
-  if (event.type === 'ACTIVITY_DELTA') {
-    processor.processMessages((activity.patch ?? []).filter((p) => p.op === 'add' && p.path === '/a2ui_operations/-').map((p) => p.value) as A2uiMessage[]);
-  }
+  const activity = event as BaseEvent & { messageId?: string; activityType?: string; content?: { a2ui_operations?: unknown[] }; patch?: Array<{ op: string; path: string; value?: unknown }> };
+  if (activity.activityType !== 'a2ui-surface' || activity.messageId === undefined) return;
+  if (event.type === 'ACTIVITY_SNAPSHOT') activities.set(activity.messageId, [...(activity.content?.a2ui_operations ?? [])] as A2uiMessage[]);
+  else if (event.type === 'ACTIVITY_DELTA') {
+    const list = activities.get(activity.messageId) ?? [];
+    activities.set(activity.messageId, list);
+    list.push(...(activity.patch ?? []).filter((p) => p.op === 'add' && p.path === '/a2ui_operations/-').map((p) => p.value) as A2uiMessage[]);
+  } else return;
+  // As CopilotKit's renderer does: the activity's whole list whenever it changes, createSurface
+  // left out for a surface the processor holds; applied whole before React paints.
+  const held = (m: A2uiMessage): boolean => 'createSurface' in m && processor.model.getSurface(m.createSurface.surfaceId) !== undefined;
+  processor.processMessages(activities.get(activity.messageId)!.filter((m) => !held(m)));
 }
 
 let queue = Promise.resolve();
