@@ -29,14 +29,15 @@ const MINUTE = 60_000;
 
 /**
  * What the inner commands see: no VITEST_* of this run, no Chromium but the npm one (no
- * SURFACER_CHROMIUM, no PATH folder holding a `chromium`, system ones passed over), no example
+ * SURFACER_CHROMIUM, system ones passed over), no example
  * streams, and the marker that makes the inner run skip this test.
  */
 function cloneEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('npm_')) delete env[key];
   for (const key of ['SURFACER_CHROMIUM', 'SURFACER_A2UI_EXAMPLES', 'SURFACER_CLONE_TEST', 'NODE_ENV']) delete env[key];
-  env['PATH'] = (env['PATH'] ?? '').split(path.delimiter).filter((dir) => dir !== '' && !existsSync(path.join(dir, 'chromium'))).join(path.delimiter);
+  // Every system Chromium passed over (on PATH or not): the PATH itself stays, since Debian's
+  // chromium shares /usr/bin with the node and npm the clone needs.
   env['SURFACER_SYSTEM_CHROMIUM'] = '0';
   env['SURFACER_CLONE_TEST_INNER'] = '1';
   env['npm_config_update_notifier'] = 'false';
