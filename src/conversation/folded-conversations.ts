@@ -1,4 +1,5 @@
-import { foldLog, foldMore, IR_HASH_DIFFERS, notePending, type FoldContext, type FoldDivergence, type FoldResult } from './fold.ts';
+import { decodeCheckpoint, encodeCheckpoint, MAX_KEPT_TRACES } from './checkpoint.ts';
+import { foldLog, foldMore, IR_HASH_DIFFERS, notePending, type FoldContext, type FoldDivergence, type FoldResult, type FoldStep } from './fold.ts';
 import type { ActionEvent } from '../planner/action-event.ts';
 import { createKeyedQueue, createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../ingress/index.ts';
 import type { StoredOutcome } from './ingress-port.ts';
@@ -30,6 +31,10 @@ export interface FoldedState {
    * of them. IRs are immutable and share what did not change, so this costs little.
    */
   recent: Array<{ version: number; ir: ConversationIr }>;
+  /** The version of the last checkpoint written (or read) of this state; 0: none. */
+  checkpointed: number;
+  /** A checkpoint of it is being written. */
+  checkpointing?: boolean;
 }
 
 /** How far back a resuming client is brought up to date by an update rather than a full init. */
@@ -69,7 +74,8 @@ export interface FoldedConversations {
 export interface FoldedConversationsOptions {
   store: ConversationStore;
   fold: FoldContext;
-  limits: { idempotencyTtlMs: number; idempotencyKeys: number; maxCachedConversations: number };
+  /** `checkpointEvery`: entries between checkpoints of a conversation's folded state (0: none; checkpoint.ts). */
+  limits: { idempotencyTtlMs: number; idempotencyKeys: number; maxCachedConversations: number; checkpointEvery: number };
   clock: () => number;
   logger: Logger;
   /** Conversations with work in flight are never evicted from the cache. */
@@ -115,34 +121,115 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     }
   }
 
+  const newState = (folded: FoldResult, recent: FoldedState['recent'], checkpointed: number): FoldedState => ({
+    folded, recent, checkpointed,
+    idempotency: createMemoryIdempotencyStore<StoredOutcome>({ ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock }),
+  });
+
+  /**
+   * The state a valid checkpoint gives, with the entries after it folded in; undefined when there
+   * is none, or it is not this log's (checkpoint.ts): then the caller folds the whole log.
+   */
+  async function fromCheckpoint(cid: string): Promise<FoldedState | undefined> {
+    const checkpoints = store.checkpoints;
+    if (checkpoints === undefined || limits.checkpointEvery <= 0) return undefined;
+    let text: string | undefined;
+    try {
+      text = await checkpoints.read(cid);
+    } catch (error) {
+      logger.warn('could not read the conversation\'s checkpoint; folding its whole log', { cid, error });
+      return undefined;
+    }
+    if (text === undefined) return undefined;
+    const decoded = await decodeCheckpoint(text, cid);
+    if (!decoded.ok) {
+      logger.warn('conversation checkpoint ignored; folding its whole log', { cid, reason: decoded.reason });
+      return undefined;
+    }
+    const { folded, outcomes } = decoded.state;
+    // Entry `version` and those after it: the first must have recorded the IR the checkpoint holds.
+    const tail = await store.read(cid, folded.version - 1);
+    const at = tail?.[0];
+    if (at === undefined || at.type === 'created' || at.irHash !== decoded.irHash) {
+      logger.warn('conversation checkpoint ignored; folding its whole log', { cid, reason: 'not this log\'s', version: folded.version });
+      return undefined;
+    }
+    const state = newState(folded, [{ version: folded.version, ir: folded.ir }], folded.version);
+    for (const { key, outcome, storedAt } of outcomes) state.idempotency.set(key, outcome, storedAt);
+    for (const step of await foldYielding(folded, tail!.slice(1))) {
+      if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);
+      remember1(state.recent, step.version, step.next);
+    }
+    return state;
+  }
+
   function cached(cid: string): Promise<FoldedState | undefined> {
     const known = states.get(cid);
     if (known) { remember(cid, known); return Promise.resolve(known); }
     const pending = loading.get(cid);
     if (pending) return pending;
     const promise = (async () => {
-      const entries = await store.read(cid);
-      if (!entries || entries.length === 0) return undefined;
-      // The created entry, then the rest step by step, keeping the last versions' IRs.
-      const result = foldLog(entries.slice(0, 1), fold);
-      const recent = [{ version: 1, ir: result.ir }];
-      for (const step of foldMore(result, entries.slice(1), fold)) {
-        if (step.outcome) result.outcomes.push(step.outcome);
-        remember1(recent, step.version, step.next);
+      let state = await fromCheckpoint(cid);
+      if (state === undefined) {
+        const entries = await store.read(cid);
+        if (!entries || entries.length === 0) return undefined;
+        // The created entry, then the rest step by step, keeping the last versions' IRs.
+        const result = foldLog(entries.slice(0, 1), fold);
+        const recent = [{ version: 1, ir: result.ir }];
+        for (const step of await foldYielding(result, entries.slice(1))) {
+          if (step.outcome) result.outcomes.push(step.outcome);
+          remember1(recent, step.version, step.next);
+        }
+        state = newState(result, recent, 0);
+        // Keys recorded in the log survive restarts, each for the rest of its TTL.
+        for (const { key, outcome, at } of result.outcomes) rememberOutcome(state, key, outcome, at);
+        result.outcomes = [];
+        // A long log folded whole (one written before checkpoints, or whose checkpoint was bad): checkpointed now.
+        if (result.version >= limits.checkpointEvery) checkpoint(cid, state);
       }
-      if (result.divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: result.divergences.map(divergenceForLog) });
-      const state: FoldedState = {
-        folded: result, recent,
-        idempotency: createMemoryIdempotencyStore<StoredOutcome>({ ttlMs: limits.idempotencyTtlMs, maxEntries: limits.idempotencyKeys, clock }),
-      };
-      // Keys recorded in the log survive restarts, each for the rest of its TTL.
-      for (const { key, outcome, at } of result.outcomes) rememberOutcome(state, key, outcome, at);
-      result.outcomes = [];
+      const divergences = state.folded.divergences;
+      if (divergences.length > 0) logger.warn('conversation log did not replay exactly', { cid, divergences: divergences.map(divergenceForLog) });
       remember(cid, state);
       return state;
     })().finally(() => loading.delete(cid));
     loading.set(cid, promise);
     return promise;
+  }
+
+  /**
+   * Writes a checkpoint of `state` in the background: encoded a piece at a time (the IR is
+   * immutable; the small parts are taken now), written whole by the store. A failure only means
+   * a longer load: it is logged, and the next entry tries again.
+   */
+  function checkpoint(cid: string, state: FoldedState): void {
+    const checkpoints = store.checkpoints;
+    if (checkpoints === undefined || limits.checkpointEvery <= 0 || state.folded.version < 2 || state.checkpointing) return;
+    const before = state.checkpointed;
+    state.checkpointing = true;
+    state.checkpointed = state.folded.version;
+    const taken = { ...state.folded, traces: state.folded.traces.slice(), pending: new Map(state.folded.pending), divergences: state.folded.divergences.slice() };
+    void encodeCheckpoint(taken, state.idempotency.entries().map(({ key, value, storedAt }) => ({ key, outcome: value, storedAt })))
+      .then((text) => checkpoints.write(cid, text))
+      .catch((error: unknown) => {
+        state.checkpointed = before;
+        logger.warn('could not write the conversation\'s checkpoint (its next load folds more of the log)', { cid, version: taken.version, error });
+      })
+      .finally(() => { state.checkpointing = false; });
+  }
+
+  /** foldMore, a slice at a time: a long log's fold lets other requests run in between (issue 36). */
+  async function foldYielding(acc: FoldResult, entries: readonly LogEntry[]): Promise<FoldStep[]> {
+    const steps: FoldStep[] = [];
+    let started = performance.now();
+    for (const entry of entries) {
+      steps.push(...foldMore(acc, [entry], fold));
+      trimTraces(acc);
+      if (performance.now() - started > FOLD_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        started = performance.now();
+      }
+    }
+    return steps;
   }
 
   /**
@@ -173,6 +260,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       }
       if (!entries || entries.length === 0) return 0;
       for (const step of foldMore(state.folded, entries, fold)) {
+        trimTraces(state.folded);
         if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);
         remember1(state.recent, step.version, step.next);
         if (step.prev !== step.next) emit({ cid, prev: step.prev, next: step.next, cause: causeOf(step.entry), version: step.version });
@@ -264,8 +352,10 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
         if (entry.type === 'turn') {
           state.folded.turnCount = Math.max(state.folded.turnCount, entry.turnIndex + 1);
           state.folded.traces.push(entry.trace);
+          trimTraces(state.folded);
         }
         if (prev !== next) emit({ cid, prev, next, cause, version: state.folded.version });
+        if (state.folded.version - state.checkpointed >= limits.checkpointEvery) checkpoint(cid, state);
       });
     },
     subscribe(cid, listener) {
@@ -295,6 +385,14 @@ function causeOf(entry: LogEntry): ChangeCause {
     case 'turn_part': return { kind: 'turn', streamed: true, ...from };
     default: return { kind: 'turn', ...from };
   }
+}
+
+/** Longest stretch a load folds before it lets other work run. */
+const FOLD_SLICE_MS = 10;
+
+/** A folded state keeps the recent turns' traces (the trace page's); every trace stays in the log. */
+function trimTraces(folded: FoldResult): void {
+  if (folded.traces.length > MAX_KEPT_TRACES) folded.traces.splice(0, folded.traces.length - MAX_KEPT_TRACES);
 }
 
 function remember1(recent: FoldedState['recent'], version: number, ir: ConversationIr): void {

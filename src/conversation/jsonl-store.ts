@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { open as openFile, readdir, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open as openFile, readdir, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CONVERSATION_ID, LogEntrySchema, type LogEntry } from './log.ts';
-import { AppendConflictError, type ConversationStore } from './store.ts';
+import { AppendConflictError, type CheckpointStore, type ConversationStore } from './store.ts';
 
 export interface JsonlStoreOptions {
   /** Directory of `<cid>.jsonl` files; default `.data/conversations`. */
@@ -115,7 +116,7 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     }
     await settle(cid, file);
     // Unknown after the file was closed to bound open handles: count its complete lines again.
-    file.count ??= (await readEntries(cid, file))?.length ?? 0;
+    file.count ??= (await readEntries(cid, file, Number.POSITIVE_INFINITY))?.count ?? 0;
     if (file.count !== version) throw new AppendConflictError(cid, version, file.count);
     file.handle ??= open(fileOf(cid), 'a');
     let handle: FileHandle;
@@ -136,8 +137,12 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     file.count = version + 1;
   }
 
-  /** The file's entries; a torn tail is cut first (nothing may be appended after it). */
-  async function readEntries(cid: string, file: OpenFile | undefined): Promise<LogEntry[] | undefined> {
+  /**
+   * The file's entries after the first `after` (the others are counted, not parsed: a load from a
+   * checkpoint reads only the tail), and how many complete lines it has; a torn tail is cut first
+   * (nothing may be appended after it).
+   */
+  async function readEntries(cid: string, file: OpenFile | undefined, after = 0): Promise<{ entries: LogEntry[]; count: number } | undefined> {
     await settle(cid, file);
     let text: string;
     try {
@@ -146,11 +151,51 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    const { entries, validBytes } = parseLog(text, cid);
+    const { lines, validBytes } = logLines(text);
     if (validBytes < Buffer.byteLength(text, 'utf8')) await truncate(fileOf(cid), validBytes);
-    if (file !== undefined) file.count = entries.length;
-    return entries;
+    if (file !== undefined) file.count = lines.length;
+    const entries: LogEntry[] = [];
+    let started = performance.now();
+    for (let i = Math.min(after, lines.length); i < lines.length; i += 1) {
+      entries.push(parseLine(lines[i]!, cid, i));
+      // A long log is parsed a slice at a time: other requests run in between.
+      if (performance.now() - started > PARSE_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        started = performance.now();
+      }
+    }
+    return { entries, count: lines.length };
   }
+
+  /** `<cid>.checkpoint`, replaced by a rename of a synced temporary file: whole or not at all. */
+  const checkpoints: CheckpointStore = {
+    async read(cid) {
+      try {
+        return await readFile(`${fileOf(cid).slice(0, -'.jsonl'.length)}.checkpoint`, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    async write(cid, text) {
+      const target = `${fileOf(cid).slice(0, -'.jsonl'.length)}.checkpoint`;
+      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      const handle = await open(temporary, 'w');
+      try {
+        await handle.writeFile(text, 'utf8');
+        if (fsync) await handle.datasync();
+      } catch (error) {
+        await handle.close().catch(() => {});
+        await unlink(temporary).catch(() => {});
+        throw error;
+      }
+      await handle.close();
+      await rename(temporary, target).catch(async (error: unknown) => {
+        await unlink(temporary).catch(() => {});
+        throw error;
+      });
+    },
+  };
 
   /**
    * Conversations per owner: built on first use from every log's first line (its `created`
@@ -183,6 +228,7 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
   return {
     dir,
     writers: 'single',
+    checkpoints,
     append(cid, entry, version) {
       let line: string;
       try {
@@ -204,8 +250,7 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
       if (!CONVERSATION_ID.test(cid)) return undefined;
       const file = files.get(cid);
       await file?.tail; // never cut a line that is being written
-      const entries = await readEntries(cid, file);
-      return after === 0 ? entries : entries?.slice(after);
+      return (await readEntries(cid, file, after))?.entries;
     },
     countOwnedBy(owner) {
       owners ??= scanOwners();
@@ -222,20 +267,30 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
   };
 }
 
+/** Longest stretch a read parses before it lets other work run. */
+const PARSE_SLICE_MS = 10;
+
+/** A log file's complete lines; a torn tail (bytes after the last newline) was never acknowledged. `validBytes` is where it starts. */
+function logLines(text: string): { lines: string[]; validBytes: number } {
+  const end = text.lastIndexOf('\n') + 1;
+  return { lines: text.slice(0, end).split('\n').slice(0, -1), validBytes: Buffer.byteLength(text.slice(0, end), 'utf8') };
+}
+
+function parseLine(line: string, cid: string, index: number): LogEntry {
+  try {
+    return LogEntrySchema.parse(JSON.parse(line));
+  } catch (error) {
+    throw new Error(`conversation log ${cid} line ${index + 1} is corrupt: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Parses a log file. Every complete line must be a valid entry; a torn tail (bytes after the
  * last newline) was never acknowledged and is dropped. `validBytes` is where it starts.
  */
 export function parseLog(text: string, cid = '?'): { entries: LogEntry[]; validBytes: number } {
-  const end = text.lastIndexOf('\n') + 1;
-  const entries = text.slice(0, end).split('\n').slice(0, -1).map((line, i) => {
-    try {
-      return LogEntrySchema.parse(JSON.parse(line));
-    } catch (error) {
-      throw new Error(`conversation log ${cid} line ${i + 1} is corrupt: ${(error as Error).message}`);
-    }
-  });
-  return { entries, validBytes: Buffer.byteLength(text.slice(0, end), 'utf8') };
+  const { lines, validBytes } = logLines(text);
+  return { entries: lines.map((line, i) => parseLine(line, cid, i)), validBytes };
 }
 
 /** The owner named by a log's `created` line, read without reading the whole file. */

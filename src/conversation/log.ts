@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { createHash, hash, type Hash as Sha256 } from 'node:crypto';
 import { z } from 'zod';
 import { ActionEventSchema } from '../planner/action-event.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
@@ -161,6 +161,72 @@ function surfaceHash(surface: unknown): string {
   return known;
 }
 
+/**
+ * The transcript's hash: SHA-256 of its JSON, as partHash gives it, without serialising the whole
+ * transcript each time it grows. Transitions append to it (a new array holding the same entry
+ * objects and the new ones), so the running hash of `[` + the entries' JSON joined by `,` is kept
+ * per array and extended from the array the new one grew from: the cost of a turn's hash is its
+ * own entries', whatever the conversation's length (issue 36).
+ */
+const runningTranscripts = new WeakMap<readonly unknown[], Sha256>();
+/** Per entry object: the last hashed transcript that ends with it (weakly: old transcripts go). */
+const transcriptEndingWith = new WeakMap<object, WeakRef<readonly unknown[]>>();
+/** How far back from the end a grown transcript's predecessor is looked for (a turn adds a few entries). */
+const GROWTH_LOOKBACK = 16;
+
+/** The hashed transcript that `transcript` grew from, as `[predecessor, its length]`: the same entry objects, in order. */
+function grownFrom(transcript: readonly unknown[]): [readonly unknown[], number] | undefined {
+  for (let end = transcript.length; end > 0 && end >= transcript.length - GROWTH_LOOKBACK; end -= 1) {
+    const last = transcript[end - 1];
+    if (last === null || typeof last !== 'object') continue;
+    const before = transcriptEndingWith.get(last)?.deref();
+    if (before === undefined || before.length !== end || !runningTranscripts.has(before)) continue;
+    let same = true;
+    for (let i = 0; i < end && same; i += 1) same = before[i] === transcript[i];
+    if (same) return [before, end];
+  }
+  return undefined;
+}
+
+function transcriptHash(transcript: unknown): string {
+  if (!Array.isArray(transcript)) return partHash(transcript);
+  const known = partHashes.get(transcript);
+  if (known !== undefined) return known;
+  const from = grownFrom(transcript);
+  const running = from === undefined ? createHash('sha256').update('[') : runningTranscripts.get(from[0])!.copy();
+  for (let i = from?.[1] ?? 0; i < transcript.length; i += 1) {
+    // An array's JSON writes an element that has none as null.
+    running.update(`${i > 0 ? ',' : ''}${JSON.stringify(transcript[i]) ?? 'null'}`);
+  }
+  runningTranscripts.set(transcript, running);
+  const last = transcript.at(-1);
+  if (last !== null && typeof last === 'object') transcriptEndingWith.set(last, new WeakRef(transcript));
+  const digest = running.copy().update(']').digest('base64url');
+  partHashes.set(transcript, digest);
+  return digest;
+}
+
+/**
+ * A transcript's hash built a chunk at a time (a checkpoint's load yields between chunks), then
+ * remembered for `transcript`, the array the chunks make up, as transcriptHash would have made it.
+ */
+export function transcriptHashBuilder(): { add(entries: readonly unknown[]): void; done(transcript: readonly unknown[]): void } {
+  const running = createHash('sha256').update('[');
+  let count = 0;
+  return {
+    add(entries) {
+      for (const entry of entries) running.update(`${count++ > 0 ? ',' : ''}${JSON.stringify(entry) ?? 'null'}`);
+    },
+    done(transcript) {
+      if (transcript.length !== count) throw new Error('the transcript is not the entries hashed');
+      runningTranscripts.set(transcript, running);
+      const last = transcript.at(-1);
+      if (last !== null && typeof last === 'object') transcriptEndingWith.set(last, new WeakRef(transcript));
+      partHashes.set(transcript, running.copy().update(']').digest('base64url'));
+    },
+  };
+}
+
 const list = (items: unknown, each: (item: unknown) => string): string =>
   (Array.isArray(items) ? items.map(each).join(' ') : partHash(items));
 
@@ -176,7 +242,7 @@ const list = (items: unknown, each: (item: unknown) => string): string =>
 export function irHash(ir: ConversationIr): string {
   const { transcript, surfaces, toasts, ...rest } = ir;
   // Newline-separated: JSON never contains a raw newline and part hashes are base64url.
-  const text = `surfacer-ir-hash:2\n${JSON.stringify(rest)}\n${partHash(transcript)}\n${list(surfaces, surfaceHash)}\n${list(toasts, partHash)}`;
+  const text = `surfacer-ir-hash:2\n${JSON.stringify(rest)}\n${transcriptHash(transcript)}\n${list(surfaces, surfaceHash)}\n${list(toasts, partHash)}`;
   return hash('sha256', text, 'base64url');
 }
 

@@ -9,8 +9,13 @@ import { AppendConflictError, type ConversationStore } from './store.ts';
 export function createMemoryStore(): ConversationStore & { readonly size: number } {
   const logs = new Map<string, string[]>();
   const owned = new Map<string, number>();
+  const checkpoints = new Map<string, string>();
   return {
     writers: 'single',
+    checkpoints: {
+      async read(cid) { return checkpoints.get(cid); },
+      async write(cid, text) { checkpoints.set(cid, text); },
+    },
     get size() { return logs.size; },
     async append(cid, entry, version) {
       const log = logs.get(cid);

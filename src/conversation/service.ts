@@ -46,11 +46,16 @@ export interface ServiceLimits {
   maxConflictRetries: number;
   /** Repair follow-ups after an answer that fails to parse or validate (plan-turn.ts), 0–3. */
   maxRepairAttempts: number;
+  /**
+   * Log entries between checkpoints of a conversation's folded state, so that a load reads the
+   * last checkpoint and the entries after it (checkpoint.ts); 0: no checkpoints.
+   */
+  checkpointEvery: number;
 }
 
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS,
-  maxCachedConversations: 1000, maxTextLength: 4000, maxConflictRetries: 16, maxRepairAttempts: 1,
+  maxCachedConversations: 1000, maxTextLength: 4000, maxConflictRetries: 16, maxRepairAttempts: 1, checkpointEvery: 64,
 };
 
 export interface ConversationServiceDeps {

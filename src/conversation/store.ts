@@ -42,9 +42,23 @@ export interface ConversationStore {
    * entries leave it out.
    */
   confirm?(cid: string, version: number): Promise<void>;
+  /**
+   * Where checkpoints of the folded state live (checkpoint.ts): the latest one per conversation,
+   * beside its log, replaced whole or not at all (a crash mid-write leaves the previous one, or
+   * none). A checkpoint is only ever a shortcut: the log is the record. Absent: every load folds
+   * the whole log.
+   */
+  readonly checkpoints?: CheckpointStore;
   /** How many conversations `owner` created (the per-session cap survives restarts). */
   countOwnedBy(owner: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface CheckpointStore {
+  /** The conversation's latest checkpoint text; undefined when it has none. */
+  read(cid: string): Promise<string | undefined>;
+  /** Replaces it with `text`. */
+  write(cid: string, text: string): Promise<void>;
 }
 
 /** The log holds more entries than the writer folded: nothing was written; re-read and decide again. */

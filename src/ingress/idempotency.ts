@@ -12,6 +12,8 @@ export interface MemoryIdempotencyStore<V> extends IdempotencyStore<V> {
   /** `storedAt` (ms, default now) starts the entry's TTL; an already expired entry is not kept. */
   set(key: string, value: V, storedAt?: number): void;
   readonly size: number;
+  /** The live entries, oldest first, each with when it was stored (to keep them across a restart). */
+  entries(): Array<{ key: string; value: V; storedAt: number }>;
 }
 
 export interface MemoryIdempotencyOptions {
@@ -64,6 +66,15 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
       sweep(now);
       const entry = entries.get(key);
       return entry && entry.expiresAt > now ? entry.value : undefined;
+    },
+    entries() {
+      sweep(clock());
+      const live: Array<{ key: string; value: V; storedAt: number }> = [];
+      for (let i = head; i < queue.length; i += 1) {
+        const entry = queue[i]!;
+        if (entries.get(entry.key) === entry) live.push({ key: entry.key, value: entry.value, storedAt: entry.expiresAt - ttlMs });
+      }
+      return live;
     },
     set(key, value, storedAt) {
       const now = clock();

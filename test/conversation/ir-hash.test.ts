@@ -1,4 +1,4 @@
-import { test as fcTest } from '@fast-check/vitest';
+import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
   createMemoryStore, foldLog, irHash, legacyIrHash, type FoldContext,
@@ -21,6 +21,23 @@ describe('irHash', () => {
     for (let i = 1; i < irs.length; i++) {
       const same = JSON.stringify(irs[i]) === JSON.stringify(irs[i - 1]);
       expect(irHash(irs[i]!) === irHash(irs[i - 1]!)).toBe(same);
+    }
+  });
+
+  fcTest.prop([
+    fc.array(fc.record({ grow: fc.nat(4), reorder: fc.boolean(), text: fc.string({ maxLength: 20 }) }), { minLength: 1, maxLength: 40 }),
+  ], { numRuns: 300 })('a transcript grown by appends hashes as its whole JSON does (the running hash is only a shortcut)', (steps) => {
+    const transcriptOf = (ir: ConversationIr, transcript: ConversationIr['transcript']): ConversationIr => ({ ...ir, transcript });
+    const base = applyTransitions([])[0]!;
+    let transcript: ConversationIr['transcript'] = [];
+    let n = 0;
+    for (const step of steps) {
+      const added = Array.from({ length: step.grow }, () => ({ id: `t${n += 1}`, role: 'user' as const, text: step.text, at: '2026-01-01T00:00:00.000Z' }));
+      // Mostly appends (what transitions do); sometimes the same entries in another order, or a copy of them.
+      transcript = step.reorder && transcript.length > 1 ? [...transcript.slice(1), transcript[0]!, ...added] : [...transcript, ...added];
+      const ir = transcriptOf(base, transcript);
+      expect(irHash(ir)).toBe(irHash(transcriptOf(base, structuredClone(transcript))));
+      expect(irHash(ir)).toBe(irHash(JSON.parse(JSON.stringify(ir)) as ConversationIr));
     }
   });
 

@@ -12,6 +12,8 @@ export interface RedisKeys {
   channel(cid: string): string;
   owner(owner: string): string;
   turn(cid: string): string;
+  /** The latest checkpoint of the conversation's folded state (conversation/checkpoint.ts). */
+  checkpoint(cid: string): string;
   /** Written by a replay's confirmation, so the WAIT after it covers every entry before (see log-store). */
   confirmed(cid: string): string;
   /** The one channel turn cancellations travel on (every instance listens). */
@@ -39,6 +41,7 @@ export function redisKeys(prefix = 'surfacer:', options: { cluster?: boolean } =
     owner: (owner) => `${prefix}owner:${owner}`,
     turn: (cid) => `${prefix}{${cid}}:turn`,
     confirmed: (cid) => `${prefix}{${cid}}:confirmed`,
+    checkpoint: (cid) => `${prefix}{${cid}}:checkpoint`,
     cancel: `${prefix}turn-cancel`,
     bucket: (name, key) => `${prefix}rate:${name}:${digest(key)}`,
     idempotency: (name, key) => `${prefix}idem:${name}:${digest(key)}`,

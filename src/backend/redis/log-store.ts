@@ -109,6 +109,18 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
   return {
     writers: 'many',
 
+    // One key per conversation, in its slot. Not waited on by replicas: a checkpoint a failover
+    // loses (or one of an entry it lost, which no longer matches the log) only costs a longer load.
+    checkpoints: {
+      async read(cid) {
+        const text = await connection.call((client) => client.get(keys.checkpoint(cid)), { key: keys.checkpoint(cid), span: { name: 'log.checkpoint-read', command: 'GET' } });
+        return text ?? undefined;
+      },
+      async write(cid, text) {
+        await connection.call((client) => client.set(keys.checkpoint(cid), text), { key: keys.checkpoint(cid), span: { name: 'log.checkpoint-write', command: 'SET' } });
+      },
+    },
+
     async append(cid, entry, version) {
       const json = JSON.stringify(LogEntrySchema.parse(entry));
       if (entry.type === 'created') await connection.call((client) => client.sAdd(keys.owner(entry.ownerSessionId), cid), { key: keys.owner(entry.ownerSessionId), span: { name: 'log.owner', command: 'SADD' } });

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { ActionEventSchema } from '../planner/action-event.ts';
+import type { ConversationIr } from '../ui-ir/index.ts';
+import type { FoldResult, LoggedOutcome } from './fold.ts';
+import type { StoredOutcome } from './ingress-port.ts';
+import { CreatedEntry, irHash, legacyIrHash, transcriptHashBuilder } from './log.ts';
+import { TraceSchema } from './trace.ts';
+
+/*
+ * A checkpoint of a conversation's folded state (issue 36): what the fold of its first `version`
+ * entries gave, so a load reads the checkpoint and folds only the entries after it. It lives
+ * beside the log (the store's `checkpoints`), never in it: the log stays the record, replayed
+ * byte for byte, and a checkpoint that is missing, torn, corrupt or not the log's is ignored (the
+ * log is folded whole, and a new checkpoint written).
+ *
+ * A checkpoint proves itself against the entries it replaces: the IR it holds must hash to the
+ * IR hash that entry `version` of the log recorded (the loader checks both). Its text is JSON
+ * lines, so that a load of a long conversation parses it a piece at a time and yields in between:
+ * a header, the IR without its transcript, then the transcript in chunks.
+ */
+export const CHECKPOINT_FORMAT = 1 as const;
+/** Transcript entries per line: one line parses and hashes in well under a millisecond. */
+const TRANSCRIPT_CHUNK = 250;
+/** Traces a folded state keeps (the trace page's recent turns); every turn's trace stays in the log. */
+export const MAX_KEPT_TRACES = 100;
+
+const yieldNow = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+const Hash = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+const CheckpointHeader = z.object({
+  checkpoint: z.literal(CHECKPOINT_FORMAT),
+  cid: z.string(),
+  version: z.number().int().min(2),
+  irHash: Hash,
+  transcript: z.number().int().nonnegative(),
+  meta: CreatedEntry,
+  turnCount: z.number().int().nonnegative(),
+  traces: z.array(TraceSchema).max(MAX_KEPT_TRACES),
+  /** Accepted actions' first outcomes still within their TTL, oldest first, with when they were stored (ms). */
+  outcomes: z.array(z.object({ key: z.string(), outcome: z.unknown(), storedAt: z.number() })),
+  pending: z.array(z.object({ actionVersion: z.number().int().positive(), event: ActionEventSchema, key: z.string().optional() })),
+  divergences: z.array(z.object({ entry: z.number().int().positive(), type: z.string(), message: z.string() })),
+});
+type CheckpointHeader = z.infer<typeof CheckpointHeader>;
+
+/** What a checkpoint restores: the fold's result (outcomes come separately, with their times) and the idempotency keys. */
+export interface CheckpointState {
+  folded: FoldResult;
+  outcomes: Array<{ key: string; outcome: StoredOutcome; storedAt: number }>;
+}
+
+/**
+ * The checkpoint of `folded` (its version ≥ 2: entry `version` recorded the IR hash it is checked
+ * by), encoded a chunk of transcript at a time with a yield in between: `folded`'s small parts
+ * are read at once, its IR is immutable.
+ */
+export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointState['outcomes']): Promise<string> {
+  const { ir } = folded;
+  const header: CheckpointHeader = {
+    checkpoint: CHECKPOINT_FORMAT, cid: folded.meta.cid, version: folded.version, irHash: irHash(ir), transcript: ir.transcript.length,
+    meta: folded.meta, turnCount: folded.turnCount, traces: folded.traces.slice(-MAX_KEPT_TRACES), outcomes,
+    pending: [...folded.pending.values()], divergences: folded.divergences as CheckpointHeader['divergences'],
+  };
+  const lines = [JSON.stringify(header), JSON.stringify({ ...ir, transcript: [] })];
+  for (let i = 0; i < ir.transcript.length; i += TRANSCRIPT_CHUNK) {
+    await yieldNow();
+    lines.push(JSON.stringify(ir.transcript.slice(i, i + TRANSCRIPT_CHUNK)));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export type DecodedCheckpoint =
+  | { ok: true; state: CheckpointState; /** The IR hash entry `version` of the log must have recorded. */ irHash: string }
+  | { ok: false; reason: string };
+
+/**
+ * A checkpoint's text → the state it holds, checked in itself (format, and its IR against the
+ * hash it names); yields between the transcript's chunks. Never throws: a bad checkpoint is a reason.
+ */
+export async function decodeCheckpoint(text: string, cid: string): Promise<DecodedCheckpoint> {
+  try {
+    if (!text.endsWith('\n')) return { ok: false, reason: 'torn (no final newline)' };
+    const lines = text.slice(0, -1).split('\n');
+    const header = CheckpointHeader.safeParse(JSON.parse(lines[0] ?? ''));
+    if (!header.success) return { ok: false, reason: 'its header is not a checkpoint\'s' };
+    const h = header.data;
+    if (h.cid !== cid || h.meta.cid !== cid) return { ok: false, reason: 'another conversation\'s' };
+    const chunks = Math.ceil(h.transcript / TRANSCRIPT_CHUNK);
+    if (lines.length !== 2 + chunks) return { ok: false, reason: 'lines missing or extra' };
+    const ir = JSON.parse(lines[1]!) as ConversationIr;
+    if (ir === null || typeof ir !== 'object' || !Array.isArray(ir.transcript) || !Array.isArray(ir.surfaces)) return { ok: false, reason: 'its IR is not one' };
+    const transcript: ConversationIr['transcript'] = [];
+    const hashed = transcriptHashBuilder();
+    for (let i = 0; i < chunks; i += 1) {
+      await yieldNow();
+      const chunk = JSON.parse(lines[2 + i]!) as ConversationIr['transcript'];
+      if (!Array.isArray(chunk)) return { ok: false, reason: 'a transcript line is not a list' };
+      transcript.push(...chunk);
+      hashed.add(chunk);
+    }
+    if (transcript.length !== h.transcript) return { ok: false, reason: 'the transcript is not as long as it says' };
+    ir.transcript = transcript;
+    hashed.done(transcript);
+    await yieldNow();
+    // Its content: the IR it holds is the one whose hash it names (and the log's entry recorded).
+    if (irHash(ir) !== h.irHash && legacyIrHash(ir) !== h.irHash) return { ok: false, reason: 'its IR does not match its hash' };
+    const folded: FoldResult = {
+      meta: h.meta, ir, turnCount: h.turnCount, traces: h.traces, outcomes: [] as LoggedOutcome[],
+      divergences: h.divergences as FoldResult['divergences'], version: h.version,
+      pending: new Map(h.pending.map((p) => [p.actionVersion, p])),
+    };
+    return { ok: true, irHash: h.irHash, state: { folded, outcomes: h.outcomes as CheckpointState['outcomes'] } };
+  } catch (error) {
+    return { ok: false, reason: `not JSON lines (${(error as Error).name})` };
+  }
+}
