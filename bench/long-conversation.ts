@@ -23,7 +23,7 @@ import { hasRedisServer, startBenchRedis } from './_long-conversation-redis.ts';
  *  - turn latency p50/p99 at turns 1–100 and at the last 100;
  *  - cold load after a restart (a fresh createSurfacer on the same data directory): the first
  *    GET /c/{cid}, the largest event-loop delay meanwhile (monitorEventLoopDelay, 10 ms), and how
- *    long GET /healthz takes when asked meanwhile (a worker thread asks every 5 ms);
+ *    long GET /healthz takes when asked meanwhile (a worker thread asks every 25 ms);
  *  - the page's weight, and the RSS/heap the one cached conversation adds (after gc);
  *  - with a redis-server binary: the same turns through instance A on Redis, then the cold
  *    load on a fresh instance B.
@@ -126,7 +126,7 @@ async function driveTurns(c: Conversation, label: string, profileFrom?: { at: nu
   return { done: latencies.length, latencies, stoppedEarly, seconds: (performance.now() - began) / 1000 };
 }
 
-/** A worker thread asking GET /healthz every 5 ms (its own event loop: it sees the server's stalls). */
+/** A worker thread asking GET /healthz every 25 ms (its own event loop: it sees the server's stalls). */
 function healthProbe(url: string): Promise<{ stop(): Promise<number[]> }> {
   const worker = new Worker(`
     const { parentPort, workerData } = require('node:worker_threads');
@@ -139,7 +139,7 @@ function healthProbe(url: string): Promise<{ stop(): Promise<number[]> }> {
         const t0 = performance.now();
         try { await (await fetch(workerData.url)).text(); } catch { latencies.push(-1); }
         if (first) { first = false; parentPort.postMessage('ready'); } else latencies.push(performance.now() - t0);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 25));
       }
       parentPort.postMessage(latencies);
     })();
@@ -222,7 +222,7 @@ export async function run(): Promise<void> {
       [`turn latency, turns 1–${first100.length}`, `p50 ${f(percentile(first100, 50), 2)} ms`, `p99 ${f(percentile(first100, 99), 2)} ms`],
       [`turn latency, turns ${n - last100.length + 1}–${n}`, `p50 ${f(percentile(last100, 50), 2)} ms`, `p99 ${f(percentile(last100, 99), 2)} ms`],
       ['cold load (restart): first GET /c/{cid}', `${f(cold.ms)} ms (status ${cold.status})`, `max event-loop delay ${f(cold.maxLoopDelayMs)} ms`],
-      ['GET /healthz asked during the cold load', `slowest ${f(cold.healthMaxMs)} ms`, `${cold.healthCount} probes (worker thread, every 5 ms)`],
+      ['GET /healthz asked during the cold load', `slowest ${f(cold.healthMaxMs)} ms`, `${cold.healthCount} probes (worker thread, every 25 ms)`],
       ['warm GET /c/{cid} after it', `${f(warmGetMs)} ms`, ''],
       ['page weight GET /c/{cid}', `${warmPage.byteLength.toLocaleString('en')} B`, `${f(warmPage.byteLength / n / 1024, 2)} KiB per turn`],
       ['RSS added by the one cached conversation', `${mb(after.rss - beforeLoaded.rss)}`, `heap used +${mb(after.heapUsed - beforeLoaded.heapUsed)}${gc ? ' (after gc)' : ' (no gc available)'}`],

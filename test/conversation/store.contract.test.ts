@@ -79,6 +79,22 @@ describe.each<[string, () => ConversationStore]>([
     expect(await store.read('c', 3)).toEqual([]);
   });
 
+  it('keeps the latest checkpoint per conversation, whole, beside the log (which it leaves as it is)', async () => {
+    const store = make();
+    const checkpoints = store.checkpoints!;
+    await store.append('c1', created('c1'));
+    await store.append('c1', reset(1));
+    expect(await checkpoints.read('c1')).toBeUndefined();
+    const big = `${'{"x":1}\n'.repeat(20_000)}`;
+    await checkpoints.write('c1', 'first\n');
+    await checkpoints.write('c2', 'other\n');
+    expect(await checkpoints.read('c1')).toBe('first\n');
+    await checkpoints.write('c1', big);
+    expect(await checkpoints.read('c1')).toBe(big);
+    expect(await checkpoints.read('c2')).toBe('other\n');
+    expect(await store.read('c1')).toEqual([created('c1'), reset(1)]);
+  });
+
   it('counts the conversations each owner created', async () => {
     const store = make();
     await store.append('a', created('a'));

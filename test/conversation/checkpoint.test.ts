@@ -1,0 +1,149 @@
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fc } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { createDemoApp } from '../../src/app/index.ts';
+import { decodeCheckpoint, encodeCheckpoint, MAX_KEPT_TRACES } from '../../src/conversation/checkpoint.ts';
+import {
+  createMemoryStore, foldLog, foldMore, irHash, type ConversationService, type ConversationStore, type FoldContext, type FoldResult, type Logger,
+} from '../../src/conversation/index.ts';
+import { runDirectivesAdapter } from '../../src/conversation/turn.ts';
+import { createSeededSource, findSurface } from '../../src/ui-ir/index.ts';
+import { jsonlTestFiles } from '../support/jsonl-stores.ts';
+import { formAction, makeService } from './fixtures/service.ts';
+
+/*
+ * Issue 36: checkpoints of the folded state. A checkpoint is equivalent to replaying the entries
+ * it replaces (property, over generated conversations of the demo app, cut anywhere); a load
+ * reads the last checkpoint and the entries after it; a missing, corrupt or foreign checkpoint
+ * falls back to folding the whole log and is written anew; the log itself is never touched.
+ */
+const { tempDir, jsonlStore } = jsonlTestFiles('surfacer-checkpoint-');
+const PROMPTS = ['create a character card', 'ask me something', 'show my saved cards', 'hello', 'show me Kestrel\'s portrait'];
+
+type Step = { kind: 'say'; prompt: number } | { kind: 'save'; name: string; key: boolean };
+const arbStep: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('say' as const), prompt: fc.nat(PROMPTS.length - 1) }),
+  fc.record({ kind: fc.constant('save' as const), name: fc.string({ minLength: 1, maxLength: 12 }), key: fc.boolean() }),
+);
+
+/** Drives the demo app through `steps` (saves only when the card is open); the conversation's id. */
+async function drive(service: ConversationService, steps: readonly Step[], owner = 'owner'): Promise<string> {
+  const c = await service.create(owner);
+  let n = 0;
+  for (const step of steps) {
+    // As between requests: the background checkpoint write gets its turns (an in-memory store never yields).
+    await new Promise((resolve) => setImmediate(resolve));
+    if (step.kind === 'say') {
+      await service.runTurn(c.id, PROMPTS[step.prompt]!);
+      continue;
+    }
+    const ir = (await service.get(c.id))!.ir;
+    const main = findSurface(ir, 'main');
+    if (main === undefined || main.lifecycle === 'deleted' || !main.view.actions.some((a) => a.name === 'form.submit')) continue;
+    n += 1;
+    await service.applyAction(c.id, formAction(ir, 'main', { name: step.name, personality: 'Kind.' }, step.key ? { idempotencyKey: `k-${n}` } : {}));
+  }
+  return c.id;
+}
+
+const app = createDemoApp();
+const foldContext: FoldContext = { turn: { registry: app.directives, runDirectives: runDirectivesAdapter, mode: 'best-effort' }, actions: app.actions };
+
+function comparable(folded: FoldResult): unknown {
+  return {
+    ir: JSON.stringify(folded.ir), hash: irHash(folded.ir), version: folded.version, turnCount: folded.turnCount, meta: folded.meta,
+    traces: folded.traces.slice(-MAX_KEPT_TRACES), pending: [...folded.pending.entries()], divergences: folded.divergences,
+  };
+}
+
+function recording(): { logger: Logger; warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, logger: { info() {}, warn(message, fields) { warnings.push(`${message} ${JSON.stringify(fields ?? {})}`); }, error() {} } };
+}
+
+describe('checkpoints', () => {
+  it('property: a checkpoint at any entry, then the entries after it, folds to what the whole log folds to', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(arbStep, { minLength: 2, maxLength: 14 }), fc.nat(), async (steps, at) => {
+      const store = createMemoryStore();
+      const { service } = makeService(store, { demo: true, entropy: createSeededSource('cp-prop'), limits: { checkpointEvery: 0 } });
+      const cid = await drive(service, steps);
+      const entries = (await store.read(cid))!;
+      fc.pre(entries.length >= 2);
+      const cut = 2 + (at % (entries.length - 1));
+      const whole = foldLog(entries, foldContext);
+      const head = foldLog(entries.slice(0, cut), foldContext);
+      const decoded = await decodeCheckpoint(await encodeCheckpoint(head, []), cid);
+      if (!decoded.ok) throw new Error(decoded.reason);
+      // It names the hash the entry it replaces recorded.
+      expect(decoded.irHash).toBe((entries[cut - 1] as { irHash: string }).irHash);
+      foldMore(decoded.state.folded, entries.slice(cut), foldContext);
+      expect(comparable(decoded.state.folded)).toEqual(comparable(whole));
+    }), { numRuns: 40 });
+  }, 120_000);
+
+  it('a restarted service loads from the checkpoint and the entries after it, and goes on as before (idempotency keys too)', async () => {
+    const store = createMemoryStore();
+    const reads: number[] = [];
+    const watched: ConversationStore = { ...store, checkpoints: store.checkpoints, read: (cid, after) => { reads.push(after ?? 0); return store.read(cid, after); } };
+    const live = makeService(store, { demo: true, entropy: createSeededSource('cp-live'), limits: { checkpointEvery: 4 } }).service;
+    const steps: Step[] = [{ kind: 'say', prompt: 0 }, ...Array.from({ length: 9 }, (_, i): Step => ({ kind: 'save', name: `Aria ${i}`, key: true })), { kind: 'say', prompt: 3 }];
+    const cid = await drive(live, steps);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the background write
+    const text = await store.checkpoints!.read(cid);
+    expect(text).toBeDefined();
+    const restarted = makeService(watched, { demo: true, entropy: createSeededSource('cp-restarted'), limits: { checkpointEvery: 4 } }).service;
+    const before = (await live.get(cid))!;
+    const after = (await restarted.get(cid))!;
+    expect(JSON.stringify(after.ir)).toBe(JSON.stringify(before.ir));
+    expect(after.version).toBe(before.version);
+    // Only the tail was read: from the checkpoint's entry on.
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toBeGreaterThan(0);
+    expect(reads[0]).toBeGreaterThanOrEqual(before.version - 5);
+    // A key used before the checkpoint is still the same action: replayed, not applied again.
+    const entries = (await store.read(cid))!;
+    const keyed = entries.find((e) => e.type === 'action' && e.request.idempotencyKey === 'k-1');
+    const replay = await restarted.applyAction(cid, JSON.parse(JSON.stringify((keyed as { request: unknown }).request)) as never);
+    expect(replay).toMatchObject({ ok: true, replayed: true });
+    const turn = await restarted.runTurn(cid, 'hello');
+    expect(turn.ok).toBe(true);
+  });
+
+  it('missing, torn, corrupt, foreign or stale: ignored (said in the log), the whole log folded, a good checkpoint written again; the log untouched', async () => {
+    const dir = tempDir();
+    const live = makeService(jsonlStore({ dir }), { demo: true, entropy: createSeededSource('cp-bad'), limits: { checkpointEvery: 4 } }).service;
+    const steps: Step[] = [{ kind: 'say', prompt: 0 }, ...Array.from({ length: 8 }, (_, i): Step => ({ kind: 'save', name: `Brin ${i}`, key: false }))];
+    const cid = await drive(live, steps);
+    const other = await drive(live, steps, 'someone else');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const expected = JSON.stringify((await live.get(cid))!.ir);
+    const file = join(dir, `${cid}.checkpoint`);
+    const good = readFileSync(file, 'utf8');
+    const log = readFileSync(join(dir, `${cid}.jsonl`), 'utf8');
+    const lines = good.split('\n');
+    const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const variants: Array<[string, string | undefined]> = [
+      ['missing', undefined],
+      ['torn', good.slice(0, Math.floor(good.length / 2))],
+      ['not JSON', 'garbage\n'],
+      ['its IR edited', [lines[0], JSON.stringify({ ...JSON.parse(lines[1]!) as object, seq: 12345 }), ...lines.slice(2)].join('\n')],
+      ['another conversation\'s', readFileSync(join(dir, `${other}.checkpoint`), 'utf8')],
+      ['not this log\'s (an entry it names that the log does not hold)', [JSON.stringify({ ...header, version: 4000 }), ...lines.slice(1)].join('\n')],
+    ];
+    for (const [label, text] of variants) {
+      if (text === undefined) unlinkSync(file);
+      else writeFileSync(file, text);
+      const { logger, warnings } = recording();
+      const restarted = makeService(jsonlStore({ dir }), { demo: true, entropy: createSeededSource('cp-bad-2'), limits: { checkpointEvery: 4 }, logger }).service;
+      expect(JSON.stringify((await restarted.get(cid))!.ir), label).toBe(expected);
+      if (text !== undefined) expect(warnings.some((w) => w.startsWith('conversation checkpoint ignored')), label).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const rewritten = await decodeCheckpoint(readFileSync(file, 'utf8'), cid);
+      expect(rewritten.ok, label).toBe(true);
+      expect(readFileSync(join(dir, `${cid}.jsonl`), 'utf8'), label).toBe(log);
+    }
+    // No temporary file left behind by the writes.
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
