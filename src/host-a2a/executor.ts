@@ -7,7 +7,7 @@ import type { IdempotencyStore } from '../ingress/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
 import { namingBasicCatalog, type AppCatalogOffer, type CatalogChoice, type Principal, type RateLimiter } from '../hosting/index.ts';
-import type { ConversationIr } from '../ui-ir/index.ts';
+import { addedTranscriptEntries, type ConversationIr } from '../ui-ir/index.ts';
 import { A2UI_EXTENSION_URIS, chooseBasicCatalogId, chooseMessageCatalog, chooseWireVersion } from './capabilities.ts';
 import { a2uiParts, jsonPart, readMessage, textPart } from './parts.ts';
 
@@ -301,9 +301,8 @@ export class SurfacerAgentExecutor implements AgentExecutor {
 
 /** What the assistant said in this task: its new transcript entries and the action's toasts. */
 function replyText(outcome: { prev: ConversationIr; next: ConversationIr; notes: string[] }): string {
-  const seen = new Set(outcome.prev.transcript.map((entry) => entry.id));
-  const said = outcome.next.transcript
-    .filter((entry) => !seen.has(entry.id) && entry.role !== 'user')
+  const said = addedTranscriptEntries(outcome.prev.transcript, outcome.next.transcript)
+    .filter((entry) => entry.role !== 'user')
     .map((entry) => entry.text);
   const text = [...said, ...outcome.notes].join('\n').trim();
   return text === '' ? 'Done.' : text;

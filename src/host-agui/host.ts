@@ -12,7 +12,7 @@ import {
   type CatalogChoice, type RateLimiter,
 } from '../hosting/index.ts';
 import type { IdempotencyStore, IngressRequest } from '../ingress/index.ts';
-import type { ConversationIr } from '../ui-ir/index.ts';
+import { addedTranscriptEntries, type ConversationIr } from '../ui-ir/index.ts';
 import { conversationIdOfThread, parseRunInput, type RunIntent } from './run-input.ts';
 import { liveSurfaceIds, liveSurfaces, surfaceDelta, unheldActivities } from './surfaces.ts';
 
@@ -76,8 +76,7 @@ function failure(c: Context, error: SurfacerError, status: number, issues?: Read
 
 /** The assistant's words a change added to the transcript. */
 function newAssistantText(prev: ConversationIr, next: ConversationIr): Array<{ id: string; text: string }> {
-  const known = new Set(prev.transcript.map((e) => e.id));
-  return next.transcript.filter((e) => e.role === 'assistant' && !known.has(e.id) && e.text !== '').map((e) => ({ id: e.id, text: e.text }));
+  return addedTranscriptEntries(prev.transcript, next.transcript).filter((e) => e.role === 'assistant' && e.text !== '').map((e) => ({ id: e.id, text: e.text }));
 }
 
 export function createAguiHost(options: AguiHostOptions): AguiHost {

@@ -1,7 +1,7 @@
 import type { ComponentRegistry } from '../app-kit/component.ts';
 import { compileConversationToHtml, compileRegenerateForm, compileSurfaceToHtml, type HtmlCompileOptions } from '../compiler/html/index.ts';
 import type { ResolvedAppTexts } from '../conversation/index.ts';
-import { findLiveSurface, findSurface, type ConversationIr, type Toast, type TranscriptEntry } from '../ui-ir/index.ts';
+import { addedTranscriptEntries, findLiveSurface, findSurface, type ConversationIr, type Toast, type TranscriptEntry } from '../ui-ir/index.ts';
 import type { Views } from './views.ts';
 
 /** What every fragment of one conversation page needs. */
@@ -41,6 +41,20 @@ export function transcriptHtml(pc: PageContext, entries: readonly TranscriptEntr
 
 export function transcriptViewModel(entries: readonly TranscriptEntry[]): Array<TranscriptEntry & { roleLabel: string }> {
   return entries.map((entry) => ({ ...entry, roleLabel: ROLE_LABELS[entry.role] }));
+}
+
+/**
+ * A page shows the recent messages, so that it stays light however long the conversation is
+ * (issue 36): PAGE_MESSAGES of them, and PAGE_MESSAGES more each time the person asks for
+ * earlier ones (`?messages=N`, a plain link: it works without JavaScript).
+ */
+export const PAGE_MESSAGES = 50;
+
+/** The last `shown` entries (PAGE_MESSAGES when the query says nothing usable), and how many come before them. */
+export function recentTranscript<T>(entries: readonly T[], asked?: string): { entries: readonly T[]; earlier: number; shown: number } {
+  const wanted = asked !== undefined && /^\d{1,7}$/.test(asked) ? Math.max(PAGE_MESSAGES, Number(asked)) : PAGE_MESSAGES;
+  const shown = Math.min(wanted, entries.length);
+  return { entries: entries.slice(entries.length - shown), earlier: entries.length - shown, shown };
 }
 
 export function composerData(pc: PageContext, options: { text?: string; autofocus?: boolean } = {}): object {
@@ -112,7 +126,7 @@ export function changesHtml(
     }
   }
   // Actions leave the transcript as it was (the same array): no need to look at its entries.
-  const entries = next.transcript === prev.transcript ? [] : added(prev.transcript, next.transcript);
+  const entries = addedTranscriptEntries(prev.transcript, next.transcript);
   if (entries.length > 0) parts.push(`<div hx-swap-oob="beforeend:#transcript">${transcriptHtml(pc, entries)}</div>`);
   const toasts = added(prev.toasts, next.toasts).filter((t) => t.surfaceId === undefined);
   if (toasts.length > 0) parts.push(`<div hx-swap-oob="beforeend:#toasts">${toastsHtml(pc, toasts)}</div>`);
@@ -130,7 +144,7 @@ function added<T extends { id: string }>(prev: readonly T[], next: readonly T[])
 /** Everything, replaced whole: for a page that may have missed updates (SSE (re)connect). */
 export function refreshHtml(pc: PageContext, ir: ConversationIr): string {
   return [
-    `<ol id="transcript" hx-swap-oob="innerHTML">${transcriptHtml(pc, ir.transcript)}</ol>`,
+    `<ol id="transcript" hx-swap-oob="innerHTML">${transcriptHtml(pc, recentTranscript(ir.transcript).entries)}</ol>`,
     `<div id="surfaces" hx-swap-oob="innerHTML">${emptyStateHtml(pc)}${surfacesHtml(pc, ir)}</div>`,
   ].join('\n');
 }

@@ -20,3 +20,4 @@ export {
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
 export { isValidConversationIr } from './validate.ts';
+export { addedTranscriptEntries } from './transcript.ts';

@@ -1,5 +1,5 @@
 import { summarizeSurface, surfaceSummary, type TurnResult } from '../../conversation/index.ts';
-import type { ConversationIr, TranscriptEntry } from '../../ui-ir/index.ts';
+import { addedTranscriptEntries, type ConversationIr } from '../../ui-ir/index.ts';
 import { SurfaceId } from '../../ui-ir/index.ts';
 import { makeError } from '../../errors/index.ts';
 import { respondFailure } from '../errors.ts';
@@ -80,10 +80,9 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
 /** What a JSON client learns of the turn an action continued with (like POST /messages answers). */
 function continuationSummary(turn: TurnResult, after: ConversationIr): Record<string, unknown> {
   if (!turn.ok) return { ok: false, error: turn.error };
-  const known = new Set(after.transcript.map((e) => e.id));
   return {
     ok: true, outcome: turn.outcome, ...(turn.error ? { error: turn.error } : {}),
-    transcript: turn.next.transcript.filter((e: TranscriptEntry) => !known.has(e.id)),
+    transcript: addedTranscriptEntries(after.transcript, turn.next.transcript),
     surfaces: turn.next.surfaces.map(summarizeSurface), trace_id: turn.trace.request_id,
   };
 }

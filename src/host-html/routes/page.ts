@@ -1,5 +1,7 @@
 import type { ConversationIr } from '../../ui-ir/index.ts';
-import { composerData, emptyStateHtml, regenerateHtml, surfacesHtml, transcriptViewModel, type AlertData, type PageContext } from '../fragments.ts';
+import {
+  composerData, emptyStateHtml, PAGE_MESSAGES, recentTranscript, regenerateHtml, surfacesHtml, transcriptViewModel, type AlertData, type PageContext,
+} from '../fragments.ts';
 import type { Host, HostContext, HostHono } from '../host.ts';
 import { clientKind } from '../responses.ts';
 
@@ -18,8 +20,12 @@ export function conversationPage(
   const pageId = c.get('pageId') === undefined ? c.get('pc').renderId : host.randomToken(12);
   const pc: PageContext = { ...c.get('pc'), renderId: pageId };
   c.header('Cache-Control', 'no-store');
+  const recent = recentTranscript(page.ir.transcript, c.req.query('messages'));
   const html = host.views.page('page', host.layout(c, { title: host.deps.app.name, pageId, withTrace: true }), {
-    transcript: transcriptViewModel(page.ir.transcript),
+    transcript: transcriptViewModel(recent.entries),
+    ...(recent.earlier > 0 ? {
+      earlier: { count: recent.earlier, url: `${pc.base}?messages=${recent.shown + PAGE_MESSAGES}#transcript`, more: Math.min(PAGE_MESSAGES, recent.earlier) },
+    } : {}),
     surfacesHtml: page.surfacesHtml(pc),
     emptyStateHtml: emptyStateHtml(pc),
     description: pc.texts.description,

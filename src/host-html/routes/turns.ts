@@ -1,6 +1,6 @@
 import { summarizeSurface } from '../../conversation/index.ts';
 import { makeError } from '../../errors/index.ts';
-import type { TranscriptEntry } from '../../ui-ir/index.ts';
+import { addedTranscriptEntries } from '../../ui-ir/index.ts';
 import { respondFailure } from '../errors.ts';
 import { changesHtml, messageFormHtml } from '../fragments.ts';
 import { single } from '../form.ts';
@@ -24,10 +24,9 @@ export function registerTurnRoutes(app: HostHono, host: Host): void {
     if (!result.ok) return respondFailure(host, c, result, { ir: conversation.ir });
     const kind = clientKind(c);
     if (kind === 'json') {
-      const known = new Set(result.prev.transcript.map((e) => e.id));
       return c.json({
         ok: true, outcome: result.outcome, ...(result.error ? { error: result.error } : {}),
-        transcript: result.next.transcript.filter((e: TranscriptEntry) => !known.has(e.id)),
+        transcript: addedTranscriptEntries(result.prev.transcript, result.next.transcript),
         surfaces: result.next.surfaces.map(summarizeSurface),
         trace: result.trace,
       });
