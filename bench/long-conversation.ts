@@ -30,7 +30,8 @@ import { hasRedisServer, startBenchRedis } from './_long-conversation-redis.ts';
  * Bounded: each phase of turns stops at LONG_BUDGET_S seconds (default 240) and says so.
  * LONG_PROFILE=<dir>: CPU profiles (inspector, this thread) of the last LONG_PROFILE_TURNS
  * (default 200) JSONL turns and of the JSONL cold load; summarise with
- * `node --import tsx bench/_long-conversation-profile.ts <file>`. LONG_REDIS=0 skips Redis.
+ * `node --import tsx bench/_long-conversation-profile.ts <file>`. LONG_REDIS=0 skips Redis;
+ * LONG_LOG=1 shows the server's warnings (an ignored checkpoint, a divergent fold) on stderr.
  */
 const TURNS = Number(process.env.LONG_TURNS ?? 10_000);
 const BUDGET_MS = Number(process.env.LONG_BUDGET_S ?? 240) * 1000;
@@ -38,6 +39,12 @@ const PROFILE_DIR = process.env.LONG_PROFILE;
 const PROFILE_TURNS = Number(process.env.LONG_PROFILE_TURNS ?? 200);
 const PROMPTS = ['create a character card', 'ask me something', 'show my saved cards', 'hello'] as const;
 const SECRET = 'long-conversation-bench-secret-0123456789';
+
+const stderrLogger = {
+  info() {},
+  warn(message: string, fields?: Record<string, unknown>) { process.stderr.write(`[server warn] ${message} ${JSON.stringify(fields ?? {})}\n`); },
+  error(message: string, fields?: Record<string, unknown>) { process.stderr.write(`[server error] ${message} ${JSON.stringify(fields ?? {}, (_k, v: unknown) => (v instanceof Error ? v.message : v))}\n`); },
+};
 
 interface Instance { url: string; server: RunningServer; close(): Promise<void> }
 
@@ -55,6 +62,8 @@ function redisInstance(url: string, prefix: string): Promise<Instance> {
 async function start(backend: Backend, cards: ReturnType<typeof createFileCardLibrary> | ReturnType<typeof createRecordCardLibrary>): Promise<Instance> {
   const surfacer = createSurfacer({
     app: createDemoApp({ cards }), planner: 'offline', backend, env: {}, sessionSecret: SECRET,
+    // LONG_LOG=1: the server's warnings and errors (e.g. an ignored checkpoint) on stderr.
+    ...(process.env.LONG_LOG === '1' ? { logger: stderrLogger } : {}),
   });
   const server = await surfacer.listen({ port: 0, hostname: '127.0.0.1' });
   return { url: server.url, server, async close() { await server.close(); await cards.close(); } };

@@ -1,6 +1,6 @@
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import {
-  appendTranscript, ConversationIr, draw, type ConversationIr as Ir, type EntropySource,
+  appendTranscript, ConversationIr, draw, isValidConversationIr, type ConversationIr as Ir, type EntropySource,
 } from '../ui-ir/index.ts';
 import { childPointer, issue } from './diagnostics.ts';
 import { resolveLimits } from './limits.ts';
@@ -59,7 +59,7 @@ export function applyValidated(ir: Ir, validation: ValidationResult, options: Pi
   let assistantText: string | undefined;
   if (validation.assistantText !== undefined) {
     const next = appendTranscript(current, { role: 'assistant', text: validation.assistantText }, { now: source.now() });
-    if (ConversationIr.safeParse(next).success) {
+    if (isValidConversationIr(next)) {
       current = next;
       assistantText = validation.assistantText;
     } else {
@@ -100,8 +100,9 @@ function applyOne(
     const pointer = result.error.pointer === undefined ? base : `${base}/payload${result.error.pointer}`;
     return { ok: false, error: { ...result.error, pointer } };
   }
-  const checked = ConversationIr.safeParse(result.ir);
-  if (!checked.success) {
+  // The memoised check first (what did not change passed before); the full parse only for its issues.
+  const checked = isValidConversationIr(result.ir) ? undefined : ConversationIr.safeParse(result.ir);
+  if (checked !== undefined && !checked.success) {
     const first = checked.error.issues[0];
     const where = first === undefined ? '' : `/${first.path.join('/')}`;
     return { ok: false, error: makeError('DIRECTIVE_IR_INVALID', `${definition.type} produced an invalid IR at ${where}: ${first?.message ?? ''}`, { pointer: base }) };

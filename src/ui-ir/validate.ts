@@ -97,6 +97,37 @@ function isSimpleValue(value: unknown, depth: number): boolean {
   return depth < 2 && isSimpleMap(value, depth + 1);
 }
 
+/**
+ * The transcript node. Transitions append to a transcript (a new array holding the same entry
+ * objects, then new ones), so a transcript that grew from one that passed is checked by its new
+ * entries (after a pointer comparison of the rest): a turn's check does not grow with the
+ * conversation (issue 36). Anything else is checked entry by entry.
+ */
+function transcriptArray(element: Check): Check {
+  const passed = new WeakSet<readonly unknown[]>();
+  const endingWith = new WeakMap<object, WeakRef<readonly unknown[]>>();
+  const GROWTH_LOOKBACK = 16;
+  return (value) => {
+    if (!Array.isArray(value)) return false;
+    if (passed.has(value)) return true;
+    let start = 0;
+    for (let end = value.length; end > 0 && end >= value.length - GROWTH_LOOKBACK && start === 0; end -= 1) {
+      const last: unknown = value[end - 1];
+      if (last === null || typeof last !== 'object') continue;
+      const before = endingWith.get(last)?.deref();
+      if (before === undefined || before.length !== end || !passed.has(before)) continue;
+      let same = true;
+      for (let i = 0; i < end && same; i += 1) same = before[i] === value[i];
+      if (same) start = end;
+    }
+    for (let i = start; i < value.length; i++) if (!element(value[i])) return false;
+    passed.add(value);
+    const last: unknown = value.at(-1);
+    if (last !== null && typeof last === 'object') endingWith.set(last, new WeakRef(value));
+    return true;
+  };
+}
+
 const parseDataMap = leaf(DataMapSchema);
 const dataMap = memo((value) => (isObject(value) && isSimpleMap(value, 1)) || parseDataMap(value));
 const surface = object(Surface.shape, {
@@ -105,7 +136,7 @@ const surface = object(Surface.shape, {
   tombstones: memo(leaf(Surface.shape.tombstones)),
 });
 const conversation = object(ConversationIr.shape, {
-  transcript: array(memo(leaf(TranscriptEntry))),
+  transcript: transcriptArray(memo(leaf(TranscriptEntry))),
   surfaces: array(surface, MAX_SURFACES),
   toasts: array(memo(leaf(Toast)), MAX_TOASTS),
 }, surfaceIdsUnique);

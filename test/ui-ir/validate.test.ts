@@ -19,6 +19,22 @@ import { arbEdit, arbValue, edited } from '../support/ir-edits.ts';
 const full = (ir: unknown): boolean => ConversationIr.safeParse(ir).success;
 
 describe('isValidConversationIr', () => {
+  fcTest.prop([fc.array(fc.tuple(fc.nat(3), arbValue, fc.boolean()), { minLength: 1, maxLength: 25 })], { numRuns: 300 })(
+    'a transcript grown by appends is checked by its new entries, and still agrees with the full parse',
+    (steps) => {
+      let ir: Ir = emptyConversation('c1');
+      let n = 0;
+      for (const [grow, odd, bad] of steps) {
+        const added: unknown[] = Array.from({ length: grow }, () => ({ id: `t${n += 1}`, role: 'user', text: 'hi', at: '2026-01-01T00:00:00.000Z' }));
+        // Sometimes the new entry is not one (any value): the grown transcript must fail like the full parse says.
+        if (bad) added.push(odd);
+        const next = { ...ir, transcript: [...ir.transcript, ...added] } as Ir;
+        expect(isValidConversationIr(next)).toBe(full(next));
+        if (full(next)) ir = next;
+      }
+    },
+  );
+
   fcTest.prop([arbTransitionSequence, fc.array(arbEdit, { maxLength: 6 })], { numRuns: 300 })(
     'agrees with ConversationIr.safeParse on generated transitions and on edits of them',
     (ops, edits) => {
