@@ -108,6 +108,7 @@ export function instrumentStore(store: ConversationStore, metrics: SurfacerMetri
     read: (cid, after) => store.read(cid, after),
     ...(store.watch ? { watch: (cid: string, changed: () => void) => store.watch!(cid, changed) } : {}),
     ...(store.confirm ? { confirm: (cid: string, version: number) => store.confirm!(cid, version) } : {}),
+    ...(store.checkpoints ? { checkpoints: store.checkpoints } : {}),
     countOwnedBy: (owner) => store.countOwnedBy(owner),
     close: () => store.close(),
   };

@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
 import { decodeCheckpoint, encodeCheckpoint, MAX_KEPT_TRACES } from '../../src/conversation/checkpoint.ts';
 import {
-  createMemoryStore, foldLog, foldMore, irHash, type ConversationService, type ConversationStore, type FoldContext, type FoldResult, type Logger,
+  createJsonlStore, createMemoryStore, foldLog, foldMore, irHash, type ConversationService, type ConversationStore, type FoldContext, type FoldResult, type Logger,
 } from '../../src/conversation/index.ts';
 import { runDirectivesAdapter } from '../../src/conversation/turn.ts';
+import { createLocalBackend } from '../../src/backend/index.ts';
+import { createSurfacer } from '../../src/server/index.ts';
 import { createSeededSource, findSurface } from '../../src/ui-ir/index.ts';
 import { jsonlTestFiles } from '../support/jsonl-stores.ts';
 import { formAction, makeService } from './fixtures/service.ts';
@@ -108,6 +110,28 @@ describe('checkpoints', () => {
     expect(replay).toMatchObject({ ok: true, replayed: true });
     const turn = await restarted.runTurn(cid, 'hello');
     expect(turn.ok).toBe(true);
+  });
+
+  it('as createSurfacer composes the service (the instrumented store), checkpoints are written and a restart starts from one', async () => {
+    const dir = tempDir();
+    const make = () => createSurfacer({
+      app: createDemoApp(), backend: createLocalBackend(createJsonlStore({ dir })), env: {}, sessionSecret: 'checkpoint-test-secret-0123456789',
+      serviceLimits: { checkpointEvery: 4 },
+    });
+    const first = make();
+    const c = await first.conversations.create('owner');
+    for (let i = 0; i < 9; i += 1) {
+      await first.conversations.runTurn(c.id, PROMPTS[i % 4]!);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const decoded = await decodeCheckpoint(readFileSync(join(dir, `${c.id}.checkpoint`), 'utf8'), c.id);
+    expect(decoded.ok && decoded.state.folded.version).toBeGreaterThanOrEqual(8);
+    const expected = JSON.stringify((await first.conversations.get(c.id))!.ir);
+    await first.close();
+    const second = make();
+    expect(JSON.stringify((await second.conversations.get(c.id))!.ir)).toBe(expected);
+    await second.close();
   });
 
   it('missing, torn, corrupt, foreign or stale: ignored (said in the log), the whole log folded, a good checkpoint written again; the log untouched', async () => {
