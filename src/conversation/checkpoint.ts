@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ActionEventSchema } from '../planner/action-event.ts';
-import type { ConversationIr } from '../ui-ir/index.ts';
+import { isValidTranscript, type ConversationIr } from '../ui-ir/index.ts';
 import type { FoldResult, LoggedOutcome } from './fold.ts';
 import type { StoredOutcome } from './ingress-port.ts';
 import { CreatedEntry, irHash, legacyIrHash, transcriptHashBuilder } from './log.ts';
@@ -90,14 +90,19 @@ export async function decodeCheckpoint(text: string, cid: string): Promise<Decod
     if (lines.length !== 2 + chunks) return { ok: false, reason: 'lines missing or extra' };
     const ir = JSON.parse(lines[1]!) as ConversationIr;
     if (ir === null || typeof ir !== 'object' || !Array.isArray(ir.transcript) || !Array.isArray(ir.surfaces)) return { ok: false, reason: 'its IR is not one' };
-    const transcript: ConversationIr['transcript'] = [];
+    let transcript: ConversationIr['transcript'] = [];
     const hashed = transcriptHashBuilder();
     for (let i = 0; i < chunks; i += 1) {
       await yieldNow();
-      const chunk = JSON.parse(lines[2 + i]!) as ConversationIr['transcript'];
+      const line = lines[2 + i]!;
+      const chunk = JSON.parse(line) as ConversationIr['transcript'];
       if (!Array.isArray(chunk)) return { ok: false, reason: 'a transcript line is not a list' };
-      transcript.push(...chunk);
-      hashed.add(chunk);
+      // Grown chunk by chunk, each growth checked by its new entries: the IR's check after the
+      // load finds the whole transcript checked (a long one is never checked in one go).
+      const before = transcript;
+      transcript = [...before, ...chunk];
+      if (!isValidTranscript(transcript, before)) return { ok: false, reason: 'a transcript entry is not one' };
+      hashed.add(line, chunk.length);
     }
     if (transcript.length !== h.transcript) return { ok: false, reason: 'the transcript is not as long as it says' };
     ir.transcript = transcript;

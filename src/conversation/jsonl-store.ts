@@ -144,27 +144,42 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
    */
   async function readEntries(cid: string, file: OpenFile | undefined, after = 0): Promise<{ entries: LogEntry[]; count: number } | undefined> {
     await settle(cid, file);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(fileOf(cid), 'utf8');
+      bytes = await readFile(fileOf(cid));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    const { lines, validBytes } = logLines(text);
-    if (validBytes < Buffer.byteLength(text, 'utf8')) await truncate(fileOf(cid), validBytes);
-    if (file !== undefined) file.count = lines.length;
-    const entries: LogEntry[] = [];
+    // Complete lines end at the last newline; a torn tail after it was never acknowledged.
+    const validBytes = bytes.lastIndexOf(NEWLINE) + 1;
+    if (validBytes < bytes.length) await truncate(fileOf(cid), validBytes);
+    // Lines are found in the bytes (the skipped ones are never decoded), a slice at a time.
+    let count = 0;
+    let tailStart = validBytes;
     let started = performance.now();
-    for (let i = Math.min(after, lines.length); i < lines.length; i += 1) {
-      entries.push(parseLine(lines[i]!, cid, i));
+    for (let pos = 0; pos < validBytes; count += 1) {
+      if (count === after) tailStart = pos;
+      pos = bytes.indexOf(NEWLINE, pos) + 1;
+      if ((count & 1023) === 0 && performance.now() - started > PARSE_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        started = performance.now();
+      }
+    }
+    if (file !== undefined) file.count = count;
+    const first = Math.min(after, count);
+    const lines = tailStart < validBytes ? bytes.toString('utf8', tailStart, validBytes - 1).split('\n') : [];
+    const entries: LogEntry[] = [];
+    started = performance.now();
+    for (let i = 0; i < lines.length; i += 1) {
+      entries.push(parseLine(lines[i]!, cid, first + i));
       // A long log is parsed a slice at a time: other requests run in between.
       if (performance.now() - started > PARSE_SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         started = performance.now();
       }
     }
-    return { entries, count: lines.length };
+    return { entries, count };
   }
 
   /** `<cid>.checkpoint`, replaced by a rename of a synced temporary file: whole or not at all. */
@@ -269,6 +284,7 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
 
 /** Longest stretch a read parses before it lets other work run. */
 const PARSE_SLICE_MS = 10;
+const NEWLINE = 0x0a;
 
 /** A log file's complete lines; a torn tail (bytes after the last newline) was never acknowledged. `validBytes` is where it starts. */
 function logLines(text: string): { lines: string[]; validBytes: number } {

@@ -19,5 +19,5 @@ export {
   findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, surfaceToast, viewHasInputs, writeListItems,
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
-export { isValidConversationIr } from './validate.ts';
+export { isValidConversationIr, isValidTranscript } from './validate.ts';
 export { addedTranscriptEntries } from './transcript.ts';

@@ -103,22 +103,25 @@ function isSimpleValue(value: unknown, depth: number): boolean {
  * entries (after a pointer comparison of the rest): a turn's check does not grow with the
  * conversation (issue 36). Anything else is checked entry by entry.
  */
-function transcriptArray(element: Check): Check {
+function transcriptArray(element: Check): (value: unknown, grewFrom?: readonly unknown[]) => boolean {
   const passed = new WeakSet<readonly unknown[]>();
   const endingWith = new WeakMap<object, WeakRef<readonly unknown[]>>();
   const GROWTH_LOOKBACK = 16;
-  return (value) => {
+  /** `before` passed and `value` starts with its entries (the same objects). */
+  const extends_ = (before: readonly unknown[] | undefined, value: readonly unknown[]): boolean => {
+    if (before === undefined || before.length > value.length || !passed.has(before)) return false;
+    for (let i = 0; i < before.length; i += 1) if (before[i] !== value[i]) return false;
+    return true;
+  };
+  return (value, grewFrom) => {
     if (!Array.isArray(value)) return false;
     if (passed.has(value)) return true;
-    let start = 0;
+    let start = extends_(grewFrom, value) ? grewFrom!.length : 0;
     for (let end = value.length; end > 0 && end >= value.length - GROWTH_LOOKBACK && start === 0; end -= 1) {
       const last: unknown = value[end - 1];
       if (last === null || typeof last !== 'object') continue;
       const before = endingWith.get(last)?.deref();
-      if (before === undefined || before.length !== end || !passed.has(before)) continue;
-      let same = true;
-      for (let i = 0; i < end && same; i += 1) same = before[i] === value[i];
-      if (same) start = end;
+      if (before !== undefined && before.length === end && extends_(before, value)) start = end;
     }
     for (let i = start; i < value.length; i++) if (!element(value[i])) return false;
     passed.add(value);
@@ -135,11 +138,22 @@ const surface = object(Surface.shape, {
   data: object(SurfaceData.shape, { draft: dataMap, committed: dataMap, ui: dataMap }),
   tombstones: memo(leaf(Surface.shape.tombstones)),
 });
+const transcript = transcriptArray(memo(leaf(TranscriptEntry)));
 const conversation = object(ConversationIr.shape, {
-  transcript: transcriptArray(memo(leaf(TranscriptEntry))),
+  transcript,
   surfaces: array(surface, MAX_SURFACES),
   toasts: array(memo(leaf(Toast)), MAX_TOASTS),
 }, surfaceIdsUnique);
+
+/**
+ * True iff `ConversationIr.shape.transcript.safeParse(entries).success`, remembered as the IR's
+ * check remembers it: a transcript built up by appends (a checkpoint's load, a chunk at a time,
+ * each `grewFrom` the one before) is checked a chunk at a time, and the IR holding the last one
+ * then costs nothing more.
+ */
+export function isValidTranscript(entries: unknown, grewFrom?: readonly unknown[]): boolean {
+  return transcript(entries, grewFrom);
+}
 
 /** True iff `ConversationIr.safeParse(ir).success`; cheap for an IR that shares most of its parts with one checked before. */
 export function isValidConversationIr(ir: unknown): ir is ConversationIr {

@@ -152,6 +152,8 @@ describe('checkpoints', () => {
       ['torn', good.slice(0, Math.floor(good.length / 2))],
       ['not JSON', 'garbage\n'],
       ['its IR edited', [lines[0], JSON.stringify({ ...JSON.parse(lines[1]!) as object, seq: 12345 }), ...lines.slice(2)].join('\n')],
+      ['a transcript entry that is not one', [lines[0], lines[1], lines[2]!.replace('"role":"user"', '"role":"robot"'), ...lines.slice(3)].join('\n')],
+      ['its transcript re-spaced (same content, another text)', [lines[0], lines[1], lines[2]!.replace('},{', '}, {'), ...lines.slice(3)].join('\n')],
       ['another conversation\'s', readFileSync(join(dir, `${other}.checkpoint`), 'utf8')],
       ['not this log\'s (an entry it names that the log does not hold)', [JSON.stringify({ ...header, version: 4000 }), ...lines.slice(1)].join('\n')],
     ];
