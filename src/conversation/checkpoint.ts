@@ -14,9 +14,11 @@ import { TraceSchema } from './trace.ts';
  * log is folded whole, and a new checkpoint written).
  *
  * A checkpoint proves itself against the entries it replaces: the IR it holds must hash to the
- * IR hash that entry `version` of the log recorded (the loader checks both). Its text is JSON
- * lines, so that a load of a long conversation parses it a piece at a time and yields in between:
- * a header, the IR without its transcript, then the transcript in chunks.
+ * IR hash that entry `version` of the log recorded (the loader checks both). It is stored as a
+ * head (JSON lines: a header, the IR without its transcript, the transcript's last, unfilled
+ * chunk) and the transcript's full chunks of TRANSCRIPT_CHUNK entries, each stored once: a full
+ * chunk never changes, so writing a checkpoint costs the same at turn 10,000 as at turn 100, and
+ * a load parses it a piece at a time, yielding in between.
  */
 export const CHECKPOINT_FORMAT = 1 as const;
 /** Transcript entries per line: one line parses and hashes in well under a millisecond. */
@@ -34,6 +36,8 @@ const CheckpointHeader = z.object({
   version: z.number().int().min(2),
   irHash: Hash,
   transcript: z.number().int().nonnegative(),
+  /** Full transcript chunks stored beside the head (the rest of the transcript is in the head). */
+  chunks: z.number().int().nonnegative(),
   meta: CreatedEntry,
   turnCount: z.number().int().nonnegative(),
   traces: z.array(TraceSchema).max(MAX_KEPT_TRACES),
@@ -50,53 +54,67 @@ export interface CheckpointState {
   outcomes: Array<{ key: string; outcome: StoredOutcome; storedAt: number }>;
 }
 
+/** A checkpoint as it is stored: its head, and the full transcript chunks the store lacks. */
+export interface EncodedCheckpoint {
+  head: string;
+  chunks: Array<{ index: number; text: string }>;
+  /** Full chunks the checkpoint names (the store holds them all once it is written). */
+  fullChunks: number;
+}
+
 /**
  * The checkpoint of `folded` (its version ≥ 2: entry `version` recorded the IR hash it is checked
- * by), encoded a chunk of transcript at a time with a yield in between: `folded`'s small parts
- * are read at once, its IR is immutable.
+ * by). A transcript chunk never changes once full (transcripts are only appended to), so only the
+ * full chunks from `storedChunks` on travel; the head holds the rest. Encoded a chunk at a time
+ * with a yield in between: `folded`'s small parts are read at once, its IR is immutable.
  */
-export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointState['outcomes']): Promise<string> {
+export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointState['outcomes'], storedChunks = 0): Promise<EncodedCheckpoint> {
   const { ir } = folded;
+  const fullChunks = Math.floor(ir.transcript.length / TRANSCRIPT_CHUNK);
   const header: CheckpointHeader = {
     checkpoint: CHECKPOINT_FORMAT, cid: folded.meta.cid, version: folded.version, irHash: irHash(ir), transcript: ir.transcript.length,
-    meta: folded.meta, turnCount: folded.turnCount, traces: folded.traces.slice(-MAX_KEPT_TRACES), outcomes,
+    chunks: fullChunks, meta: folded.meta, turnCount: folded.turnCount, traces: folded.traces.slice(-MAX_KEPT_TRACES), outcomes,
     pending: [...folded.pending.values()], divergences: folded.divergences as CheckpointHeader['divergences'],
   };
-  const lines = [JSON.stringify(header), JSON.stringify({ ...ir, transcript: [] })];
-  for (let i = 0; i < ir.transcript.length; i += TRANSCRIPT_CHUNK) {
+  const chunks: EncodedCheckpoint['chunks'] = [];
+  for (let index = Math.min(storedChunks, fullChunks); index < fullChunks; index += 1) {
     await yieldNow();
-    lines.push(JSON.stringify(ir.transcript.slice(i, i + TRANSCRIPT_CHUNK)));
+    chunks.push({ index, text: JSON.stringify(ir.transcript.slice(index * TRANSCRIPT_CHUNK, (index + 1) * TRANSCRIPT_CHUNK)) });
   }
-  return `${lines.join('\n')}\n`;
+  const head = [JSON.stringify(header), JSON.stringify({ ...ir, transcript: [] }), JSON.stringify(ir.transcript.slice(fullChunks * TRANSCRIPT_CHUNK))];
+  return { head: `${head.join('\n')}\n`, chunks, fullChunks };
 }
 
 export type DecodedCheckpoint =
-  | { ok: true; state: CheckpointState; /** The IR hash entry `version` of the log must have recorded. */ irHash: string }
+  | { ok: true; state: CheckpointState; /** The IR hash entry `version` of the log must have recorded. */ irHash: string; /** Full chunks it names. */ chunks: number }
   | { ok: false; reason: string };
 
 /**
- * A checkpoint's text → the state it holds, checked in itself (format, and its IR against the
- * hash it names); yields between the transcript's chunks. Never throws: a bad checkpoint is a reason.
+ * A checkpoint's head → the state it holds, its full chunks fetched with `readChunks`, checked in
+ * itself (format, every transcript entry, and its IR against the hash it names); yields between
+ * the transcript's chunks. Never throws: a bad checkpoint is a reason.
  */
-export async function decodeCheckpoint(text: string, cid: string): Promise<DecodedCheckpoint> {
+export async function decodeCheckpoint(
+  head: string, cid: string, readChunks: (count: number) => Promise<ReadonlyArray<string | undefined>>,
+): Promise<DecodedCheckpoint> {
   try {
-    if (!text.endsWith('\n')) return { ok: false, reason: 'torn (no final newline)' };
-    const lines = text.slice(0, -1).split('\n');
-    const header = CheckpointHeader.safeParse(JSON.parse(lines[0] ?? ''));
+    if (!head.endsWith('\n')) return { ok: false, reason: 'torn (no final newline)' };
+    const lines = head.slice(0, -1).split('\n');
+    if (lines.length !== 3) return { ok: false, reason: 'lines missing or extra' };
+    const header = CheckpointHeader.safeParse(JSON.parse(lines[0]!));
     if (!header.success) return { ok: false, reason: 'its header is not a checkpoint\'s' };
     const h = header.data;
     if (h.cid !== cid || h.meta.cid !== cid) return { ok: false, reason: 'another conversation\'s' };
-    const chunks = Math.ceil(h.transcript / TRANSCRIPT_CHUNK);
-    if (lines.length !== 2 + chunks) return { ok: false, reason: 'lines missing or extra' };
     const ir = JSON.parse(lines[1]!) as ConversationIr;
     if (ir === null || typeof ir !== 'object' || !Array.isArray(ir.transcript) || !Array.isArray(ir.surfaces)) return { ok: false, reason: 'its IR is not one' };
+    const stored = await readChunks(h.chunks);
+    if (stored.length !== h.chunks || stored.some((text) => text === undefined)) return { ok: false, reason: 'a transcript chunk is missing' };
     let transcript: ConversationIr['transcript'] = [];
     const hashed = transcriptHashBuilder();
-    for (let i = 0; i < chunks; i += 1) {
+    for (const line of [...(stored as string[]), lines[2]!]) {
       await yieldNow();
-      const line = lines[2 + i]!;
       const chunk = JSON.parse(line) as ConversationIr['transcript'];
-      if (!Array.isArray(chunk)) return { ok: false, reason: 'a transcript line is not a list' };
+      if (!Array.isArray(chunk)) return { ok: false, reason: 'a transcript chunk is not a list' };
       // Grown chunk by chunk, each growth checked by its new entries: the IR's check after the
       // load finds the whole transcript checked (a long one is never checked in one go).
       const before = transcript;
@@ -115,7 +133,7 @@ export async function decodeCheckpoint(text: string, cid: string): Promise<Decod
       divergences: h.divergences as FoldResult['divergences'], version: h.version,
       pending: new Map(h.pending.map((p) => [p.actionVersion, p])),
     };
-    return { ok: true, irHash: h.irHash, state: { folded, outcomes: h.outcomes as CheckpointState['outcomes'] } };
+    return { ok: true, irHash: h.irHash, chunks: h.chunks, state: { folded, outcomes: h.outcomes as CheckpointState['outcomes'] } };
   } catch (error) {
     return { ok: false, reason: `not JSON lines (${(error as Error).name})` };
   }

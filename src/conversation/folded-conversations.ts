@@ -35,6 +35,12 @@ export interface FoldedState {
   checkpointed: number;
   /** A checkpoint of it is being written. */
   checkpointing?: boolean;
+  /**
+   * Full transcript chunks the store holds for this state (checkpoint.ts): the next checkpoint
+   * sends only those after them. Unset (0) for a state folded from the whole log: all are sent,
+   * replacing whatever chunks a bad checkpoint had.
+   */
+  chunksStored?: number;
 }
 
 /** How far back a resuming client is brought up to date by an update rather than a full init. */
@@ -141,7 +147,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       return undefined;
     }
     if (text === undefined) return undefined;
-    const decoded = await decodeCheckpoint(text, cid);
+    const decoded = await decodeCheckpoint(text, cid, (count) => checkpoints.readChunks(cid, count));
     if (!decoded.ok) {
       logger.warn('conversation checkpoint ignored; folding its whole log', { cid, reason: decoded.reason });
       return undefined;
@@ -155,6 +161,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
       return undefined;
     }
     const state = newState(folded, [{ version: folded.version, ir: folded.ir }], folded.version);
+    state.chunksStored = decoded.chunks;
     for (const { key, outcome, storedAt } of outcomes) state.idempotency.set(key, outcome, storedAt);
     for (const step of await foldYielding(folded, tail!.slice(1))) {
       if (step.outcome) rememberOutcome(state, step.outcome.key, step.outcome.outcome, step.outcome.at);
@@ -208,8 +215,12 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     state.checkpointing = true;
     state.checkpointed = state.folded.version;
     const taken = { ...state.folded, traces: state.folded.traces.slice(), pending: new Map(state.folded.pending), divergences: state.folded.divergences.slice() };
-    void encodeCheckpoint(taken, state.idempotency.entries().map(({ key, value, storedAt }) => ({ key, outcome: value, storedAt })))
-      .then((text) => checkpoints.write(cid, text))
+    const outcomes = state.idempotency.entries().map(({ key, value, storedAt }) => ({ key, outcome: value, storedAt }));
+    void encodeCheckpoint(taken, outcomes, state.chunksStored ?? 0)
+      .then(async (encoded) => {
+        await checkpoints.write(cid, encoded.head, encoded.chunks);
+        state.chunksStored = encoded.fullChunks;
+      })
       .catch((error: unknown) => {
         state.checkpointed = before;
         logger.warn('could not write the conversation\'s checkpoint (its next load folds more of the log)', { cid, version: taken.version, error });

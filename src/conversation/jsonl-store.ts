@@ -182,33 +182,43 @@ export function createJsonlStore(options: JsonlStoreOptions = {}): ConversationS
     return { entries, count };
   }
 
-  /** `<cid>.checkpoint`, replaced by a rename of a synced temporary file: whole or not at all. */
+  /** Writes `path` whole or not at all: a synced temporary file renamed over it. */
+  async function replaceFile(path: string, text: string): Promise<void> {
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(text, 'utf8');
+      if (fsync) await handle.datasync();
+    } catch (error) {
+      await handle.close().catch(() => {});
+      await unlink(temporary).catch(() => {});
+      throw error;
+    }
+    await handle.close();
+    await rename(temporary, path).catch(async (error: unknown) => {
+      await unlink(temporary).catch(() => {});
+      throw error;
+    });
+  }
+
+  async function readIfThere(path: string): Promise<string | undefined> {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  /** `<cid>.checkpoint` (the head) and `<cid>.checkpoint.<n>` (full chunks), each replaced by a rename, the head last. */
+  const checkpointFile = (cid: string, chunk?: number): string =>
+    `${fileOf(cid).slice(0, -'.jsonl'.length)}.checkpoint${chunk === undefined ? '' : `.${chunk}`}`;
   const checkpoints: CheckpointStore = {
-    async read(cid) {
-      try {
-        return await readFile(`${fileOf(cid).slice(0, -'.jsonl'.length)}.checkpoint`, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-    },
-    async write(cid, text) {
-      const target = `${fileOf(cid).slice(0, -'.jsonl'.length)}.checkpoint`;
-      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-      const handle = await open(temporary, 'w');
-      try {
-        await handle.writeFile(text, 'utf8');
-        if (fsync) await handle.datasync();
-      } catch (error) {
-        await handle.close().catch(() => {});
-        await unlink(temporary).catch(() => {});
-        throw error;
-      }
-      await handle.close();
-      await rename(temporary, target).catch(async (error: unknown) => {
-        await unlink(temporary).catch(() => {});
-        throw error;
-      });
+    read: (cid) => readIfThere(checkpointFile(cid)),
+    readChunks: (cid, count) => Promise.all(Array.from({ length: count }, (_, i) => readIfThere(checkpointFile(cid, i)))),
+    async write(cid, head, chunks) {
+      for (const { index, text } of chunks) await replaceFile(checkpointFile(cid, index), text);
+      await replaceFile(checkpointFile(cid), head);
     },
   };
 

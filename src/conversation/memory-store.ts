@@ -9,12 +9,18 @@ import { AppendConflictError, type ConversationStore } from './store.ts';
 export function createMemoryStore(): ConversationStore & { readonly size: number } {
   const logs = new Map<string, string[]>();
   const owned = new Map<string, number>();
-  const checkpoints = new Map<string, string>();
+  const checkpoints = new Map<string, { head?: string; chunks: Map<number, string> }>();
   return {
     writers: 'single',
     checkpoints: {
-      async read(cid) { return checkpoints.get(cid); },
-      async write(cid, text) { checkpoints.set(cid, text); },
+      async read(cid) { return checkpoints.get(cid)?.head; },
+      async readChunks(cid, count) { return Array.from({ length: count }, (_, i) => checkpoints.get(cid)?.chunks.get(i)); },
+      async write(cid, head, chunks) {
+        const stored = checkpoints.get(cid) ?? { chunks: new Map<number, string>() };
+        for (const { index, text } of chunks) stored.chunks.set(index, text);
+        stored.head = head;
+        checkpoints.set(cid, stored);
+      },
     },
     get size() { return logs.size; },
     async append(cid, entry, version) {

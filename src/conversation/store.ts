@@ -55,10 +55,15 @@ export interface ConversationStore {
 }
 
 export interface CheckpointStore {
-  /** The conversation's latest checkpoint text; undefined when it has none. */
+  /** The head of the conversation's latest checkpoint; undefined when it has none. */
   read(cid: string): Promise<string | undefined>;
-  /** Replaces it with `text`. */
-  write(cid: string, text: string): Promise<void>;
+  /** Its transcript chunks 0 … count-1, in order (undefined for one the store does not hold). */
+  readChunks(cid: string, count: number): Promise<Array<string | undefined>>;
+  /**
+   * Stores `chunks` (a chunk index's text, replacing any it had), then replaces the head with
+   * `head`: a reader sees the old head or the new one, never a head naming chunks not yet written.
+   */
+  write(cid: string, head: string, chunks: ReadonlyArray<{ index: number; text: string }>): Promise<void>;
 }
 
 /** The log holds more entries than the writer folded: nothing was written; re-read and decide again. */

@@ -75,7 +75,8 @@ describe('checkpoints', () => {
       const cut = 2 + (at % (entries.length - 1));
       const whole = foldLog(entries, foldContext);
       const head = foldLog(entries.slice(0, cut), foldContext);
-      const decoded = await decodeCheckpoint(await encodeCheckpoint(head, []), cid);
+      const encoded = await encodeCheckpoint(head, []);
+      const decoded = await decodeCheckpoint(encoded.head, cid, async (n) => encoded.chunks.slice(0, n).map((c) => c.text));
       if (!decoded.ok) throw new Error(decoded.reason);
       // It names the hash the entry it replaces recorded.
       expect(decoded.irHash).toBe((entries[cut - 1] as { irHash: string }).irHash);
@@ -112,6 +113,32 @@ describe('checkpoints', () => {
     expect(turn.ok).toBe(true);
   });
 
+  it('a long transcript: full chunks are stored once and only new ones travel; a restart reads them all back', async () => {
+    const store = createMemoryStore();
+    const sent: number[][] = [];
+    const write = store.checkpoints!.write;
+    (store.checkpoints as { write: typeof write }).write = (cid, head, chunks) => { sent.push(chunks.map((c) => c.index)); return write(cid, head, chunks); };
+    const live = makeService(store, { demo: true, entropy: createSeededSource('cp-long'), limits: { checkpointEvery: 16 } }).service;
+    const c = await live.create('owner');
+    for (let i = 0; i < 400; i += 1) {
+      await live.runTurn(c.id, i % 7 === 0 ? 'create a character card' : `hello ${i}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const transcript = (await live.get(c.id))!.ir.transcript.length;
+    expect(transcript).toBeGreaterThan(750);
+    // Every full chunk was sent exactly once, in order, across all the checkpoints.
+    expect(sent.flat()).toEqual(Array.from({ length: Math.floor(transcript / 250) }, (_, i) => i));
+    const restarted = makeService(store, { demo: true, entropy: createSeededSource('cp-long-2'), limits: { checkpointEvery: 16 } }).service;
+    expect(JSON.stringify((await restarted.get(c.id))!.ir)).toBe(JSON.stringify((await live.get(c.id))!.ir));
+    // A missing chunk: the checkpoint is ignored and the whole log folded; the next one sends every chunk again.
+    const { logger, warnings } = recording();
+    (store.checkpoints as unknown as { readChunks: (cid: string, n: number) => Promise<Array<string | undefined>> }).readChunks = async (_cid, n) => Array.from({ length: n }, () => undefined);
+    const again = makeService(store, { demo: true, entropy: createSeededSource('cp-long-3'), limits: { checkpointEvery: 16 }, logger }).service;
+    expect(JSON.stringify((await again.get(c.id))!.ir)).toBe(JSON.stringify((await live.get(c.id))!.ir));
+    expect(warnings.some((w) => w.includes('a transcript chunk is missing'))).toBe(true);
+  }, 60_000);
+
   it('as createSurfacer composes the service (the instrumented store), checkpoints are written and a restart starts from one', async () => {
     const dir = tempDir();
     const make = () => createSurfacer({
@@ -125,7 +152,7 @@ describe('checkpoints', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const decoded = await decodeCheckpoint(readFileSync(join(dir, `${c.id}.checkpoint`), 'utf8'), c.id);
+    const decoded = await decodeCheckpoint(readFileSync(join(dir, `${c.id}.checkpoint`), 'utf8'), c.id, async () => []);
     expect(decoded.ok && decoded.state.folded.version).toBeGreaterThanOrEqual(8);
     const expected = JSON.stringify((await first.conversations.get(c.id))!.ir);
     await first.close();
@@ -165,7 +192,7 @@ describe('checkpoints', () => {
       expect(JSON.stringify((await restarted.get(cid))!.ir), label).toBe(expected);
       if (text !== undefined) expect(warnings.some((w) => w.startsWith('conversation checkpoint ignored')), label).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const rewritten = await decodeCheckpoint(readFileSync(file, 'utf8'), cid);
+      const rewritten = await decodeCheckpoint(readFileSync(file, 'utf8'), cid, async () => []);
       expect(rewritten.ok, label).toBe(true);
       expect(readFileSync(join(dir, `${cid}.jsonl`), 'utf8'), label).toBe(log);
     }

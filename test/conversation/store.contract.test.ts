@@ -85,13 +85,19 @@ describe.each<[string, () => ConversationStore]>([
     await store.append('c1', created('c1'));
     await store.append('c1', reset(1));
     expect(await checkpoints.read('c1')).toBeUndefined();
+    expect(await checkpoints.readChunks('c1', 2)).toEqual([undefined, undefined]);
     const big = `${'{"x":1}\n'.repeat(20_000)}`;
-    await checkpoints.write('c1', 'first\n');
-    await checkpoints.write('c2', 'other\n');
+    await checkpoints.write('c1', 'first\n', [{ index: 0, text: '[0]' }]);
+    await checkpoints.write('c2', 'other\n', []);
     expect(await checkpoints.read('c1')).toBe('first\n');
-    await checkpoints.write('c1', big);
+    // Chunks are kept across heads; a later write adds (or replaces) only those it names.
+    await checkpoints.write('c1', big, [{ index: 1, text: '[1]' }]);
     expect(await checkpoints.read('c1')).toBe(big);
+    expect(await checkpoints.readChunks('c1', 3)).toEqual(['[0]', '[1]', undefined]);
+    await checkpoints.write('c1', 'third\n', [{ index: 0, text: '[zero]' }]);
+    expect(await checkpoints.readChunks('c1', 2)).toEqual(['[zero]', '[1]']);
     expect(await checkpoints.read('c2')).toBe('other\n');
+    expect(await checkpoints.readChunks('c2', 0)).toEqual([]);
     expect(await store.read('c1')).toEqual([created('c1'), reset(1)]);
   });
 

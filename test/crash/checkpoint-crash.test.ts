@@ -51,7 +51,8 @@ it('SIGKILL while checkpoints are written: never a torn checkpoint, and a load f
     const file = join(dir, `${cid}.checkpoint`);
     if (existsSync(file)) {
       checkpointsSeen += 1;
-      const decoded = await decodeCheckpoint(readFileSync(file, 'utf8'), cid);
+      const chunks = createJsonlStore({ dir }).checkpoints!;
+      const decoded = await decodeCheckpoint(readFileSync(file, 'utf8'), cid, (n) => chunks.readChunks(cid!, n));
       expect(decoded.ok, `kill ${kill}: ${decoded.ok ? '' : decoded.reason}`).toBe(true);
     }
     const fromCheckpoint = makeService(createJsonlStore({ dir }), { app: createDemoApp(), entropy: createSeededSource('reader'), limits: { checkpointEvery: 2 } }).service;

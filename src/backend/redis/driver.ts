@@ -8,7 +8,7 @@ export type RedisClient = ReturnType<typeof createClient>;
  * MOVED/ASK).
  */
 export type RedisCommands = Pick<RedisClient,
-  'get' | 'set' | 'xRange' | 'sCard' | 'sAdd' | 'hGet' | 'lRange' | 'incr' | 'exists' | 'evalSha' | 'eval' | 'publish' | 'sPublish'>;
+  'get' | 'set' | 'xRange' | 'sCard' | 'sAdd' | 'hGet' | 'hmGet' | 'hSet' | 'lRange' | 'incr' | 'exists' | 'evalSha' | 'eval' | 'publish' | 'sPublish'>;
 
 export type MessageListener = (message: string) => void;
 

@@ -109,15 +109,25 @@ export function createRedisLogStore(connection: RedisConnection, keys: RedisKeys
   return {
     writers: 'many',
 
-    // One key per conversation, in its slot. Not waited on by replicas: a checkpoint a failover
-    // loses (or one of an entry it lost, which no longer matches the log) only costs a longer load.
+    // One hash per conversation, in its slot: the head and each full chunk a field, written by
+    // one HSET (atomic). Not waited on by replicas: a checkpoint a failover loses (or one of an
+    // entry it lost, which no longer matches the log) only costs a longer load.
     checkpoints: {
       async read(cid) {
-        const text = await connection.call((client) => client.get(keys.checkpoint(cid)), { key: keys.checkpoint(cid), span: { name: 'log.checkpoint-read', command: 'GET' } });
+        const text = await connection.call((client) => client.hGet(keys.checkpoint(cid), 'head'), { key: keys.checkpoint(cid), span: { name: 'log.checkpoint-read', command: 'HGET' } });
         return text ?? undefined;
       },
-      async write(cid, text) {
-        await connection.call((client) => client.set(keys.checkpoint(cid), text), { key: keys.checkpoint(cid), span: { name: 'log.checkpoint-write', command: 'SET' } });
+      async readChunks(cid, count) {
+        if (count === 0) return [];
+        const fields = Array.from({ length: count }, (_, i) => `c${i}`);
+        const texts = await connection.call((client) => client.hmGet(keys.checkpoint(cid), fields), { key: keys.checkpoint(cid), span: { name: 'log.checkpoint-read', command: 'HMGET' } });
+        return texts.map((text) => text ?? undefined);
+      },
+      async write(cid, head, chunks) {
+        const fields: Record<string, string> = {};
+        for (const { index, text } of chunks) fields[`c${index}`] = text;
+        fields['head'] = head;
+        await connection.call((client) => client.hSet(keys.checkpoint(cid), fields), { key: keys.checkpoint(cid), span: { name: 'log.checkpoint-write', command: 'HSET' } });
       },
     },
 
