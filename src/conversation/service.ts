@@ -55,7 +55,7 @@ export interface ServiceLimits {
 
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   turnTimeoutMs: 120_000, maxQueuePerConversation: 32, idempotencyKeys: 1024, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS,
-  maxCachedConversations: 1000, maxTextLength: 4000, maxConflictRetries: 16, maxRepairAttempts: 1, checkpointEvery: 64,
+  maxCachedConversations: 1000, maxTextLength: 4000, maxConflictRetries: 16, maxRepairAttempts: 1, checkpointEvery: 32,
 };
 
 export interface ConversationServiceDeps {
