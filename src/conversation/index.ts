@@ -12,7 +12,7 @@ export type { LogEntry } from './log.ts';
 export { createMemoryStore } from './memory-store.ts';
 export { summarizeSurface, surfaceSummary } from './summary.ts';
 export { createConversationService, DEFAULT_SERVICE_LIMITS } from './service.ts';
-export type { ConversationService, ConversationServiceDeps, ServiceLimits } from './service.ts';
+export type { AnsweredMessage, ConversationService, ConversationServiceDeps, ServiceLimits, TurnOptions } from './service.ts';
 export { AppendConflictError, LogRewrittenError, StoreUnavailableError } from './store.ts';
 export type { ConversationStore } from './store.ts';
 export { createLocalTurnGate, TURN_CANCELLED } from './turn-gate.ts';
@@ -29,6 +29,6 @@ export type {
 } from './types.ts';
 export { createTurnStreamSession } from './turn-stream.ts';
 export type { StreamedSoFar, StreamPart, TurnStreamEvent, TurnStreamListener, TurnStreamSession } from './turn-stream.ts';
-export { turnAnswered } from './answered.ts';
+export { answeredMessage, turnAnswered } from './answered.ts';
 export { followTurn } from './follow-turn.ts';
 export type { TurnProgress } from './follow-turn.ts';

@@ -58,6 +58,25 @@ export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   maxCachedConversations: 1000, maxTextLength: 4000, maxConflictRetries: 16, maxRepairAttempts: 1, checkpointEvery: 32,
 };
 
+/**
+ * A client's message (an agent host's thread message) that a turn answers, recorded in a store
+ * every instance shares. Both calls happen while the conversation's turn gate is held, on
+ * whatever instance: so a message runs at most once across instances, and a resend that waited
+ * behind its own turn finds it answered.
+ */
+export interface AnsweredMessage {
+  /** Whether the message was answered already (by any instance). */
+  answered(): Promise<boolean>;
+  /** The turn ran: record the message as answered when `result` answered it (turnAnswered against `before`). */
+  settled(before: ConversationIr, result: TurnResult): Promise<void>;
+}
+
+export interface TurnOptions {
+  origin?: string;
+  onStream?: TurnStreamListener;
+  message?: AnsweredMessage;
+}
+
 export interface ConversationServiceDeps {
   app: AppDefinition;
   /** Defaults to `app.offlinePlanner`. */
@@ -101,8 +120,12 @@ export interface ConversationService {
    * versions (a client further behind gets a full init: cheaper than folding a long log again).
    */
   irAt(cid: string, version: number): Promise<ConversationIr | undefined>;
-  /** `onStream` hears this turn's stream events only (docs/streaming.md), whatever else runs. */
-  runTurn(cid: string, text: string, signal?: AbortSignal, options?: { origin?: string; onStream?: TurnStreamListener }): Promise<TurnResult>;
+  /**
+   * `onStream` hears this turn's stream events only (docs/streaming.md), whatever else runs.
+   * `message`: the client's message this turn answers (AnsweredMessage): a resend of it that
+   * reached another instance while it ran answers MESSAGE_ALREADY_ANSWERED, running nothing.
+   */
+  runTurn(cid: string, text: string, signal?: AbortSignal, options?: TurnOptions): Promise<TurnResult>;
   /** Aborts the running planner turn of `cid` (a continuation too), on whatever instance it runs; false when none runs. */
   cancelTurn(cid: string): Promise<boolean>;
   /**
@@ -238,7 +261,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
 
   async function turnUnder(
     cid: string, input: { text: string; continuation?: { actionVersion: number; event: ActionEvent } },
-    signal: AbortSignal | undefined, options: { origin?: string; onStream?: TurnStreamListener },
+    signal: AbortSignal | undefined, options: TurnOptions,
   ): Promise<TurnResult | undefined> {
     const state = await load(cid);
     if (!state) return notFound(cid);
@@ -268,6 +291,11 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       // Another instance's turn may have just changed the conversation: plan on what it is now.
       await catchUp(cid, state);
       if (continuation !== undefined && !state.folded.pending.has(continuation.actionVersion)) return undefined;
+      // A resend of a message that ran while this one waited for the gate (here or elsewhere).
+      if (options.message !== undefined && await options.message.answered()) {
+        return { ok: false, error: makeError('MESSAGE_ALREADY_ANSWERED', 'the message was answered while this resend waited') };
+      }
+      const before = state.folded.ir;
       const tools = deps.app.tools === undefined ? undefined : bindTools(deps.app.tools, { id: cid, owner: state.folded.meta.ownerSessionId });
       const plannerInput = {
         text, ir: state.folded.ir, ...(continuation ? { event: continuation.event } : {}), ...(tools ? { tools } : {}),
@@ -292,6 +320,11 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
       });
       emitStream({ kind: 'end', cid, turnIndex, outcome: result.ok ? result.outcome : 'planner_failed' }, options.onStream);
+      // Recorded before the gate is let go: a resend waiting for it finds the message answered.
+      // The turn is applied whatever happens to the record (a resend would then run again).
+      await options.message?.settled(before, result).catch((error: unknown) => {
+        logger.warn('could not record the message as answered; a resend of it would run again', { cid, error });
+      });
       return result;
     } finally {
       clearTimeout(timer);

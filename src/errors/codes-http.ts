@@ -29,4 +29,6 @@ export const HTTP_CODES = {
     message: 'The assistant took too long to answer. Please try again.' },
   PLANNER_CANCELLED: { category: 'llm', severity: 'info', recovery: 'none', retryable: true, httpStatus: 200,
     message: 'Stopped. Your message was not sent to the assistant.' },
+  MESSAGE_ALREADY_ANSWERED: { category: 'http', severity: 'info', recovery: 'none', retryable: false, httpStatus: 200,
+    message: 'This message was answered already.' },
 } as const satisfies Record<string, ErrorSpec>;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { A2A_PROTOCOL_VERSION, Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type User } from '@a2a-js/sdk/server';
 import { a2uiWireOfMessageVersion, type A2uiVersion } from '../compiler/index.ts';
-import { followTurn, StoreUnavailableError, turnAnswered, type ConversationService, type Logger, type TurnStreamListener } from '../conversation/index.ts';
+import { answeredMessage, followTurn, StoreUnavailableError, type ConversationService, type Logger, type TurnStreamListener } from '../conversation/index.ts';
 import type { IdempotencyStore } from '../ingress/index.ts';
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { asTheIrHeldIt, type A2uiServerMessage } from '../host-a2ui/index.ts';
@@ -218,29 +218,29 @@ export class SurfacerAgentExecutor implements AgentExecutor {
     if (read.text === '') return { kind: 'failed', error: makeError('HTTP_BAD_REQUEST', 'the message holds neither text nor an A2UI action') };
     // A message resent (its answer was lost on the way): answered with the UI as it is, no second turn.
     const key = `${cid}\n${message.messageId}`;
-    if (this.answering.has(key) || (await this.deps.answered?.get(key)) !== undefined) {
+    const answeredAlready = async (): Promise<Outcome> => {
       const current = (await this.deps.service.get(cid))?.ir;
       if (current === undefined) return { kind: 'failed', error: makeError('HTTP_NOT_FOUND', 'no such conversation') };
       return { kind: 'completed', prev: current, next: current, notes: ['This message was answered already.'] };
-    }
+    };
+    if (this.answering.has(key) || (await this.deps.answered?.get(key)) !== undefined) return answeredAlready();
     this.answering.add(key);
     // The IR before the turn: a streamed turn's parts add the words before its own entry (whose `prev` follows them).
     let before: ConversationIr | undefined;
     let turn;
     try {
       before = (await this.deps.service.get(cid))?.ir;
-      turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN, ...(follow ? { onStream: follow } : {}) });
-      // The turn is applied whatever happens to this record: a failure to keep it is not the task's.
-      if (turnAnswered(before, turn)) {
-        try {
-          await this.deps.answered?.set(key, { messageId: message.messageId });
-        } catch (error) {
-          this.deps.logger.warn('A2A: could not record the message as answered; a resend of it would run again', { cid, error });
-        }
-      }
+      // Checked and recorded under the conversation's turn gate: a resend that reached another
+      // instance while the message ran waits for it, then finds it answered. The turn is applied
+      // whatever happens to the record: a failure to keep it is not the task's.
+      const answered = this.deps.answered === undefined ? undefined : answeredMessage(this.deps.answered, key, { messageId: message.messageId }, (error) => {
+        this.deps.logger.warn('A2A: could not record the message as answered; a resend of it would run again', { cid, error });
+      });
+      turn = await this.deps.service.runTurn(cid, read.text, signal, { origin: A2A_ORIGIN, ...(follow ? { onStream: follow } : {}), ...(answered ? { message: answered } : {}) });
     } finally {
       this.answering.delete(key);
     }
+    if (!turn.ok && turn.error.code === 'MESSAGE_ALREADY_ANSWERED') return answeredAlready();
     if (!turn.ok) return { kind: 'failed', error: turn.error };
     if (turn.outcome === 'cancelled' || signal.aborted) return { kind: 'canceled' };
     if (turn.outcome === 'planner_failed') return { kind: 'failed', error: turn.error ?? makeError('PLANNER_FAILED', 'planner failed') };

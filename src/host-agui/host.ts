@@ -3,7 +3,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { a2uiWire } from '../compiler/index.ts';
 import {
-  AppendConflictError, followTurn, silentLogger, StoreUnavailableError, turnAnswered, type Conversation, type ConversationService, type Logger, type TurnResult,
+  answeredMessage, AppendConflictError, followTurn, silentLogger, StoreUnavailableError, type Conversation, type ConversationService, type Logger, type TurnResult,
 } from '../conversation/index.ts';
 import { makeError, retryAfterOf, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges } from '../host-a2ui/index.ts';
@@ -224,20 +224,19 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
           // Already answered: the history was resent; nothing runs again.
           if ((await options.answered.get(key)) === undefined) {
             const before = (await service.get(cid))?.ir;
-            const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN, onStream: follow });
-            await surfacing;
             // An answered message is done, and so is one whose streamed directives were applied
             // before a cancel or failure (running it again would apply them twice). Otherwise the
-            // client's retry sends the same history and the message runs again.
-            // The turn is applied whatever happens to this record: a failure to keep it is not the run's.
-            if (turnAnswered(before, result)) {
-              try {
-                await options.answered.set(key, { runId });
-              } catch (error) {
-                logger.warn('AG-UI: could not record the message as answered; a resend of it would run again', { cid, error });
-              }
-            }
-            turnDone(result, before);
+            // client's retry sends the same history and the message runs again. Checked and
+            // recorded under the conversation's turn gate: a resend that reached another instance
+            // while the message ran waits for it, then finds it answered (MESSAGE_ALREADY_ANSWERED).
+            // The turn is applied whatever happens to the record: a failure to keep it is not the run's.
+            const message = answeredMessage(options.answered, key, { runId }, (error) => {
+              logger.warn('AG-UI: could not record the message as answered; a resend of it would run again', { cid, error });
+            });
+            const result = await service.runTurn(cid, intent.text, signal, { origin: AGUI_ORIGIN, onStream: follow, message });
+            await surfacing;
+            // Answered meanwhile: nothing ran; the run sends the UI as it is.
+            if (result.ok || result.error.code !== 'MESSAGE_ALREADY_ANSWERED') turnDone(result, before);
           }
         } finally {
           inFlight.delete(key);
