@@ -1,9 +1,8 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOfflinePlanner } from '../../src/app/index.ts';
-import type { Planner } from '../../src/planner/types.ts';
 import { failedLoad } from '../support/browser/index.ts';
 import type { HttpClient } from '../support/http-client.ts';
+import { pausingPlanner } from '../support/pausing-planner.ts';
 import { button, cutStream, savedRow, textField } from './support/browser-pages.ts';
 import { browserSuite } from './support/browser-suite.ts';
 import { newConversation, startE2e } from './support/stack.ts';
@@ -17,21 +16,6 @@ import { newConversation, startE2e } from './support/stack.ts';
  * artefacts. The console must stay clean (browserSuite).
  */
 const ARTIFACTS = 'test-artifacts/pages';
-
-/** The demo's offline planner, answering after a pause long enough to type during the turn. */
-function pausingPlanner(ms: number): Planner {
-  const offline = createOfflinePlanner();
-  return {
-    ...offline,
-    async plan(input, signal) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason as Error); }, { once: true });
-      });
-      return offline.plan(input, signal);
-    },
-  };
-}
 
 const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e({}, { planner: pausingPlanner(700) }) });
 const { newPage, consoleLog } = suite;

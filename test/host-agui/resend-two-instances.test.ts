@@ -1,9 +1,9 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoApp, createOfflinePlanner } from '../../src/app/index.ts';
+import { createDemoApp } from '../../src/app/index.ts';
 import { createRedisBackend } from '../../src/backend/index.ts';
-import type { Planner } from '../../src/planner/types.ts';
 import { a2aClient, sendTask, text, textOf, userMessage } from '../host-a2a/support.ts';
+import { pausingPlanner } from '../support/pausing-planner.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { AguiClient, startAgui, TOKEN_A, types, type AguiStack } from './support.ts';
 
@@ -17,26 +17,12 @@ import { AguiClient, startAgui, TOKEN_A, types, type AguiStack } from './support
 const PLANNING_MS = 800;
 const RESEND_AFTER_MS = 150;
 
-function slowPlanner(): Planner {
-  const offline = createOfflinePlanner();
-  return {
-    ...offline,
-    async plan(input, signal) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, PLANNING_MS);
-        signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason as Error); }, { once: true });
-      });
-      return offline.plan(input, signal);
-    },
-  };
-}
-
 let redis: TestRedis;
 const instances: AguiStack[] = [];
 beforeAll(async () => {
   redis = await startRedis();
   for (let i = 0; i < 2; i += 1) {
-    instances.push(await startAgui({ app: createDemoApp(), planner: slowPlanner(), backend: createRedisBackend({ url: redis.url, prefix: 'resend-test:' }) }));
+    instances.push(await startAgui({ app: createDemoApp(), planner: pausingPlanner(PLANNING_MS), backend: createRedisBackend({ url: redis.url, prefix: 'resend-test:' }) }));
   }
 }, 60_000);
 afterAll(async () => {
