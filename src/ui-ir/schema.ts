@@ -65,7 +65,9 @@ export type SurfaceId = z.infer<typeof SurfaceId>;
 export const SurfaceEpoch = z.number().int().nonnegative();
 export const SurfaceRev = z.number().int().nonnegative();
 export const Nonce = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
-export const IsoTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/);
+/** The IR's timestamps (also checked without zod on the hot path: validate.ts). */
+export const ISO_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+export const IsoTime = z.string().regex(ISO_TIME_PATTERN);
 
 export const SurfaceLifecycle = z.enum(['active', 'editing', 'expired', 'deleted']);
 export type SurfaceLifecycle = z.infer<typeof SurfaceLifecycle>;
@@ -388,10 +390,13 @@ export const Surface = z.object({
 });
 export type Surface = z.infer<typeof Surface>;
 
+export const TRANSCRIPT_ID_PATTERN = /^[a-z0-9_-]{1,40}$/;
+export const TRANSCRIPT_ROLES = ['user', 'assistant', 'system'] as const;
+export const MAX_TRANSCRIPT_TEXT = 20_000;
 export const TranscriptEntry = z.object({
-  id: z.string().regex(/^[a-z0-9_-]{1,40}$/),
-  role: z.enum(['user', 'assistant', 'system']),
-  text: z.string().max(20_000),
+  id: z.string().regex(TRANSCRIPT_ID_PATTERN),
+  role: z.enum(TRANSCRIPT_ROLES),
+  text: z.string().max(MAX_TRANSCRIPT_TEXT),
   at: IsoTime,
 });
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;

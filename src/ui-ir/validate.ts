@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isSafeDataKey } from './pointer.ts';
 import {
-  ConversationIr, DataMapSchema, MAX_SURFACES, MAX_TOASTS, Surface, SurfaceData, surfaceIdsUnique, SurfaceView, Toast,
-  TranscriptEntry,
+  ConversationIr, DataMapSchema, ISO_TIME_PATTERN, MAX_SURFACES, MAX_TOASTS, MAX_TRANSCRIPT_TEXT, Surface, SurfaceData, surfaceIdsUnique,
+  SurfaceView, Toast, TRANSCRIPT_ID_PATTERN, TRANSCRIPT_ROLES, TranscriptEntry,
 } from './schema.ts';
 
 /**
@@ -138,7 +138,20 @@ const surface = object(Surface.shape, {
   data: object(SurfaceData.shape, { draft: dataMap, committed: dataMap, ui: dataMap }),
   tombstones: memo(leaf(Surface.shape.tombstones)),
 });
-const transcript = transcriptArray(memo(leaf(TranscriptEntry)));
+/**
+ * A sufficient condition for TranscriptEntry, checked without zod (a checkpoint's load checks
+ * 20,000 entries of a long conversation): the schema's own conditions, field by field. Anything
+ * it does not pass is decided by the schema itself.
+ */
+const ROLES: ReadonlySet<string> = new Set(TRANSCRIPT_ROLES);
+function isPlainEntry(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const { id, role, text, at } = value;
+  return typeof id === 'string' && TRANSCRIPT_ID_PATTERN.test(id) && typeof role === 'string' && ROLES.has(role)
+    && typeof text === 'string' && text.length <= MAX_TRANSCRIPT_TEXT && typeof at === 'string' && ISO_TIME_PATTERN.test(at);
+}
+const parseEntry = leaf(TranscriptEntry);
+const transcript = transcriptArray(memo((value) => isPlainEntry(value) || parseEntry(value)));
 const conversation = object(ConversationIr.shape, {
   transcript,
   surfaces: array(surface, MAX_SURFACES),

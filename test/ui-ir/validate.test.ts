@@ -19,6 +19,16 @@ import { arbEdit, arbValue, edited } from '../support/ir-edits.ts';
 const full = (ir: unknown): boolean => ConversationIr.safeParse(ir).success;
 
 describe('isValidConversationIr', () => {
+  fcTest.prop([fc.record({
+    id: fc.oneof(fc.constantFrom('t1', 'a_b-9', 'T1', '', 'x'.repeat(41)), fc.string({ maxLength: 42 }), fc.integer()),
+    role: fc.oneof(fc.constantFrom('user', 'assistant', 'system', 'robot', 'constructor'), fc.anything()),
+    text: fc.oneof(fc.string({ maxLength: 10 }), fc.constant('x'.repeat(20_001)), fc.constant(null)),
+    at: fc.oneof(fc.constantFrom('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.123Z', '2026-01-01', '2026-01-01T00:00:00.1234Z'), fc.string({ maxLength: 30 })),
+  }, { requiredKeys: [] })], { numRuns: 500 })('a transcript entry is accepted exactly when the schema accepts it', (entry) => {
+    const ir = { ...emptyConversation('c1'), transcript: [entry] };
+    expect(isValidConversationIr(ir)).toBe(full(ir));
+  });
+
   fcTest.prop([fc.array(fc.tuple(fc.nat(3), arbValue, fc.boolean()), { minLength: 1, maxLength: 25 })], { numRuns: 300 })(
     'a transcript grown by appends is checked by its new entries, and still agrees with the full parse',
     (steps) => {
