@@ -48,7 +48,7 @@ export const RECENT_VERSIONS = 64;
 
 export interface FoldedConversations {
   /** The cached state (loaded whole on a miss), without looking for newer entries. */
-  cached(cid: string): Promise<FoldedState | undefined>;
+  cached(cid: string, options?: { justCreated?: boolean }): Promise<FoldedState | undefined>;
   /** The state caught up with the log (a shared store's other writers included). */
   load(cid: string): Promise<FoldedState | undefined>;
   /**
@@ -170,13 +170,14 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     return state;
   }
 
-  function cached(cid: string): Promise<FoldedState | undefined> {
+  /** `justCreated`: the conversation was created a moment ago (it has no checkpoint: none is looked for). */
+  function cached(cid: string, options: { justCreated?: boolean } = {}): Promise<FoldedState | undefined> {
     const known = states.get(cid);
     if (known) { remember(cid, known); return Promise.resolve(known); }
     const pending = loading.get(cid);
     if (pending) return pending;
     const promise = (async () => {
-      let state = await fromCheckpoint(cid);
+      let state = options.justCreated === true ? undefined : await fromCheckpoint(cid);
       if (state === undefined) {
         const entries = await store.read(cid);
         if (!entries || entries.length === 0) return undefined;

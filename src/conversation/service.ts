@@ -468,7 +468,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       const cid = options.id ?? `c${token(12)}`;
       const entry: CreatedEntry = { type: 'created', v: LOG_VERSION, cid, ownerSessionId, a2uiToken: token(24), at: iso() };
       await deps.store.append(cid, entry, 0);
-      const state = await folded.cached(cid);
+      const state = await folded.cached(cid, { justCreated: true });
       if (!state) throw new Error(`conversation ${cid} vanished after create`);
       return view(state, false);
     },
