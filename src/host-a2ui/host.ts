@@ -7,7 +7,7 @@ import {
 } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
-import { advertisedInQuery, appCatalogOffer, chooseCatalog, createRateLimiter, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
+import { advertisedInQuery, appCatalogOffer, chooseCatalog, createRateLimiter, PAGE_MESSAGES, recentTranscript, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
 import { a2uiClientAssets, appElementsOf, type A2uiClientAssets } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
@@ -184,7 +184,10 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
         appName: service.app.name, description: texts.description,
         planner: { label: service.planner.label, offline: service.planner.name === 'offline' },
         htmlUrl: `/c/${cid}`, emptyState: texts.emptyState, hints: texts.hints,
-        transcript: conversation.ir.transcript.map((e) => ({ role: e.role, text: e.text })),
+        ...((recent) => ({
+          transcript: recent.entries.map((e) => ({ role: e.role, text: e.text })),
+          ...(recent.earlier > 0 ? { earlier: { count: recent.earlier, url: `/c/${cid}?messages=${recent.shown + PAGE_MESSAGES}#transcript` } } : {}),
+        }))(recentTranscript(conversation.ir.transcript)),
         ...(owns ? { composer: { action: `/c/${cid}/messages`, csrf: session.csrf as string, placeholder: texts.placeholder, maxLength: options.maxMessageLength ?? 4000 } } : {}),
       };
     },

@@ -34,7 +34,9 @@ export interface A2uiPageChrome {
   htmlUrl: string;
   emptyState: string;
   hints: readonly string[];
+  /** The recent messages (hosting/recent-transcript.ts); `earlier`: how many come before them, and the htmx page that shows them. */
   transcript: ReadonlyArray<{ role: 'user' | 'assistant' | 'system'; text: string }>;
+  earlier?: { count: number; url: string };
   composer?: { action: string; csrf: string; placeholder: string; maxLength: number };
 }
 
@@ -102,7 +104,7 @@ function chatColumn(chrome: A2uiPageChrome): string {
   const entries = chrome.transcript.map((e) => `<li class="a2ui-entry a2ui-entry--${e.role}"><span class="a2ui-entry__role">${ROLE_LABELS[e.role]}</span><p class="a2ui-entry__text">${escapeHtml(e.text)}</p></li>`).join('\n');
   const description = chrome.description === undefined ? '' : `<p class="a2ui-chat__description">${escapeHtml(chrome.description)}</p>\n`;
   return `<section class="a2ui-chat" aria-label="Conversation">
-${description}<ol id="a2ui-transcript" class="a2ui-transcript" aria-label="Transcript" aria-live="polite">${entries}</ol>
+${description}${chrome.earlier === undefined ? '' : `<p class="a2ui-transcript__earlier"><a href="${escapeHtml(chrome.earlier.url)}">Show earlier messages</a> (${chrome.earlier.count} not shown here)</p>\n`}<ol id="a2ui-transcript" class="a2ui-transcript" aria-label="Transcript" aria-live="polite">${entries}</ol>
 <div class="a2ui-dock">
 <div id="a2ui-alerts" class="a2ui-alerts" role="alert"></div>
 <p id="a2ui-turn-status" class="a2ui-turn-status" role="status" aria-live="polite"></p>

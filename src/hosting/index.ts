@@ -13,6 +13,7 @@ export { admitCaller, agentGate, bodyTextOf, isJsonContentType, isLoopbackAddres
 export type { AgentGateOptions } from './agent-gate.ts';
 export { agentCors, AgentOriginsError, parseAgentOrigins } from './agent-cors.ts';
 export { createHeldSurfaces } from './held-surfaces.ts';
+export { PAGE_MESSAGES, recentTranscript } from './recent-transcript.ts';
 export type { HeldSurfaces } from './held-surfaces.ts';
 export {
   advertisedInAguiContext, advertisedInCapabilities, advertisedInQuery, appCatalogOffer, basicCatalogIdOf, chooseCatalog, mergeAdvertised, namingBasicCatalog,

@@ -47,4 +47,22 @@ describe('a long conversation\'s page', () => {
       }
     }
   });
+
+  it('the A2UI pages show the same recent messages, with a link to the earlier ones on the conversation page', async () => {
+    const s = suite.server;
+    const client = s.client();
+    const c = await newConversation(s, client);
+    for (let i = 0; i < 30; i += 1) await say(client, c, `hello ${i}`);
+    const ctx = await suite.contextFor(client);
+    for (const query of ['', '?v=0.9']) {
+      const page = await suite.openA2ui(ctx, c, query);
+      expect(await page.locator('#a2ui-transcript > li').count()).toBe(PAGE_MESSAGES);
+      await page.locator('#a2ui-transcript').getByText('hello 29', { exact: true }).waitFor();
+      const earlier = page.getByRole('link', { name: 'Show earlier messages' });
+      expect(await earlier.getAttribute('href')).toBe(`${c.base}?messages=${2 * PAGE_MESSAGES}#transcript`);
+      if (query === '?v=0.9') await suite.shoot(page, 'a2ui-v09-recent');
+      await earlier.click();
+      await page.locator('#transcript').getByText('hello 0', { exact: true }).waitFor();
+    }
+  });
 });
