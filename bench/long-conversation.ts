@@ -12,7 +12,8 @@ import type { RunningServer } from '../src/host-html/index.ts';
 import { createSurfacer } from '../src/server/index.ts';
 import { HttpClient } from '../test/support/http-client.ts';
 import { startProfiling, type Profiling } from './_long-conversation-profile.ts';
-import { hasRedisServer, startBenchRedis } from './_long-conversation-redis.ts';
+import { startRedis } from '../test/support/redis-server.ts';
+import { hasRedisServer } from './_long-conversation-redis.ts';
 
 /**
  * Issue 36: one conversation driven through the htmx host for N turns (LONG_TURNS, default
@@ -242,7 +243,7 @@ export async function run(): Promise<void> {
     if (process.env.LONG_REDIS === '0') notes.push('Redis: skipped (LONG_REDIS=0).');
     else if (!hasRedisServer()) notes.push('Redis: no redis-server binary on the PATH; skipped.');
     else {
-      const redis = await startBenchRedis();
+      const redis = await startRedis();
       try {
         const prefix = `long${process.pid}:`;
         const ra = await redisInstance(redis.url, prefix);
