@@ -1,7 +1,7 @@
 import { createHash, hash, type Hash as Sha256 } from 'node:crypto';
 import { z } from 'zod';
 import { ActionEventSchema } from '../planner/action-event.ts';
-import type { ConversationIr } from '../ui-ir/index.ts';
+import { createGrowthMemo, type ConversationIr } from '../ui-ir/index.ts';
 import { PlannerProvider, TraceSchema } from './trace.ts';
 
 /**
@@ -168,39 +168,19 @@ function surfaceHash(surface: unknown): string {
  * per array and extended from the array the new one grew from: the cost of a turn's hash is its
  * own entries', whatever the conversation's length (issue 36).
  */
-const runningTranscripts = new WeakMap<readonly unknown[], Sha256>();
-/** Per entry object: the last hashed transcript that ends with it (weakly: old transcripts go). */
-const transcriptEndingWith = new WeakMap<object, WeakRef<readonly unknown[]>>();
-/** How far back from the end a grown transcript's predecessor is looked for (a turn adds a few entries). */
-const GROWTH_LOOKBACK = 16;
-
-/** The hashed transcript that `transcript` grew from, as `[predecessor, its length]`: the same entry objects, in order. */
-function grownFrom(transcript: readonly unknown[]): [readonly unknown[], number] | undefined {
-  for (let end = transcript.length; end > 0 && end >= transcript.length - GROWTH_LOOKBACK; end -= 1) {
-    const last = transcript[end - 1];
-    if (last === null || typeof last !== 'object') continue;
-    const before = transcriptEndingWith.get(last)?.deref();
-    if (before === undefined || before.length !== end || !runningTranscripts.has(before)) continue;
-    let same = true;
-    for (let i = 0; i < end && same; i += 1) same = before[i] === transcript[i];
-    if (same) return [before, end];
-  }
-  return undefined;
-}
+const runningTranscripts = createGrowthMemo<Sha256>();
 
 function transcriptHash(transcript: unknown): string {
   if (!Array.isArray(transcript)) return partHash(transcript);
   const known = partHashes.get(transcript);
   if (known !== undefined) return known;
-  const from = grownFrom(transcript);
-  const running = from === undefined ? createHash('sha256').update('[') : runningTranscripts.get(from[0])!.copy();
-  for (let i = from?.[1] ?? 0; i < transcript.length; i += 1) {
+  const from = runningTranscripts.grownFrom(transcript);
+  const running = from === undefined ? createHash('sha256').update('[') : from.value.copy();
+  for (let i = from?.array.length ?? 0; i < transcript.length; i += 1) {
     // An array's JSON writes an element that has none as null.
     running.update(`${i > 0 ? ',' : ''}${JSON.stringify(transcript[i]) ?? 'null'}`);
   }
   runningTranscripts.set(transcript, running);
-  const last = transcript.at(-1);
-  if (last !== null && typeof last === 'object') transcriptEndingWith.set(last, new WeakRef(transcript));
   const digest = running.copy().update(']').digest('base64url');
   partHashes.set(transcript, digest);
   return digest;
@@ -228,8 +208,6 @@ export function transcriptHashBuilder(): {
     done(transcript) {
       if (transcript.length !== count) throw new Error('the transcript is not the entries hashed');
       runningTranscripts.set(transcript, running);
-      const last = transcript.at(-1);
-      if (last !== null && typeof last === 'object') transcriptEndingWith.set(last, new WeakRef(transcript));
       partHashes.set(transcript, running.copy().update(']').digest('base64url'));
     },
   };

@@ -20,4 +20,5 @@ export {
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
 export { isValidConversationIr, isValidTranscript } from './validate.ts';
-export { addedTranscriptEntries } from './transcript.ts';
+export { addedTranscriptEntries, createGrowthMemo } from './transcript.ts';
+export type { GrowthMemo } from './transcript.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isSafeDataKey } from './pointer.ts';
+import { createGrowthMemo } from './transcript.ts';
 import {
   ConversationIr, DataMapSchema, ISO_TIME_PATTERN, MAX_SURFACES, MAX_TOASTS, MAX_TRANSCRIPT_TEXT, Surface, SurfaceData, surfaceIdsUnique,
   SurfaceView, Toast, TRANSCRIPT_ID_PATTERN, TRANSCRIPT_ROLES, TranscriptEntry,
@@ -104,29 +105,13 @@ function isSimpleValue(value: unknown, depth: number): boolean {
  * conversation (issue 36). Anything else is checked entry by entry.
  */
 function transcriptArray(element: Check): (value: unknown, grewFrom?: readonly unknown[]) => boolean {
-  const passed = new WeakSet<readonly unknown[]>();
-  const endingWith = new WeakMap<object, WeakRef<readonly unknown[]>>();
-  const GROWTH_LOOKBACK = 16;
-  /** `before` passed and `value` starts with its entries (the same objects). */
-  const extends_ = (before: readonly unknown[] | undefined, value: readonly unknown[]): boolean => {
-    if (before === undefined || before.length > value.length || !passed.has(before)) return false;
-    for (let i = 0; i < before.length; i += 1) if (before[i] !== value[i]) return false;
-    return true;
-  };
+  const passed = createGrowthMemo<true>();
   return (value, grewFrom) => {
     if (!Array.isArray(value)) return false;
-    if (passed.has(value)) return true;
-    let start = extends_(grewFrom, value) ? grewFrom!.length : 0;
-    for (let end = value.length; end > 0 && end >= value.length - GROWTH_LOOKBACK && start === 0; end -= 1) {
-      const last: unknown = value[end - 1];
-      if (last === null || typeof last !== 'object') continue;
-      const before = endingWith.get(last)?.deref();
-      if (before !== undefined && before.length === end && extends_(before, value)) start = end;
-    }
+    if (passed.get(value)) return true;
+    const start = passed.grownFrom(value, grewFrom)?.array.length ?? 0;
     for (let i = start; i < value.length; i++) if (!element(value[i])) return false;
-    passed.add(value);
-    const last: unknown = value.at(-1);
-    if (last !== null && typeof last === 'object') endingWith.set(last, new WeakRef(value));
+    passed.set(value, true);
     return true;
   };
 }
