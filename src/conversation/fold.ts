@@ -139,8 +139,8 @@ function foldEntry(ir: ConversationIr, entry: LogEntry, ctx: FoldContext, acc: F
       acc.turnCount = Math.max(acc.turnCount, entry.turnIndex + 1);
       acc.traces.push(entry.trace);
       const source = createReplaySource(entry.draws);
-      // A continuation adds no user entry: its action wrote what the user sent.
-      const text = entry.continuation === undefined ? entry.text : undefined;
+      // A continuation adds no user entry (its action wrote what the user sent), nor a host's call (no one typed).
+      const text = entry.continuation === undefined && entry.hostCall === undefined ? entry.text : undefined;
       // After streamed parts: the user's entry is in the first part, and only the rest applies here.
       const after = entry.streamed !== undefined && entry.streamed.parts > 0;
       const own = after ? undefined : text;

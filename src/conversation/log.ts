@@ -56,6 +56,12 @@ export const TurnEntry = z.object({
    */
   continuation: z.object({ actionVersion: z.number().int().positive(), event: ActionEventSchema }).optional(),
   /**
+   * Set when a model Surfacer does not run wrote the answer (an MCP host's, calling a directive
+   * tool; `planner.provider` is 'host'): the tool it called. No one typed anything, so the fold
+   * adds no user entry and `text` is empty.
+   */
+  hostCall: z.object({ tool: z.string().max(100) }).optional(),
+  /**
    * Set when parts of this turn's answer were applied while it streamed (`turn_part` entries
    * before this one): the fold applies `applies` — what remained of the answer, as a canonical
    * envelope — instead of `planner.rawText` (kept whole for the record), with no user entry.

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { makeError } from '../errors/index.ts';
+import { isErrorCode, makeError } from '../errors/index.ts';
 import type { Planner } from '../planner/types.ts';
 import {
   createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
@@ -18,7 +18,7 @@ import { createTurnStreamSession, type AppendedPart, type StreamPart, type TurnS
 import { AppendConflictError, LogRewrittenError, StoreUnavailableError, type ConversationStore } from './store.ts';
 import { createLocalTurnGate, TURN_CANCELLED, type TurnGate } from './turn-gate.ts';
 import { askPlanner, recordTurn, TURN_TIMEOUT, type TurnRecordContext } from './turn-record.ts';
-import type { Trace, TraceSurfaceStats } from './trace.ts';
+import type { Trace, TraceIssue, TraceSurfaceStats } from './trace.ts';
 import { actionSpanAttributes, endActionSpan, endTurnSpan } from './spans.ts';
 import { activeTraceId, inSpan } from '../telemetry/tracing.ts';
 import { applyTurnPart, runDirectivesAdapter, type DirectivesMode, type RunDirectives } from './turn.ts';
@@ -70,6 +70,22 @@ export interface AnsweredMessage {
   /** The turn ran: record the message as answered when `result` answered it (turnAnswered against `before`). */
   settled(before: ConversationIr, result: TurnResult): Promise<void>;
 }
+
+/**
+ * An answer written by a model Surfacer does not run: an MCP host's model calling a directive
+ * tool. It is the planner's answer for one turn with no user message.
+ */
+export interface HostAnswer {
+  /** A directive envelope as JSON text, as a planner's raw answer is. */
+  rawText: string;
+  /** The tool that was called (recorded with the turn). */
+  tool: string;
+  /** Who wrote it, as the trace and the planner badge name it (e.g. the MCP client's name). */
+  label: string;
+}
+
+/** A host's answer that would not apply whole: every issue (code, pointer), as the repair loop quotes them. Nothing was applied or logged. */
+export type HostAnswerRefused = Failure & { problems: readonly TraceIssue[] };
 
 export interface TurnOptions {
   origin?: string;
@@ -126,6 +142,14 @@ export interface ConversationService {
    * reached another instance while it ran answers MESSAGE_ALREADY_ANSWERED, running nothing.
    */
   runTurn(cid: string, text: string, signal?: AbortSignal, options?: TurnOptions): Promise<TurnResult>;
+  /**
+   * A turn whose answer a host's model wrote (HostAnswer): validated and applied exactly as the
+   * planner's would be (aliases, normalisers, budgets, the service's mode), logged as a turn, seen
+   * by every client. An answer that would not apply whole (checked on the IR as it is under the
+   * turn gate: any error, even one best-effort would skip) is refused with its issues, and nothing
+   * is applied or logged.
+   */
+  applyHostAnswer(cid: string, answer: HostAnswer, options?: { origin?: string }): Promise<TurnResult | HostAnswerRefused>;
   /** Aborts the running planner turn of `cid` (a continuation too), on whatever instance it runs; false when none runs. */
   cancelTurn(cid: string): Promise<boolean>;
   /**
@@ -246,12 +270,11 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
    * runs at most once; undefined when it did not run.
    */
   function turnIn(
-    cid: string, input: { text: string; continuation?: { actionVersion: number; event: ActionEvent } },
-    signal: AbortSignal | undefined, options: { origin?: string },
-  ): Promise<TurnResult | undefined> {
+    cid: string, input: TurnInput, signal: AbortSignal | undefined, options: { origin?: string },
+  ): Promise<TurnResult | HostAnswerRefused | undefined> {
     // The span of the whole turn: the gate, the planner (its model and tool calls, repairs), the append.
     return inSpan('surfacer.turn', {
-      attributes: { 'surfacer.conversation.id': cid, 'gen_ai.conversation.id': cid, 'surfacer.turn.kind': input.continuation ? 'continuation' : 'text' },
+      attributes: { 'surfacer.conversation.id': cid, 'gen_ai.conversation.id': cid, 'surfacer.turn.kind': input.continuation ? 'continuation' : input.host ? 'host' : 'text' },
     }, async (span) => {
       const result = await turnUnder(cid, input, signal, options);
       endTurnSpan(span, result);
@@ -260,9 +283,8 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
   }
 
   async function turnUnder(
-    cid: string, input: { text: string; continuation?: { actionVersion: number; event: ActionEvent } },
-    signal: AbortSignal | undefined, options: TurnOptions,
-  ): Promise<TurnResult | undefined> {
+    cid: string, input: TurnInput, signal: AbortSignal | undefined, options: TurnOptions,
+  ): Promise<TurnResult | HostAnswerRefused | undefined> {
     const state = await load(cid);
     if (!state) return notFound(cid);
     const { text, continuation } = input;
@@ -296,6 +318,13 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         return { ok: false, error: makeError('MESSAGE_ALREADY_ANSWERED', 'the message was answered while this resend waited') };
       }
       const before = state.folded.ir;
+      if (input.host !== undefined) {
+        // On what the conversation is now, in the service's mode: an answer that would not apply
+        // whole is handed back for the host's model to correct, and leaves no trace in the log.
+        const check = foldContext.turn.runDirectives(before, input.host.rawText, { registry: deps.app.directives, mode, source: DRY_RUN_SOURCE });
+        if (check.errors.length > 0) return hostAnswerRefused(check.errors);
+      }
+      const turnPlanner = input.host === undefined ? planner : hostPlanner(input.host);
       const tools = deps.app.tools === undefined ? undefined : bindTools(deps.app.tools, { id: cid, owner: state.folded.meta.ownerSessionId });
       const plannerInput = {
         text, ir: state.folded.ir, ...(continuation ? { event: continuation.event } : {}), ...(tools ? { tools } : {}),
@@ -309,13 +338,15 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         signal: controller.signal,
       });
       const planned = await askPlanner({
-        planner, turn: foldContext.turn, maxRepairs: limits.maxRepairAttempts,
+        planner: turnPlanner, turn: foldContext.turn, maxRepairs: input.host === undefined ? limits.maxRepairAttempts : 0,
         streamedIndexes: async () => (await session.settle()).applied.map((a) => a.index),
-      }, planner.streams === true ? { ...plannerInput, stream: session.sink } : plannerInput, controller, limits.turnTimeoutMs);
+      }, turnPlanner.streams === true ? { ...plannerInput, stream: session.sink } : plannerInput, controller, limits.turnTimeoutMs);
       const streamed = await session.settle();
       const result = await decided(cid, state, async (state) => {
         const basis = state.folded.version;
-        const turn = recordTurn(turnContext, state.folded, { text, planned, ...times, origin: options.origin, continuation, streamed, otelTraceId });
+        const turn = recordTurn(input.host === undefined ? turnContext : { ...turnContext, planner: turnPlanner }, state.folded, {
+          text, planned, ...times, origin: options.origin, continuation, streamed, otelTraceId, hostCall: input.host === undefined ? undefined : { tool: input.host.tool },
+        });
         await commit(cid, state, turn.entry, turn.next, { kind: 'turn', ...origin(options) }, basis);
         return { ok: true as const, outcome: turn.outcome, prev: turn.prev, next: turn.next, trace: turn.trace, ...(turn.error ? { error: turn.error } : {}) };
       });
@@ -482,7 +513,11 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
     irAt: (cid, version) => folded.irAt(cid, version),
 
     runTurn(cid, text, signal, options = {}) {
-      return serialised<TurnResult>(cid, async () => (await turnIn(cid, { text }, signal, options))!);
+      return serialised<TurnResult>(cid, async () => (await turnIn(cid, { text }, signal, options)) as TurnResult);
+    },
+
+    applyHostAnswer(cid, answer, options = {}) {
+      return serialised<TurnResult | HostAnswerRefused>(cid, async () => (await turnIn(cid, { text: '', host: answer }, undefined, options))!);
     },
 
     cancelTurn(cid) {
@@ -575,6 +610,35 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
 }
 
 type LogActionRequest = ActionEntry['request'];
+
+/** A planner turn's input: typed text, the continuation of an action, or a host's answer (text empty). */
+interface TurnInput {
+  text: string;
+  continuation?: { actionVersion: number; event: ActionEvent };
+  host?: HostAnswer;
+}
+
+/**
+ * Draws for the check of a host's answer, which is thrown away: the turn that applies it draws
+ * from the service's source, as any turn does.
+ */
+const DRY_RUN_SOURCE: EntropySource = { now: () => '1970-01-01T00:00:00.000Z', nonce: () => 'dry-run-check' };
+
+/** The planner of one host turn: it hands over the answer the host's model wrote. */
+function hostPlanner(answer: HostAnswer): Planner {
+  return {
+    name: 'host', label: answer.label,
+    plan: async () => ({ rawText: answer.rawText, provider: 'host', model: answer.label, llmMs: 0 }),
+  };
+}
+
+function hostAnswerRefused(issues: readonly TraceIssue[]): HostAnswerRefused {
+  const first = issues[0]!;
+  const error = makeError(isErrorCode(first.code) ? first.code : 'DIRECTIVE_ENVELOPE_INVALID', first.detail ?? first.message, {
+    message: first.message, ...(first.pointer === undefined ? {} : { pointer: first.pointer }),
+  });
+  return { ok: false, error, problems: issues };
+}
 
 function origin(options: { origin?: string }): { origin?: string } {
   return options.origin === undefined ? {} : { origin: options.origin };

@@ -10,7 +10,7 @@ export const TRACE_VERSION = 1 as const;
 const Ms = z.number().nonnegative();
 
 /** Who produced a turn's model text; shared with the log entry. Logs written before `openai` existed still parse. */
-export const PlannerProvider = z.enum(['offline', 'ollama', 'openai', 'replay'] satisfies PlannerName[]);
+export const PlannerProvider = z.enum(['offline', 'ollama', 'openai', 'replay', 'host'] satisfies PlannerName[]);
 
 export const TraceSurfaceStats = z.object({
   surface_id: z.string(),

@@ -74,12 +74,14 @@ export function recordTurn(
     streamed?: StreamedSoFar | undefined;
     /** The OpenTelemetry trace the turn ran in, when one was recorded. */
     otelTraceId?: string | undefined;
+    /** A host's model wrote the answer through this tool (no user entry). */
+    hostCall?: { tool: string } | undefined;
   },
 ): TurnRecord {
   const { planned, continuation } = turn;
   const after = turn.streamed !== undefined && turn.streamed.parts > 0 ? turn.streamed : undefined;
   // After streamed parts the user's entry is logged already (with the first part).
-  const text = continuation === undefined && after === undefined ? turn.text : undefined;
+  const text = continuation === undefined && after === undefined && turn.hostCall === undefined ? turn.text : undefined;
   const rest = after !== undefined && planned.kind === 'ok' ? restOf(ctx, planned.output, after) : undefined;
   const prev = folded.ir;
   const recording = createRecordingSource(ctx.entropy);
@@ -128,6 +130,7 @@ export function recordTurn(
     },
     draws: recording.drawn, irHash: irHash(next), trace, ...(turn.origin === undefined ? {} : { origin: turn.origin }),
     ...(continuation ? { continuation } : {}),
+    ...(turn.hostCall ? { hostCall: turn.hostCall } : {}),
     ...(after ? { streamed: { parts: after.parts, applies: rest?.applies ?? '', applied: after.applied } } : {}),
   };
   return { prev, next, entry, outcome, trace, ...(error ? { error } : {}) };

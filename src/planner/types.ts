@@ -3,7 +3,8 @@ import type { ActionEvent } from './action-event.ts';
 
 export type { ActionEvent, ActionEventAnswer } from './action-event.ts';
 
-export type PlannerName = 'offline' | 'ollama' | 'openai' | 'replay';
+/** `host`: a model Surfacer does not run (an MCP host's, calling directive tools); never configured, only recorded. */
+export type PlannerName = 'offline' | 'ollama' | 'openai' | 'replay' | 'host';
 
 /** A problem found in an earlier answer, as the repair follow-up quotes it to the model. */
 export interface RepairIssue {
