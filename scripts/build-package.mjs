@@ -5,6 +5,8 @@
 //     prompts/*.md) copied to the same relative places under dist/
 //  3. the A2UI browser clients (the v0.8 and the v0.9 page's) bundled once with the server's own
 //     esbuild options into dist/src/host-a2ui/client/, which the server prefers to bundling at run time
+//  4. the MCP App view (src/host-mcp/view-html.ts): its finished HTML document, script and
+//     stylesheet inlined, into dist/src/host-mcp/view/, which mcpViewHtml() prefers likewise
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -57,3 +59,11 @@ for (const { version } of demo === undefined ? [] : PREBUILT_CLIENTS) {
   writeFileSync(target, client.contents);
   say(`demo app client ${version}: ${relative(root, target)} (${Buffer.byteLength(client.contents)} bytes, ${client.path})`);
 }
+
+// The MCP App view, whole (the installed package has no esbuild to bundle it).
+const { buildMcpViewHtml, PREBUILT_MCP_VIEW } = await import('../src/host-mcp/view-html.ts');
+const mcpView = await buildMcpViewHtml();
+const mcpViewTarget = join(dist, relative(root, fileURLToPath(PREBUILT_MCP_VIEW)));
+mkdirSync(dirname(mcpViewTarget), { recursive: true });
+writeFileSync(mcpViewTarget, mcpView);
+say(`MCP App view: ${relative(root, mcpViewTarget)} (${Buffer.byteLength(mcpView)} bytes)`);

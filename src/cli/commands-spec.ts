@@ -65,6 +65,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: () => import('./commands/serve.ts'),
   },
   {
+    name: 'mcp',
+    summary: 'serve the app to an MCP host over stdio (Claude Desktop, VS Code, Goose): directives as tools, surfaces as an MCP App view; logs on stderr',
+    options: [
+      { name: 'planner', type: 'string', value: PLANNER_CHOICES.join('|'), env: 'SURFACER_PLANNER', default: 'offline', description: 'who answers surfacer_message: the offline keyword planner or a model' },
+      { name: 'data', type: 'string', value: 'DIR', env: 'SURFACER_DATA_DIR', default: '.data/conversations', description: 'the directory of the conversation logs (those of `surfacer serve`); unused with --redis' },
+      { name: 'redis', type: 'string', value: 'URL', env: 'SURFACER_REDIS_URL', description: 'share conversations with other instances through Redis: a redis:// or rediss:// URL' },
+    ],
+    load: () => import('./commands/mcp.ts'),
+  },
+  {
     name: 'init',
     summary: 'write a new app to start from: a directive, an action, an offline planner, a server, a ClientSim test',
     args: 'DIR',

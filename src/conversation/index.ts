@@ -11,8 +11,8 @@ export { CONVERSATION_ID, irHash, legacyIrHash, LogEntrySchema } from './log.ts'
 export type { LogEntry } from './log.ts';
 export { createMemoryStore } from './memory-store.ts';
 export { summarizeSurface, surfaceSummary } from './summary.ts';
-export { createConversationService, DEFAULT_SERVICE_LIMITS } from './service.ts';
-export type { AnsweredMessage, ConversationService, ConversationServiceDeps, HostAnswer, HostAnswerRefused, ServiceLimits, TurnOptions } from './service.ts';
+export { createConversationService, DEFAULT_SERVICE_LIMITS, hostAnswerRefused } from './service.ts';
+export type { ActionOptions, AnsweredMessage, ConversationService, ConversationServiceDeps, HostAnswer, HostAnswerRefused, ServiceLimits, TurnOptions } from './service.ts';
 export { AppendConflictError, LogRewrittenError, StoreUnavailableError } from './store.ts';
 export type { ConversationStore } from './store.ts';
 export { createLocalTurnGate, TURN_CANCELLED } from './turn-gate.ts';

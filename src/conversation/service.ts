@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isErrorCode, makeError } from '../errors/index.ts';
 import type { Planner } from '../planner/types.ts';
 import {
-  createRecordingSource, draw, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
+  createRecordingSource, draw, emptyConversation, resetSurfaceEpoch as resetEpoch, type ConversationIr, type EntropySource,
 } from '../ui-ir/index.ts';
 import type { AppDefinition } from './app-definition.ts';
 import type { FoldContext, FoldDivergence } from './fold.ts';
@@ -93,6 +93,18 @@ export interface TurnOptions {
   message?: AnsweredMessage;
 }
 
+export interface ActionOptions {
+  origin?: string;
+  signal?: AbortSignal;
+  onStream?: TurnStreamListener;
+  /**
+   * Who continues an action that asks for it (ActionDefinition.continueWith): the app's planner
+   * (default), or the caller's own model (an MCP host's): then no turn runs here, and the applied
+   * result hands the event over (`handedOver`) for the caller to tell its model.
+   */
+  continuedBy?: 'planner' | 'caller';
+}
+
 export interface ConversationServiceDeps {
   app: AppDefinition;
   /** Defaults to `app.offlinePlanner`. */
@@ -150,6 +162,11 @@ export interface ConversationService {
    * is applied or logged.
    */
   applyHostAnswer(cid: string, answer: HostAnswer, options?: { origin?: string }): Promise<TurnResult | HostAnswerRefused>;
+  /**
+   * The issues a host's answer has on a new, empty conversation (none: it would apply there), so
+   * a call that would start a conversation can be refused before one is made. Pure.
+   */
+  checkHostAnswer(rawText: string): readonly TraceIssue[];
   /** Aborts the running planner turn of `cid` (a continuation too), on whatever instance it runs; false when none runs. */
   cancelTurn(cid: string): Promise<boolean>;
   /**
@@ -158,7 +175,7 @@ export interface ConversationService {
    * (ActionDefinition.continueWith) resolves at once with `continuation`, the promise of its
    * turn, which runs next in the conversation's queue; `onStream` hears that turn's stream events.
    */
-  applyAction(cid: string, request: IngressRequest, options?: { origin?: string; signal?: AbortSignal; onStream?: TurnStreamListener }): Promise<ActionResult>;
+  applyAction(cid: string, request: IngressRequest, options?: ActionOptions): Promise<ActionResult>;
   /**
    * Rotates a surface's epoch. With `ifEpoch`, only while the surface is still at that epoch (a
    * reset several instances ask for at once happens once); otherwise it answers ok, unchanged.
@@ -520,6 +537,10 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return serialised<TurnResult | HostAnswerRefused>(cid, async () => (await turnIn(cid, { text: '', host: answer }, undefined, options))!);
     },
 
+    checkHostAnswer(rawText) {
+      return foldContext.turn.runDirectives(emptyConversation('new'), rawText, { registry: deps.app.directives, mode, source: DRY_RUN_SOURCE }).errors;
+    },
+
     cancelTurn(cid) {
       return turns.cancel(cid);
     },
@@ -538,6 +559,9 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
           });
           const result = decided.result;
           if (decided.continues === undefined || !result.ok || result.kind !== 'applied') return result;
+          if (options.continuedBy === 'caller') {
+            return { ...result, handedOver: { event: decided.continues.event, text: describeActionEvent(decided.continues.event) } };
+          }
           const continuation = turnIn(cid, { text: describeActionEvent(decided.continues.event), continuation: decided.continues }, undefined, options)
             .catch((error: unknown): TurnResult => {
               if (error instanceof StoreUnavailableError) return unavailable(error);
@@ -632,7 +656,8 @@ function hostPlanner(answer: HostAnswer): Planner {
   };
 }
 
-function hostAnswerRefused(issues: readonly TraceIssue[]): HostAnswerRefused {
+/** A host's answer refused for `issues` (the first one is the error, with its code and pointer). */
+export function hostAnswerRefused(issues: readonly TraceIssue[]): HostAnswerRefused {
   const first = issues[0]!;
   const error = makeError(isErrorCode(first.code) ? first.code : 'DIRECTIVE_ENVELOPE_INVALID', first.detail ?? first.message, {
     message: first.message, ...(first.pointer === undefined ? {} : { pointer: first.pointer }),

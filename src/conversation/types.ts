@@ -1,3 +1,4 @@
+import type { ActionEvent } from '../planner/action-event.ts';
 import type { SurfacerError } from '../errors/index.ts';
 import type { ConversationIr, ToastLevel } from '../ui-ir/index.ts';
 import type { Trace } from './trace.ts';
@@ -94,6 +95,11 @@ export type ActionResult =
        * Absent when the action does not continue (and for a replay whose continuation already ran).
        */
       continuation?: Promise<TurnResult | undefined>;
+      /**
+       * The action asked to be continued and the caller said its own model continues
+       * (ActionOptions.continuedBy 'caller'): what to tell it, as the planner would have been told.
+       */
+      handedOver?: { event: ActionEvent; text: string };
     }
   | {
       /** A client `error` event was accepted; the caller runs `recovery` (epoch_reset → resetSurfaceEpoch). */

@@ -12,7 +12,11 @@ import { makeError } from '../errors/index.ts';
  */
 
 /** What a browser client of AG-UI and A2A sends (the official HttpAgent, the A2A SDK clients). */
-const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'A2A-Version', 'A2A-Extensions', 'X-A2A-Extensions'];
+const REQUEST_HEADERS = [
+  'Authorization', 'Content-Type', 'Accept', 'A2A-Version', 'A2A-Extensions', 'X-A2A-Extensions',
+  // MCP's Streamable HTTP (a browser MCP client: the MCP Inspector's direct mode, an MCP Apps host page).
+  'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-ID',
+];
 /** What such a client reads of the answers: the extensions used, when to retry, how to authenticate. */
 const EXPOSED_HEADERS = ['A2A-Extensions', 'X-A2A-Extensions', 'Retry-After', 'WWW-Authenticate'];
 const PREFLIGHT_MAX_AGE_S = 600;
@@ -29,17 +33,21 @@ export class AgentOriginsError extends Error {
 export function parseAgentOrigins(text: string | undefined, source = 'SURFACER_AGENT_ORIGINS'): string[] {
   const values = (text ?? '').split(/[\s,]+/).filter((v) => v !== '');
   return values.map((value) => {
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
+    const url = parsedUrl(value);
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
       throw new AgentOriginsError(`${source}: "${value}" is not an origin; write each as scheme://host[:port], e.g. https://app.example.com`);
     }
     return url.origin;
   });
+}
+
+/** `value` as a URL; undefined when it is not one. */
+export function parsedUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The agent endpoints' CORS: headers for `origins`, a 403 preflight for any other. */

@@ -11,7 +11,7 @@ export { bearerTokenAuthenticator, chooseAgentAuthenticate, isLoopbackHost, LOCA
 export type { Authenticate, Principal } from './agent-auth.ts';
 export { admitCaller, agentGate, bodyTextOf, isJsonContentType, isLoopbackAddress, principalOf, readLimitedText, unauthorized } from './agent-gate.ts';
 export type { AgentGateOptions } from './agent-gate.ts';
-export { agentCors, AgentOriginsError, parseAgentOrigins } from './agent-cors.ts';
+export { agentCors, AgentOriginsError, parseAgentOrigins, parsedUrl } from './agent-cors.ts';
 export { createHeldSurfaces } from './held-surfaces.ts';
 export { PAGE_MESSAGES, recentTranscript } from './recent-transcript.ts';
 export type { HeldSurfaces } from './held-surfaces.ts';

@@ -11,13 +11,17 @@ import { directiveJsonSchema, renderSystemPrompt } from '../directives/index.ts'
 import { createA2uiHost, type A2uiHost, type A2uiHostOptions } from '../host-a2ui/index.ts';
 import { AGUI_PATH, createAguiHost, type AguiHost } from '../host-agui/index.ts';
 import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
-import { agentCors, AgentOriginsError, agentGate, chooseAgentAuthenticate, parseAgentOrigins, isLoopbackHost, parseApiTokens, type Authenticate } from '../hosting/index.ts';
+import {
+  agentCors, AgentOriginsError, agentGate, chooseAgentAuthenticate, parseAgentOrigins, parsedUrl, isLoopbackHost, parseApiTokens, type Authenticate,
+} from '../hosting/index.ts';
 import { A2A_PATH, AGENT_CARD_PATH, createA2aHost } from '../host-a2a/index.ts';
+import { createMcpHost, MCP_PATH, mcpViewHtml, PROTECTED_RESOURCE_PATHS, type McpHost } from '../host-mcp/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
 import { instrumentPlanner, instrumentService, instrumentStore } from '../telemetry/instrument.ts';
 import { surfacerMetrics, type SurfacerMetrics } from '../telemetry/metrics.ts';
+import { surfacerVersion } from '../telemetry/sdk.ts';
 import { METRICS_PATH, metricsHandler, type MetricsEndpoint } from '../telemetry/metrics-route.ts';
 import { createSystemSource, type EntropySource } from '../ui-ir/index.ts';
 
@@ -61,8 +65,14 @@ export interface SurfacerOptions {
   hostLimits?: Partial<HostLimits>;
   /** A2UI host settings (hub limits, heartbeat, …). */
   a2ui?: Omit<A2uiHostOptions, 'service' | 'logger'>;
-  /** The agent endpoints, all mounted unless turned off here: AG-UI (`POST /ag-ui`), A2A. */
-  agents?: { agui?: boolean; a2a?: boolean };
+  /** The agent endpoints, all mounted unless turned off here: AG-UI (`POST /ag-ui`), A2A, MCP (`/mcp`). */
+  agents?: { agui?: boolean; a2a?: boolean; mcp?: boolean };
+  /**
+   * Authorization servers the MCP door's Protected Resource Metadata names (RFC 9728), for MCP
+   * hosts that sign their users in with OAuth (docs/connect-mcp.md). Default:
+   * `SURFACER_MCP_AUTHORIZATION_SERVERS` in `env` (comma-separated https URLs); none without it.
+   */
+  mcpAuthorizationServers?: readonly string[];
   /**
    * Origins whose pages may call the agent endpoints from a browser (CORS), e.g.
    * `['https://app.example.com']`. Default: `SURFACER_AGENT_ORIGINS` in `env` (comma-separated);
@@ -102,6 +112,8 @@ export interface Surfacer {
   readonly a2ui: A2uiHost;
   /** The AG-UI host, unless `agents.agui` is false. */
   readonly agui: AguiHost | undefined;
+  /** The MCP door (`/mcp`), unless `agents.mcp` is false. */
+  readonly mcp: McpHost | undefined;
   readonly backend: Backend;
   readonly planner: Planner;
   /** Tells every open SSE stream of both hosts to finish. */
@@ -162,22 +174,34 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     ...(options.hostLimits?.conversationCreatesPerMinute !== undefined ? { conversationCreatesPerMinute: options.hostLimits.conversationCreatesPerMinute } : {}),
     ...(options.hostLimits?.maxConversationsPerSession !== undefined ? { maxConversationsPerOwner: options.hostLimits.maxConversationsPerSession } : {}),
   });
-  const cors = agentCors(agentOriginsOf(options.agentOrigins, env));
+  const agentOrigins = agentOriginsOf(options.agentOrigins, env);
+  // MCP (src/host-mcp): the same conversations, directives as tools for the host's model, the surfaces as an MCP App view.
+  const mcpCreatesPerMinute = hostLimits.conversationCreatesPerMinute;
+  const mcp = options.agents?.mcp === false ? undefined : createMcpHost({
+    service: conversations, bridges: () => a2ui.wire('0.9', 'basic').bridges, viewHtml: mcpViewHtml, logger,
+    serverInfo: { name: app.name, version: surfacerVersion() },
+    creations: rateLimiter('mcp-conversation-creates', { perMinute: mcpCreatesPerMinute, burst: mcpCreatesPerMinute }),
+    conversationCreatesPerMinute: mcpCreatesPerMinute, maxConversationsPerOwner: hostLimits.maxConversationsPerSession,
+    ...agentAuth, maxBodyBytes: hostLimits.maxBodyBytes, agentOrigins,
+    authorizationServers: authorizationServersOf(options.mcpAuthorizationServers, env),
+  });
+  const cors = agentCors(agentOrigins);
   const metricsEndpoint = options.metricsEndpoint;
-  const agentsMounted = agui !== undefined || a2a !== undefined || metricsEndpoint !== undefined;
+  const agentsMounted = agui !== undefined || a2a !== undefined || mcp !== undefined || metricsEndpoint !== undefined;
   const otelTraceUrl = traceUrlTemplate(env.SURFACER_OTEL_TRACE_URL);
   const host = createApp({
     app, conversations, logger, rateLimiter, metrics,
     health: (timeoutMs) => backend.health(timeoutMs), status: () => backend.status(),
     extend: (hono) => {
       // Before the routes: a preflight is answered here, and every answer of theirs gets its CORS headers.
-      for (const path of [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH, AGENT_CARD_PATH] : [])]) hono.use(path, cors);
+      for (const path of [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH, AGENT_CARD_PATH] : []), ...(mcp ? [MCP_PATH, ...PROTECTED_RESOURCE_PATHS] : [])]) hono.use(path, cors);
       a2ui.mount(hono);
       agui?.mount(hono);
       a2a?.mount(hono);
+      mcp?.mount(hono);
       if (metricsEndpoint) hono.get(METRICS_PATH, metricsHandler({ ...agentAuth, endpoint: metricsEndpoint, logger }));
     },
-    agentPaths: [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH] : [])],
+    agentPaths: [...(agui ? [AGUI_PATH] : []), ...(a2a ? [A2A_PATH] : []), ...(mcp ? [MCP_PATH] : [])],
     sessionSecret: secret !== undefined && secret.length >= MIN_SESSION_SECRET_LENGTH ? secret : randomBytes(32).toString('base64url'),
     secureCookies: options.secureCookies ?? false,
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
@@ -187,16 +211,17 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   // Shutdown: the A2UI hub first (its streams end, no new ones start), then the htmx streams.
   const closeStreams = (): void => {
     agui?.close();
+    void mcp?.close();
     a2ui.close();
     host.closeStreams();
   };
   return {
-    hono: host.hono, fetch: host.fetch, conversations, a2ui, agui, backend, planner, closeStreams,
+    hono: host.hono, fetch: host.fetch, conversations, a2ui, agui, mcp, backend, planner, closeStreams,
     async listen(listenOptions = {}) {
       if (agentsMounted && agentAuth.open) {
         const hostname = listenOptions.hostname ?? '127.0.0.1';
         if (!isLoopbackHost(hostname)) {
-          const doors = [agui && 'AG-UI', a2a && 'A2A', metricsEndpoint && '/metrics'].filter(Boolean).join(', ');
+          const doors = [agui && 'AG-UI', a2a && 'A2A', mcp && 'MCP', metricsEndpoint && '/metrics'].filter(Boolean).join(', ');
           throw new SurfacerConfigError(`the agent endpoints (${doors}) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off, or bind to 127.0.0.1`);
         }
         logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only', { hostname });
@@ -236,6 +261,19 @@ function agentOriginsOf(option: readonly string[] | undefined, env: NodeJS.Proce
     if (error instanceof AgentOriginsError) throw new SurfacerConfigError(error.message);
     throw error;
   }
+}
+
+/** The library's `mcpAuthorizationServers`, else SURFACER_MCP_AUTHORIZATION_SERVERS: https URLs (http on loopback, for tests). */
+function authorizationServersOf(option: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+  const values = option ?? (env.SURFACER_MCP_AUTHORIZATION_SERVERS ?? '').split(/[\s,]+/).filter((v) => v !== '');
+  const source = option === undefined ? 'SURFACER_MCP_AUTHORIZATION_SERVERS' : 'mcpAuthorizationServers';
+  return values.map((value) => {
+    const url = parsedUrl(value);
+    if (url === undefined || !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) || url.search !== '' || url.hash !== '') {
+      throw new SurfacerConfigError(`${source}: "${value}" is not an authorization server's issuer URL; write each as https://host[/path]`);
+    }
+    return url.href.replace(/\/$/, '');
+  });
 }
 
 /** SURFACER_OTEL_TRACE_URL: an http(s) URL with `{trace_id}` where the trace page links a turn's OpenTelemetry trace. */

@@ -193,7 +193,7 @@ async function traceProcessors(settings: TelemetrySettings, options: StartTeleme
 }
 
 /** `service.version`: this package's version, read once from its package.json. */
-function surfacerVersion(): string {
+export function surfacerVersion(): string {
   const { version } = JSON.parse(readFileSync(join(surfacerRoot(), 'package.json'), 'utf8')) as { version?: unknown };
   return typeof version === 'string' ? version : 'unknown';
 }

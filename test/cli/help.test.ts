@@ -57,7 +57,7 @@ describe('surfacer --help', () => {
         if (option.env) expect(line).toContain(`env ${option.env}`);
       }
     }
-    expect(COMMANDS.map((c) => c.name)).toEqual(['serve', 'init', 'compile', 'validate', 'sim', 'replay']);
+    expect(COMMANDS.map((c) => c.name)).toEqual(['serve', 'mcp', 'init', 'compile', 'validate', 'sim', 'replay']);
     expect((await cli(['-h'])).out).toBe(out);
     expect((await cli(['help'])).out).toBe(out);
   });

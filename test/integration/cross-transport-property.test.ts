@@ -16,6 +16,10 @@ import { startRedis, type TestRedis } from '../support/redis-server.ts';
 import { SessionClient, Traffic } from '../scale/support/cluster.ts';
 import { caughtUp, followA2ui, followA2uiV09, fromSnapshot, fromSnapshotV09, type A2uiFollower } from '../scale/support/followers.ts';
 import { actionKeyCounts, readRedisLog } from '../scale/support/redis-log.ts';
+import type { Client as McpClient } from '@modelcontextprotocol/client';
+import { READ_TOOL, VIEW_ACTION_TOOL } from '../../src/host-mcp/index.ts';
+import { call as mcpCall, mcpClient, McpView, textOf, type ToolResult } from '../host-mcp/support.ts';
+import { feed as feedOracle, newOracle } from '../support/a2ui-v0_9-oracle.ts';
 import { characterAction, formOnPage, htmlSubmit, turn } from '../scale/support/user.ts';
 
 /*
@@ -23,8 +27,10 @@ import { characterAction, formOnPage, htmlSubmit, turn } from '../scale/support/
  * at once, on two instances over one real redis-server: AG-UI runs (official HttpAgent), A2A
  * messages (official @a2a-js/sdk client), A2UI-stream actions (POST /a2ui/c/{cid}/events by
  * clients following the v0.8 stream on instance A and the v0.9 stream on instance B) and htmx
- * submits (the page's form as the instance renders it). fast-check interleaves:
- * - turns (AG-UI, A2A, htmx) on either instance;
+ * submits (the page's form as the instance renders it), and MCP (issue 30: the host's model
+ * calling directive tools, the MCP App view pressing save through its action tool; the 2026-07-28
+ * protocol to instance A, 2025-11-25 to B). fast-check interleaves:
+ * - turns (AG-UI, A2A, htmx, MCP directive calls) on either instance;
  * - submits of the current form through any transport and instance, or of an old form (stale:
  *   refused with the stale code when an accepted submit came since);
  * - retries of earlier submits, same idempotency key and body, either instance (replayed, never
@@ -38,7 +44,7 @@ import { characterAction, formOnPage, htmlSubmit, turn } from '../scale/support/
  * After each interleaving: every accepted submit is in the log (read from Redis with a connection
  * of the test's own) exactly once, refused ones and retries never; and every client ends on the
  * same state: v0.8 stream client (A) = fresh v0.8 snapshot, v0.9 stream client (B) = AG-UI
- * client = A2A client = fresh v0.9 snapshot (ClientSim hashes), and the v0.8 and v0.9 states
+ * client = A2A client = MCP view = fresh v0.9 snapshot (ClientSim hashes), and the v0.8 and v0.9 states
  * equivalent (test/support/a2ui-equivalence.ts).
  *
  * Budget: RUNS interleavings of MIN_STEPS..MAX_STEPS steps (the whole file about 12 s of test time,
@@ -52,10 +58,10 @@ const AGENT_TOKEN = 'xprop-agent-token-0123456789';
 const SEMANTIC = { reachableOnly: true, sortDataKeys: true } as const;
 const STALE = 'A2UI_C2S_SURFACE_STALE';
 
-const TRANSPORTS = ['agui', 'a2a', 'a2ui08', 'a2ui09', 'htmx'] as const;
+const TRANSPORTS = ['agui', 'a2a', 'a2ui08', 'a2ui09', 'htmx', 'mcp'] as const;
 type Transport = typeof TRANSPORTS[number];
 type Step =
-  | { kind: 'turn'; via: 'agui' | 'a2a' | 'htmx'; instance: 0 | 1; text: string }
+  | { kind: 'turn'; via: 'agui' | 'a2a' | 'htmx' | 'mcp'; instance: 0 | 1; text: string }
   | { kind: 'submit'; via: Transport; instance: 0 | 1; old: boolean }
   | { kind: 'retry'; pick: number; instance: 0 | 1 }
   | { kind: 'race'; vias: [Transport, Transport] }
@@ -63,10 +69,10 @@ type Step =
 
 const instanceArb = fc.constantFrom<0 | 1>(0, 1);
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('turn' as const), via: fc.constantFrom('agui' as const, 'a2a' as const, 'htmx' as const), instance: instanceArb, text: fc.constantFrom('create a character card', 'thanks') }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('turn' as const), via: fc.constantFrom('agui' as const, 'a2a' as const, 'htmx' as const, 'mcp' as const), instance: instanceArb, text: fc.constantFrom('create a character card', 'thanks') }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('submit' as const), via: fc.constantFrom<Transport>(...TRANSPORTS), instance: instanceArb, old: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('retry' as const), pick: fc.nat(), instance: instanceArb }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('echo' as const), via: fc.constantFrom('a2a' as const, 'a2ui08' as const, 'a2ui09' as const, 'htmx' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('echo' as const), via: fc.constantFrom('a2a' as const, 'a2ui08' as const, 'a2ui09' as const, 'htmx' as const, 'mcp' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('race' as const), vias: fc.uniqueArray(fc.constantFrom<Transport>(...TRANSPORTS), { minLength: 2, maxLength: 2 }) as fc.Arbitrary<[Transport, Transport]> }) },
 );
 
@@ -154,6 +160,9 @@ class Run {
   a2aSim = createClientSimV09();
   /** The A2UI messages of the A2A client's last answer (each answer re-initialises every surface). */
   a2aLast: unknown[] = [];
+  /** The host's MCP client on each instance, and the MCP App view they feed (what the person sees in the chat). */
+  mcp: McpClient[] = [];
+  readonly mcpView = new McpView();
   readonly sent: Sent[] = [];
   accepted = 0;
   n = 0;
@@ -169,12 +178,24 @@ class Run {
     this.v09 = await followA2uiV09(servers[1]!.url, this.c);
     this.agui = new AguiClient(servers[0]!.url, AGENT_TOKEN, this.c.cid);
     this.a2a = await Promise.all(servers.map((s, i) => a2aClient(s.url, { token: AGENT_TOKEN, legacy: i === 1 })));
+    this.mcp = await Promise.all(servers.map((s, i) => mcpClient(s.url, AGENT_TOKEN, { era: i === 0 ? 'modern' : 'legacy' })));
     await this.settle();
   }
 
   close(): void {
     this.v08?.close();
     this.v09?.close();
+    for (const client of this.mcp) void client.close();
+  }
+
+  /** An MCP tool call on `instance`; its UI goes to the view as the MCP App shows it (and through the official processor). */
+  async mcpTool(instance: 0 | 1, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const result = await mcpCall(this.mcp[instance]!, name, { conversationId: this.c.cid, ...args });
+    if (result.structuredContent?.a2ui !== undefined) {
+      feedOracle(newOracle(), result.structuredContent.a2ui.messages, `${name} result`);
+      this.mcpView.show(result.structuredContent);
+    }
+    return result;
   }
 
   /** Both instances have folded the log to its end and both stream clients hold all of it. */
@@ -227,6 +248,11 @@ class Run {
     } else if (step.via === 'agui') {
       this.agui.say(step.text);
       expect(await this.aguiRun(step.instance, {})).toMatchObject({ accepted: true });
+    } else if (step.via === 'mcp') {
+      // The host's model writes the directive itself.
+      const [tool, payload] = step.text === 'thanks' ? ['toast', { level: 'info', text: 'You are welcome.' }] : ['show_form', { template: 'character_card' }];
+      const result = await this.mcpTool(step.instance, tool, { payload });
+      expect(result.isError ?? false, textOf(result)).toBe(false);
     } else {
       expect(await this.a2aSend(step.instance, userMessage([text(step.text)], { contextId: this.c.cid, metadata: CAPS_V09 }))).toMatchObject({ accepted: true });
     }
@@ -275,6 +301,18 @@ class Run {
         if (old === undefined) expect(await this.aguiRun(step.instance, {})).toMatchObject({ accepted: true });
         const userAction = ((oldBody as ReturnType<typeof action09> | undefined) ?? action09(this.agui.sim, v)).action;
         post = (i) => this.aguiRun(i, { runId: key, forwardedProps: { a2uiAction: { userAction } } });
+        break;
+      }
+      case 'mcp': {
+        // The MCP App view presses save on what it shows; for a current form it first reads the surfaces (surfacer_read).
+        if (old === undefined) expect((await this.mcpTool(step.instance, READ_TOOL, {})).isError ?? false).toBe(false);
+        const message = (oldBody as ReturnType<typeof action09> | undefined) ?? action09(this.mcpView.sim, v);
+        post = async (i) => {
+          const result = await this.mcpTool(i, VIEW_ACTION_TOOL, { message, idempotencyKey: key });
+          const outcome = result.structuredContent?.outcome;
+          expect(['applied', 'replayed', 'stale'], textOf(result)).toContain(outcome);
+          return { accepted: outcome !== 'stale', replayed: outcome === 'replayed', code: result.structuredContent?.error?.code };
+        };
         break;
       }
       case 'a2a': {
@@ -367,6 +405,8 @@ class Run {
     else await this.turnStep({ kind: 'turn', via: 'a2a', instance: 0, text: 'thanks' });
     // The AG-UI client's last run: the thread's history again (no new turn), the surfaces as they are.
     expect(await this.aguiRun(1, {})).toMatchObject({ accepted: true });
+    // The MCP App view catches up as a re-opened one does: surfacer_read.
+    expect((await this.mcpTool(1, READ_TOOL, {})).isError ?? false).toBe(false);
     await this.settle();
 
     const entries = await readRedisLog(redis.url, PREFIX, this.c.cid);
@@ -381,6 +421,8 @@ class Run {
     expect(h09(this.v09.sim), 'v0.9 stream').toEqual(h09(fresh09));
     expect(h09(this.agui.sim), 'AG-UI').toEqual(h09(fresh09));
     expect(h09(this.a2aSim), 'A2A').toEqual(h09(fresh09));
+    expect(h09(this.mcpView.sim), 'MCP App view').toEqual(h09(fresh09));
+    expect(this.mcpView.violations).toEqual([]);
     const lastOnly = createClientSimV09();
     expect(lastOnly.applyAll(this.a2aLast).filter((v) => v.severity === 'error')).toEqual([]);
     expect(h09(lastOnly), 'A2A, its last answer alone').toEqual(h09(fresh09));

@@ -102,7 +102,7 @@ describe('the packed tarball in an empty project', () => {
     const pkg = join(project, 'node_modules/surfacer');
     for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/bin.js', 'dist/prompts/system.v1.md',
       'dist/src/compiler/html/views/surface.eta', 'dist/src/host-html/static/app.css', 'dist/src/host-a2ui/client/a2ui-client.js',
-      'dist/src/host-a2ui/client/a2ui-client-v09.js']) {
+      'dist/src/host-a2ui/client/a2ui-client-v09.js', 'dist/src/host-mcp/view/surfacer-view.html']) {
       expect(existsSync(join(pkg, file)), file).toBe(true);
     }
     expect(existsSync(join(pkg, 'src')), 'no TypeScript sources').toBe(false);
@@ -157,6 +157,25 @@ describe('the packed tarball in an empty project', () => {
     const bundle = await client.get(script!);
     expect(bundle.status).toBe(200);
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
+    expect(server!.output()).not.toMatch(/error/i);
+  });
+
+  it('serves the MCP door: the app\'s directives as tools and the prebuilt MCP App view', async () => {
+    const rpc = async (method: string, params: unknown): Promise<{ result?: Record<string, unknown> }> => {
+      const response = await fetch(`${url}/mcp`, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      // A 2025-era request without a handshake: the SDK's stateless fallback answers it as one SSE event.
+      return JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as { result?: Record<string, unknown> };
+    };
+    const tools = (await rpc('tools/list', {})).result!['tools'] as Array<{ name: string }>;
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['show_list', 'surfacer_read', 'surfacer_view_action']));
+    const view = ((await rpc('resources/read', { uri: 'ui://surfacer/view.html' })).result!['contents'] as Array<{ mimeType: string; text: string }>)[0]!;
+    expect(view.mimeType).toBe('text/html;profile=mcp-app');
+    expect(view.text.length).toBeGreaterThan(100_000);
     expect(server!.output()).not.toMatch(/error/i);
   });
 

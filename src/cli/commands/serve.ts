@@ -57,13 +57,13 @@ export class ServeConfigError extends Error {
   override name = 'ServeConfigError';
 }
 
-/** Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port. Exported for tests (port 0). */
 /**
- * Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port
- * (createSurfacer). Without `app`, the demo app with its card library in the data directory.
- * Exported for tests (port 0).
+ * Everything `surfacer serve` and `surfacer mcp` run, before anything listens: the backend the
+ * settings choose (Redis, or the JSONL log in the data directory), the app (the demo with its
+ * card library, unless given), the Surfacer over them. Throws ServeConfigError on a setting it
+ * cannot start with, having closed what it opened.
  */
-export async function startServe(options: ServeOptions, app?: AppDefinition): Promise<ServeHandle> {
+export async function buildSurfacer(options: Omit<ServeOptions, 'port' | 'hostname'>, app?: AppDefinition): Promise<{ surfacer: Surfacer; backend: Backend; cards?: { close(): Promise<void> } | undefined }> {
   const secret = options.env.SURFACER_SESSION_SECRET;
   if (options.redisUrl !== undefined && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
     // Each instance would sign sessions with its own random secret: behind a load balancer users
@@ -106,9 +106,8 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       ...(options.fsync === false ? { fsync: false } : {}),
     });
   const served = app ?? createDemoApp({ ...(cards ? { cards } : {}), ...(offlineStream ? { offlinePlanner: { stream: offlineStream } } : {}) });
-  let surfacer: Surfacer;
   try {
-    surfacer = createSurfacer({
+    const surfacer = createSurfacer({
       app: served, planner: options.planner, backend, env: options.env, logger: options.logger,
       mode: options.env.SURFACER_STRICT === '1' ? 'strict' : 'best-effort',
       secureCookies: options.env.SURFACER_SECURE_COOKIES === '1',
@@ -120,12 +119,23 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
       // On the main port unless SURFACER_METRICS_PORT gives it one of its own.
       ...(options.telemetry?.metricsEndpoint && metricsListen === undefined ? { metricsEndpoint: options.telemetry.metricsEndpoint } : {}),
     });
+    return { surfacer, backend, cards };
   } catch (error) {
     await backend.close();
     await cards?.close();
     if (error instanceof SurfacerConfigError) throw new ServeConfigError(error.message);
     throw error;
   }
+}
+
+/**
+ * Builds and starts everything `npm start` runs: the htmx host and the A2UI host on one port
+ * (createSurfacer). Without `app`, the demo app with its card library in the data directory.
+ * Exported for tests (port 0).
+ */
+export async function startServe(options: ServeOptions, app?: AppDefinition): Promise<ServeHandle> {
+  const { surfacer, backend, cards } = await buildSurfacer(options, app);
+  const metricsListen = options.telemetry?.metricsEndpoint !== undefined ? options.telemetry.metricsListen : undefined;
   let server: RunningServer;
   try {
     server = await surfacer.listen({ port: options.port, hostname: options.hostname });
@@ -218,17 +228,12 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     io.stderr.write(`surfacer serve: invalid port "${portText}"\n${USAGE}`);
     return 2;
   }
-  const planner = PlannerKind.safeParse(values.planner ?? io.env.SURFACER_PLANNER ?? 'offline');
-  if (!planner.success) {
-    io.stderr.write(`surfacer serve: --planner must be one of ${PlannerKind.options.join(', ')}\n${USAGE}`);
+  const chosen = plannerAndStore(values, io.env);
+  if ('problem' in chosen) {
+    io.stderr.write(`surfacer serve: ${chosen.problem}\n${USAGE}`);
     return 2;
   }
-  const redisUrl = values.redis ?? io.env.SURFACER_REDIS_URL;
-  // Several comma-separated URLs: seeds of a Redis Cluster.
-  if (redisUrl !== undefined && !redisUrl.split(',').every((u) => /^rediss?:\/\//.test(u.trim()))) {
-    io.stderr.write(`surfacer serve: --redis / SURFACER_REDIS_URL must be a redis:// or rediss:// URL (or several, comma-separated, for a cluster)\n${USAGE}`);
-    return 2;
-  }
+  const { planner, redisUrl } = chosen;
   const made = processLogger(io);
   if (!made.ok) {
     io.stderr.write(`surfacer serve: ${made.message}\n${USAGE}`);
@@ -248,17 +253,12 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   let server: ServeHandle;
   try {
     server = await startServe({
-      port, planner: planner.data, hostname: values.host ?? io.env.HOST ?? '127.0.0.1', ...(redisUrl ? { redisUrl } : {}),
+      port, planner, hostname: values.host ?? io.env.HOST ?? '127.0.0.1', ...(redisUrl ? { redisUrl } : {}),
       dataDir: values.data ?? io.env.SURFACER_DATA_DIR ?? '.data/conversations', env: io.env, logger, telemetry,
     });
   } catch (error) {
     await telemetry.shutdown();
-    if (error instanceof ServeConfigError) {
-      io.stderr.write(`surfacer serve: ${error.message}\n`);
-      return 2;
-    }
-    if (!(error instanceof PlannerError)) throw error;
-    io.stderr.write(`surfacer serve: ${error.error.message} ${error.error.technical_detail}\n`);
+    io.stderr.write(`surfacer serve: ${startProblem(error)}\n`);
     return 2;
   }
   io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel}; ${server.backend.engine === 'redis' ? 'shared state on Redis' : 'JSONL log'})\n`);
@@ -280,6 +280,29 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   // After the server: the spans of the last requests are flushed, not dropped.
   await telemetry.shutdown();
   return 0;
+}
+
+/** A setting the server cannot start with, as a line for stderr; anything else is rethrown. */
+export function startProblem(error: unknown): string {
+  if (error instanceof ServeConfigError) return error.message;
+  if (error instanceof PlannerError) return `${error.error.message} ${error.error.technical_detail}`;
+  throw error;
+}
+
+/**
+ * `--planner` and `--redis` (or their variables), as `serve` and `mcp` both take them; or the
+ * problem with them, in a line for stderr.
+ */
+export function plannerAndStore(values: { planner?: string | undefined; redis?: string | undefined }, env: NodeJS.ProcessEnv):
+  { planner: PlannerKind; redisUrl?: string } | { problem: string } {
+  const planner = PlannerKind.safeParse(values.planner ?? env.SURFACER_PLANNER ?? 'offline');
+  if (!planner.success) return { problem: `--planner must be one of ${PlannerKind.options.join(', ')}` };
+  const redisUrl = values.redis ?? env.SURFACER_REDIS_URL;
+  // Several comma-separated URLs: seeds of a Redis Cluster.
+  if (redisUrl !== undefined && !redisUrl.split(',').every((u) => /^rediss?:\/\//.test(u.trim()))) {
+    return { problem: '--redis / SURFACER_REDIS_URL must be a redis:// or rediss:// URL (or several, comma-separated, for a cluster)' };
+  }
+  return { planner: planner.data, ...(redisUrl === undefined ? {} : { redisUrl }) };
 }
 
 /**
