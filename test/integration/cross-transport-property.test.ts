@@ -4,6 +4,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisBackend } from '../../src/backend/index.ts';
+import type { LogEntry } from '../../src/conversation/index.ts';
 import type { ServeHandle } from '../../src/cli/commands/serve.ts';
 import { createClientSimV09, type ClientSim, type ClientSimV09 } from '../../src/clientsim/index.ts';
 import { hashAll } from '../../src/clientsim/snapshot.ts';
@@ -41,7 +42,9 @@ import { characterAction, formOnPage, htmlSubmit, turn } from '../scale/support/
  *   up waiting does (applied once, both answered as applied).
  * The A2A client speaks v1.0 to instance A and v0.3 (the SDK's compat layer) to instance B.
  *
- * After each interleaving: every accepted submit is in the log (read from Redis with a connection
+ * - resends: a new AG-UI or A2A message sent to both instances at once (same message id), as a
+ *   client that gave up waiting does (one turn; issue 34).
+ * After each interleaving: every message is one turn in the log, every accepted submit is in the log (read from Redis with a connection
  * of the test's own) exactly once, refused ones and retries never; and every client ends on the
  * same state: v0.8 stream client (A) = fresh v0.8 snapshot, v0.9 stream client (B) = AG-UI
  * client = A2A client = MCP view = fresh v0.9 snapshot (ClientSim hashes), and the v0.8 and v0.9 states
@@ -50,7 +53,8 @@ import { characterAction, formOnPage, htmlSubmit, turn } from '../scale/support/
  * Budget: RUNS interleavings of MIN_STEPS..MAX_STEPS steps (the whole file about 12 s of test time,
  * 17 s wall, on the shared 2-core machine; raise RUNS for a longer soak).
  */
-const RUNS = 20;
+// CI runs more interleavings than a local run (issue 34: 20 was all it ever ran).
+const RUNS = process.env.CI ? 40 : 20;
 const MIN_STEPS = 4;
 const MAX_STEPS = 10;
 const PREFIX = `xprop-${Date.now()}:`;
@@ -65,7 +69,9 @@ type Step =
   | { kind: 'submit'; via: Transport; instance: 0 | 1; old: boolean }
   | { kind: 'retry'; pick: number; instance: 0 | 1 }
   | { kind: 'race'; vias: [Transport, Transport] }
-  | { kind: 'echo'; via: Exclude<Transport, 'agui'> };
+  | { kind: 'echo'; via: Exclude<Transport, 'agui'> }
+  | { kind: 'resend'; via: 'agui' | 'a2a' };
+const STEP_KINDS = ['turn', 'submit', 'retry', 'race', 'echo', 'resend'] as const satisfies ReadonlyArray<Step['kind']>;
 
 const instanceArb = fc.constantFrom<0 | 1>(0, 1);
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -73,6 +79,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('submit' as const), via: fc.constantFrom<Transport>(...TRANSPORTS), instance: instanceArb, old: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('retry' as const), pick: fc.nat(), instance: instanceArb }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('echo' as const), via: fc.constantFrom('a2a' as const, 'a2ui08' as const, 'a2ui09' as const, 'htmx' as const, 'mcp' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('resend' as const), via: fc.constantFrom('agui' as const, 'a2a' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('race' as const), vias: fc.uniqueArray(fc.constantFrom<Transport>(...TRANSPORTS), { minLength: 2, maxLength: 2 }) as fc.Arbitrary<[Transport, Transport]> }) },
 );
 
@@ -144,6 +151,9 @@ function canonicalCode(task: Task): string | undefined {
   return undefined;
 }
 
+/** Turns the log holds for messages (a continuation answers an action, not a message). */
+const turnsIn = (entries: readonly LogEntry[]): number => entries.filter((e) => e.type === 'turn' && e.continuation === undefined).length;
+
 const a2aKey = (messageId: string): string => `a2a-${createHash('sha256').update(`${messageId}\n0`).digest('base64url').slice(0, 32)}`;
 
 class Run {
@@ -164,6 +174,8 @@ class Run {
   mcp: McpClient[] = [];
   readonly mcpView = new McpView();
   readonly sent: Sent[] = [];
+  /** User messages and host directive calls sent, each of which must be exactly one turn in the log. */
+  turnsSent = 0;
   accepted = 0;
   n = 0;
   readonly old08: Array<Built<ReturnType<typeof characterAction>>> = [];
@@ -174,6 +186,7 @@ class Run {
     this.c = await newConversation(servers[0]!, this.htmx[0]!);
     owner = (await servers[0]!.handle.conversations.get(this.c.cid))!.ownerSessionId;
     expect(await turn(this.htmx[0]!, this.c, 'create a character card')).toMatchObject({ status: 200 });
+    this.turnsSent += 1;
     this.v08 = await followA2ui(servers[0]!.url, this.c);
     this.v09 = await followA2uiV09(servers[1]!.url, this.c);
     this.agui = new AguiClient(servers[0]!.url, AGENT_TOKEN, this.c.cid);
@@ -243,6 +256,7 @@ class Run {
   }
 
   async turnStep(step: Extract<Step, { kind: 'turn' }>): Promise<void> {
+    this.turnsSent += 1;
     if (step.via === 'htmx') {
       expect(await turn(this.htmx[step.instance]!, this.c, step.text)).toMatchObject({ status: 200 });
     } else if (step.via === 'agui') {
@@ -387,6 +401,31 @@ class Run {
     expect((await readRedisLog(redis.url, PREFIX, this.c.cid)).length, what).toBe(version);
   }
 
+  /**
+   * A client that gave up waiting sends its new message again through the other instance while
+   * the first is on its way (the same AG-UI history and message id; the same A2A messageId):
+   * one turn, both answered.
+   */
+  async resendStep(step: Extract<Step, { kind: 'resend' }>): Promise<void> {
+    const turnsBefore = turnsIn(await readRedisLog(redis.url, PREFIX, this.c.cid));
+    const id = `m-${this.n += 1}-${Math.random().toString(36).slice(2, 8)}`;
+    this.turnsSent += 1;
+    if (step.via === 'agui') {
+      this.agui.say('thanks', id);
+      const twin = new AguiClient(servers[1]!.url, AGENT_TOKEN, this.c.cid);
+      twin.say('thanks', id);
+      const [first, second] = await Promise.all([this.aguiRun(0, {}), twin.run()]);
+      expect(first, 'AG-UI run').toMatchObject({ accepted: true });
+      expect(second.error, 'AG-UI resend').toBeUndefined();
+    } else {
+      const message = userMessage([text('thanks')], { contextId: this.c.cid, metadata: CAPS_V09, messageId: id });
+      const [first, second] = await Promise.all([this.a2aSend(0, { ...message }), send(this.a2a[1]!, { ...message })]);
+      expect(first, 'A2A send').toMatchObject({ accepted: true });
+      expect(isTask(second) && (second as Task).status?.state, 'A2A resend').toBe(TaskState.TASK_STATE_COMPLETED);
+    }
+    expect(turnsIn(await readRedisLog(redis.url, PREFIX, this.c.cid)) - turnsBefore, `${step.via} message ${id} sent to both instances at once`).toBe(1);
+  }
+
   async step(step: Step): Promise<void> {
     await this.settle();
     await this.remember();
@@ -394,6 +433,7 @@ class Run {
     else if (step.kind === 'submit') await this.submitStep(step);
     else if (step.kind === 'race') await this.raceStep(step);
     else if (step.kind === 'echo') await this.echoStep(step);
+    else if (step.kind === 'resend') await this.resendStep(step);
     else await this.retryStep(step);
   }
 
@@ -410,6 +450,8 @@ class Run {
     await this.settle();
 
     const entries = await readRedisLog(redis.url, PREFIX, this.c.cid);
+    // Every message (and host directive call) is one turn, whatever transport, instance or resend.
+    expect(turnsIn(entries), 'turns in the log').toBe(this.turnsSent);
     const counts = actionKeyCounts(entries);
     const expected = new Map(this.sent.filter((s) => s.accepted).map((s) => [s.logKey, 1]));
     expect(Object.fromEntries(counts)).toEqual(Object.fromEntries(expected));
@@ -440,11 +482,12 @@ class Run {
 }
 
 describe('one conversation through every transport, two instances over Redis', () => {
-  it(`${RUNS} random interleavings: every client ends on the same ClientSim hash; each accepted submit applied exactly once`, async () => {
+  it(`${RUNS} random interleavings: every client ends on the same ClientSim hash; each accepted submit applied exactly once, each message one turn`, async () => {
     let runs = 0;
     let steps = 0;
     const tally = { accepted: 0, refused: 0, retries: 0, races: 0, echoes: 0 };
     const byTransport = new Map<Transport, number>();
+    const kinds = new Map<Step['kind'], number>();
     await fc.assert(fc.asyncProperty(fc.array(stepArb, { minLength: MIN_STEPS, maxLength: MAX_STEPS }), async (plan) => {
       const run = new Run();
       try {
@@ -459,13 +502,17 @@ describe('one conversation through every transport, two instances over Redis', (
         tally.races += plan.filter((s) => s.kind === 'race').length;
         tally.echoes += plan.filter((s) => s.kind === 'echo').length;
         for (const s of run.sent) if (s.accepted) byTransport.set(s.via, (byTransport.get(s.via) ?? 0) + 1);
+        for (const s of plan) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
       } finally {
         run.close();
       }
     }), { numRuns: RUNS, endOnFailure: true });
-    console.log(`cross-transport property: ${runs} runs, ${steps} steps, ${tally.accepted} submits accepted, ${tally.refused} refused, ${tally.retries} retries, ${tally.races} races, ${tally.echoes} echoes; accepted per transport ${JSON.stringify(Object.fromEntries(byTransport))}`);
+    console.log(`cross-transport property: ${runs} runs, ${steps} steps, ${tally.accepted} submits accepted, ${tally.refused} refused, ${tally.retries} retries, ${tally.races} races, ${tally.echoes} echoes; steps per kind ${JSON.stringify(Object.fromEntries(kinds))}; accepted per transport ${JSON.stringify(Object.fromEntries(byTransport))}`);
     expect(tally.accepted).toBeGreaterThan(0);
     expect(tally.refused).toBeGreaterThan(0);
+    // Every kind of step, and an accepted submit through every transport, happened in the runs that passed.
+    for (const kind of STEP_KINDS) expect(kinds.get(kind) ?? 0, `${kind} steps`).toBeGreaterThan(0);
+    for (const transport of TRANSPORTS) expect(byTransport.get(transport) ?? 0, `accepted ${transport} submits`).toBeGreaterThan(0);
     for (const s of servers) expect(s.errors).toEqual([]);
   }, 180_000);
 });
