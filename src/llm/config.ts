@@ -81,7 +81,7 @@ export function plannerConfigFromEnv(env: NodeJS.ProcessEnv, flag?: string): Pla
     sampling: jsonOr(env.SURFACER_LLM_OPTIONS, 'SURFACER_LLM_OPTIONS'),
     timeoutMs: numberOr(env.SURFACER_LLM_TIMEOUT_MS, 60_000),
     maxRetries: numberOr(env.SURFACER_LLM_MAX_RETRIES, 2),
-    strict: env.SURFACER_STRICT === '1' || env.NODE_ENV === 'development' || env.NODE_ENV === 'test',
+    strict: env.SURFACER_STRICT === '1',
     repairAttempts: numberOr(env.SURFACER_REPAIR_ATTEMPTS, 1),
     toolMaxSteps: numberOr(env.SURFACER_TOOL_MAX_STEPS, DEFAULT_TOOL_LOOP.maxSteps),
     toolTimeoutMs: numberOr(env.SURFACER_TOOL_TIMEOUT_MS, DEFAULT_TOOL_LOOP.timeoutMs),

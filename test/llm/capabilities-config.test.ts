@@ -58,6 +58,13 @@ describe('planner configuration', () => {
     expect(plannerConfigFromEnv({ SURFACER_OPENAI_MODEL: 'm', OPENAI_API_KEY: 'k' }).planner).toBe('openai');
   });
 
+  it('asks for strict model requests only when SURFACER_STRICT says so, whatever NODE_ENV is (docs/configuration.md)', () => {
+    for (const NODE_ENV of ['development', 'test', 'production', undefined]) {
+      expect(plannerConfigFromEnv(NODE_ENV === undefined ? {} : { NODE_ENV }).strict, String(NODE_ENV)).toBe(false);
+    }
+    expect(plannerConfigFromEnv({ SURFACER_STRICT: '1', NODE_ENV: 'production' }).strict).toBe(true);
+  });
+
   it.each([
     [{ SURFACER_PLANNER: 'openai' }, /OPENAI_API_KEY/],
     [{ SURFACER_PLANNER: 'openai', OPENAI_BASE_URL: 'http://localhost:1234/v1' }, /SURFACER_OPENAI_MODEL/],
