@@ -20,13 +20,26 @@ export function feed(processor: A2uiMessageProcessor, messages: readonly A2uiMes
     if (!check.success) {
       throw new Error(`${label} message ${i} rejected by A2uiMessageSchema: ${check.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}\n${JSON.stringify(message)}`);
     }
+    const errors: string[] = [];
+    const original = console.error;
+    // The processor reports some refusals only here (e.g. a data root that is not a map): they count.
+    console.error = (...args: unknown[]) => { errors.push(args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(' ')); };
     try {
       processor.processMessages([message as never]);
     } catch (error) {
       throw new Error(`${label} message ${i} failed in processMessages: ${(error as Error).message}\n${JSON.stringify(message)}`);
+    } finally {
+      console.error = original;
+    }
+    const unexplained = errors.filter((e) => !HARMLESS_ERRORS.some((h) => h.pattern.test(e)));
+    if (unexplained.length > 0) {
+      throw new Error(`${label} message ${i}: the processor reported ${unexplained.join(' | ')}\n${JSON.stringify(message)}`);
     }
   });
 }
+
+/** What the official v0.8 processor says on console.error that is known harmless, and why. */
+const HARMLESS_ERRORS: ReadonlyArray<{ pattern: RegExp; why: string }> = [];
 
 function canon(value: unknown): unknown {
   const v = value instanceof Map ? Object.fromEntries(value) : value;
