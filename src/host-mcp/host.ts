@@ -90,13 +90,21 @@ export function createMcpHost(options: McpHostOptions): McpHost {
     if (admitted instanceof Response) return refuse(c, 401, await admitted.json() as ReturnType<typeof makeError>);
     const principal: Principal = admitted;
     let request = c.req.raw;
+    let parsedBody: unknown;
     if (request.method === 'POST') {
       const text = await readLimitedText(request, options.maxBodyBytes);
       if (text === undefined) return refuse(c, 413, makeError('HTTP_PAYLOAD_TOO_LARGE', `request body over ${options.maxBodyBytes} bytes, or not UTF-8`));
-      request = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+      try {
+        // Parsed once here; the SDK takes it as is (its own read would parse it again).
+        parsedBody = JSON.parse(text);
+      } catch {
+        // Not JSON: the SDK answers that in the protocol's words (a parse error), from the text.
+        request = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+      }
     }
     const caller: McpCaller = { owner: ownerOfPrincipal(principal), address: clientAddress(c) };
-    return handler.fetch(request, { authInfo: { token: '', clientId: principal.id, scopes: [], extra: { [CALLER_KEY]: caller } } });
+    const authInfo = { token: '', clientId: principal.id, scopes: [], extra: { [CALLER_KEY]: caller } };
+    return handler.fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
   }
 
   function metadata(c: Context): Response {

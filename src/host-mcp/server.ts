@@ -12,6 +12,7 @@ import { makeError, type SurfacerError } from '../errors/index.ts';
 import type { A2uiBridges, A2uiServerMessage } from '../host-a2ui/index.ts';
 import { surfacesOfSnapshot } from '../host-agui/surfaces.ts';
 import type { RateLimiter } from '../hosting/index.ts';
+import type { IngressRequest } from '../ingress/index.ts';
 import type { ConversationIr } from '../ui-ir/index.ts';
 import {
   changedSurfaceIds, directiveToolName, directiveToolSchema, DirectiveToolArgs, MESSAGE_TOOL, MessageToolArgs, READ_TOOL, ReadToolArgs,
@@ -184,21 +185,42 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
     return { messages, liveSurfaceIds: [...live.keys()] };
   }
 
-  async function surfacesResult(cid: string, text: string, content: Omit<SurfacesContent, 'conversationId' | 'a2ui' | 'liveSurfaceIds'>, only?: ReadonlySet<string>): Promise<CallToolResult> {
-    const { messages, liveSurfaceIds } = await surfacesOf(cid, only);
+  /**
+   * A UI tool's result: `text` for the model, and for the view (structuredContent) the init
+   * messages of the live surfaces (`only` those when given) or `surfaces` already chosen. `forHosts`:
+   * the same messages as an embedded resource too, for hosts that render A2UI themselves (the
+   * model-facing tools; the view's own action tool needs none).
+   */
+  async function surfacesResult(
+    cid: string, text: string, content: Omit<SurfacesContent, 'conversationId' | 'a2ui' | 'liveSurfaceIds'>,
+    choice: { only?: ReadonlySet<string>; surfaces?: { messages: A2uiServerMessage[]; liveSurfaceIds: string[] }; forHosts?: boolean } = {},
+  ): Promise<CallToolResult> {
+    const { messages, liveSurfaceIds } = choice.surfaces ?? await surfacesOf(cid, choice.only);
     const structured: SurfacesContent = { conversationId: cid, a2ui: { version: 'v0.9', messages }, liveSurfaceIds, ...content };
     return {
       content: [
         { type: 'text', text },
-        // For hosts that render A2UI themselves (A2UI over MCP): the same messages, for the person, not the model.
-        {
-          type: 'resource',
+        ...(choice.forHosts === false ? [] : [{
+          type: 'resource' as const,
           resource: { uri: `a2ui://surfacer/${cid}`, mimeType: 'application/a2ui+json', text: JSON.stringify(messages) },
-          annotations: { audience: ['user'] },
-        },
+          annotations: { audience: ['user' as const] },
+        }]),
       ],
       structuredContent: structured as unknown as Record<string, unknown>,
     };
+  }
+
+  /**
+   * What the view needs after its accepted action: the view held the surface at the action's
+   * epoch and rev (the ingress checked both), so the update from there, as the native stream
+   * sent it, when that change is the one the bridge published last; undefined otherwise.
+   */
+  async function stepAfter(cid: string, request: IngressRequest): Promise<{ messages: A2uiServerMessage[]; liveSurfaceIds: string[] } | undefined> {
+    if (request.kind !== 'action') return undefined;
+    const bridges = deps.bridges();
+    if (!(await bridges.prepare(cid))) return undefined;
+    const step = bridges.lastStepOf(cid, request.surfaceId, request.epoch, request.rev);
+    return step === undefined ? undefined : { messages: [...step.messages], liveSurfaceIds: bridges.liveSurfaceIds(cid) };
   }
 
   /** Store trouble and races are the caller's to retry; anything else is a bug, logged. */
@@ -245,7 +267,7 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
       }
       const changed = new Set(changedSurfaceIds(result.prev, result.next));
       const text = `Done: ${definition.type} applied to conversation ${conversation.id}. ${screenText(result.next)}`;
-      return surfacesResult(conversation.id, text, { outcome: 'shown' }, changed);
+      return surfacesResult(conversation.id, text, { outcome: 'shown' }, { only: changed });
     }));
   }
 
@@ -278,7 +300,7 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
     if (!result.ok) return errorResult(result.error, undefined, conversation.id);
     const said = assistantTextAdded(result.prev, result.next);
     const text = `${said === '' ? '' : `The app's assistant said: ${said}\n`}${screenText(result.next)}`;
-    return surfacesResult(conversation.id, text, { outcome: 'shown' }, new Set(changedSurfaceIds(result.prev, result.next)));
+    return surfacesResult(conversation.id, text, { outcome: 'shown' }, { only: new Set(changedSurfaceIds(result.prev, result.next)) });
   }));
 
   registerAppTool(server, VIEW_ACTION_TOOL, {
@@ -304,7 +326,7 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
       const current = await service.get(cid);
       return surfacesResult(cid, `Not applied: ${result.error.code}. ${notice}`, {
         outcome: stale ? 'stale' : 'refused', notice, error: { code: result.error.code },
-      }, current === undefined ? undefined : new Set(current.ir.surfaces.map((s) => s.id)));
+      }, { forHosts: false, ...(current === undefined ? {} : { only: new Set(current.ir.surfaces.map((s) => s.id)) }) });
     }
     const touched = new Set([...changedSurfaceIds(result.prev, result.next), result.surfaceId]);
     const title = result.next.surfaces.find((s) => s.id === result.surfaceId)?.view.title ?? result.surfaceId;
@@ -312,9 +334,10 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
       ? { kind: 'message' as const, text: `${result.handedOver.text}\n${JSON.stringify({ conversationId: cid, event: result.handedOver.event })}` }
       : { kind: 'context' as const, text: `The person pressed “${result.kind === 'applied' ? result.action : 'recover'}” on “${title}” in conversation ${cid}. ${screenText(result.next)}` };
     const outcome = result.replayed ? 'replayed' as const : 'applied' as const;
+    const step = outcome === 'applied' ? await stepAfter(cid, request.request) : undefined;
     return surfacesResult(cid, `${outcome === 'replayed' ? 'Already applied' : 'Applied'}: ${tellModel.text}`, {
       outcome, ...(result.kind === 'applied' && result.toast ? { notice: result.toast.text } : {}), ...(outcome === 'applied' ? { tellModel } : {}),
-    }, touched);
+    }, { forHosts: false, ...(step === undefined ? { only: touched } : { surfaces: step }) });
   }));
 
   registerAppResource(server, `${app.name} view`, MCP_VIEW_URI, {

@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createDemoApp } from '../../src/app/index.ts';
 import { createClientSimV09, type ClientSimV09, type ViolationV09 } from '../../src/clientsim/index.ts';
+import { feed, newOracle, type Oracle } from '../support/a2ui-v0_9-oracle.ts';
 import type { Logger } from '../../src/conversation/index.ts';
 import type { RunningServer } from '../../src/host-html/index.ts';
 import { createSurfacer, type Surfacer, type SurfacerOptions } from '../../src/server/index.ts';
@@ -72,12 +73,14 @@ export async function call(client: Client, name: string, args: Record<string, un
 export const textOf = (result: ToolResult): string => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 
 /**
- * What the MCP App view (src/host-mcp/view) holds, as a ClientSim v0.9: each result's messages
- * re-initialise the surfaces they create (a held one is deleted first), and surfaces no longer
- * live are deleted, as the view does.
+ * What the MCP App view (src/host-mcp/view) holds, as a ClientSim v0.9 and as the official v0.9
+ * processor side by side: each result's messages re-initialise the surfaces they create (a held
+ * one is deleted first), update the ones they only update, and surfaces no longer live are
+ * deleted, as the view does. Every message must pass the official processor.
  */
 export class McpView {
   readonly sim: ClientSimV09 = createClientSimV09();
+  readonly oracle: Oracle = newOracle();
   readonly violations: ViolationV09[] = [];
 
   show(content: Pick<SurfacesContent, 'a2ui' | 'liveSurfaceIds'>): void {
@@ -87,7 +90,9 @@ export class McpView {
       .filter((id): id is string => id !== undefined && held.has(id));
     const live = new Set(content.liveSurfaceIds);
     const gone = [...held].filter((id) => !live.has(id) && !deletes.includes(id));
-    const messages = [...deletes.map((surfaceId) => ({ version: 'v0.9', deleteSurface: { surfaceId } })), ...content.a2ui.messages, ...gone.map((surfaceId) => ({ version: 'v0.9', deleteSurface: { surfaceId } }))];
+    const deleting = (surfaceId: string): Record<string, unknown> => ({ version: 'v0.9', deleteSurface: { surfaceId } });
+    const messages = [...deletes.map(deleting), ...content.a2ui.messages, ...gone.map(deleting)];
     this.violations.push(...this.sim.applyAll(messages).filter((v) => v.severity === 'error'));
+    feed(this.oracle, messages, 'MCP view');
   }
 }

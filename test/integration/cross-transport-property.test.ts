@@ -20,7 +20,6 @@ import { actionKeyCounts, readRedisLog } from '../scale/support/redis-log.ts';
 import type { Client as McpClient } from '@modelcontextprotocol/client';
 import { READ_TOOL, VIEW_ACTION_TOOL } from '../../src/host-mcp/index.ts';
 import { call as mcpCall, mcpClient, McpView, textOf, type ToolResult } from '../host-mcp/support.ts';
-import { feed as feedOracle, newOracle } from '../support/a2ui-v0_9-oracle.ts';
 import { characterAction, formOnPage, htmlSubmit, turn } from '../scale/support/user.ts';
 
 /*
@@ -123,6 +122,10 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+function holdsCard(sim: ClientSimV09): boolean {
+  return [...sim.state().surfaces.values()].some((s) => s.components.has('main.f-name.TextField'));
+}
+
 function surfaceOf09(sim: ClientSimV09): string {
   const id = [...sim.state().surfaces].find(([, s]) => s.components.has('main.f-name.TextField'))?.[0];
   if (id === undefined) throw new Error(`no character card (surfaces: ${[...sim.state().surfaces.keys()].join(', ')})`);
@@ -181,6 +184,8 @@ class Run {
   readonly old08: Array<Built<ReturnType<typeof characterAction>>> = [];
   readonly old09: Array<Built<ReturnType<typeof action09>>> = [];
   readonly oldForm: Array<Built<Record<string, string>>> = [];
+  /** The MCP App view's Save as it rendered it then (a view only ever sends what it shows). */
+  readonly oldMcp: Array<Built<ReturnType<typeof action09>>> = [];
 
   async start(): Promise<void> {
     this.c = await newConversation(servers[0]!, this.htmx[0]!);
@@ -204,10 +209,8 @@ class Run {
   /** An MCP tool call on `instance`; its UI goes to the view as the MCP App shows it (and through the official processor). */
   async mcpTool(instance: 0 | 1, name: string, args: Record<string, unknown>): Promise<ToolResult> {
     const result = await mcpCall(this.mcp[instance]!, name, { conversationId: this.c.cid, ...args });
-    if (result.structuredContent?.a2ui !== undefined) {
-      feedOracle(newOracle(), result.structuredContent.a2ui.messages, `${name} result`);
-      this.mcpView.show(result.structuredContent);
-    }
+    // The view applies it (and the official processor beside ClientSim takes every message).
+    if (result.structuredContent?.a2ui !== undefined) this.mcpView.show(result.structuredContent);
     return result;
   }
 
@@ -232,6 +235,7 @@ class Run {
     this.old08.push({ body: characterAction(this.v08.sim, this.values()), acceptedBefore: this.accepted });
     this.old09.push({ body: action09(this.v09.sim, this.values()), acceptedBefore: this.accepted });
     this.oldForm.push({ body: await formOnPage(this.htmx[0]!, this.c), acceptedBefore: this.accepted });
+    if (holdsCard(this.mcpView.sim)) this.oldMcp.push({ body: action09(this.mcpView.sim, this.values()), acceptedBefore: this.accepted });
   }
 
   async aguiRun(instance: 0 | 1, params: Parameters<AguiClient['run']>[0]): Promise<Outcome> {
@@ -274,7 +278,7 @@ class Run {
 
   /** What the client will send for `step`, built now (the current form, or an old one kept from before). */
   async prepare(step: Extract<Step, { kind: 'submit' }>): Promise<{ post(instance: 0 | 1): Promise<Outcome>; logKey: string; old: Built<unknown> | undefined }> {
-    const pool: Array<Built<unknown>> = step.via === 'a2ui08' ? this.old08 : step.via === 'htmx' ? this.oldForm : this.old09;
+    const pool: Array<Built<unknown>> = step.via === 'a2ui08' ? this.old08 : step.via === 'htmx' ? this.oldForm : step.via === 'mcp' ? this.oldMcp : this.old09;
     const old = step.old && pool.length > 0 ? pool.shift()! : undefined;
     const oldBody = old?.body as never;
     const key = `k${this.sent.length}-${Math.random().toString(36).slice(2, 8)}`;
@@ -465,6 +469,7 @@ class Run {
     expect(h09(this.a2aSim), 'A2A').toEqual(h09(fresh09));
     expect(h09(this.mcpView.sim), 'MCP App view').toEqual(h09(fresh09));
     expect(this.mcpView.violations).toEqual([]);
+    expectSameStateV09(this.mcpView.sim, this.mcpView.oracle);
     const lastOnly = createClientSimV09();
     expect(lastOnly.applyAll(this.a2aLast).filter((v) => v.severity === 'error')).toEqual([]);
     expect(h09(lastOnly), 'A2A, its last answer alone').toEqual(h09(fresh09));
