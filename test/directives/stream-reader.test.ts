@@ -102,11 +102,19 @@ describe('incremental envelope reader', () => {
       const whole = validateModelOutput(registry, text, { mode: 'best_effort' });
       const streamed = [...reader.yielded, ...end.rest];
       expect(streamed.map((d) => [d.index, d.type, JSON.stringify(d.payload)])).toEqual(whole.directives.map((d) => [d.index, d.type, JSON.stringify(d.payload)]));
-      // Applied the streamed way, the IR is the whole answer's.
+      // Applied the streamed way, as the server does (one part per yielded directive, the answer's
+      // text with the first, then what the end left), the IR is the whole answer's.
       const ir = emptyConversation('p');
       const wholeRun = runModelOutput(registry, ir, text, { mode: 'best_effort', source: createSeededSource('s') });
-      const streamedRun = applyValidated(ir, { ...whole, directives: streamed }, { mode: 'best_effort', source: createSeededSource('s') });
-      expect(streamedRun.ir).toEqual(wholeRun.ir);
+      const source = createSeededSource('s');
+      const { assistantText: _text, ...noText } = whole;
+      const parts = [...reader.yielded.map((d) => [d]), end.rest];
+      let streamedIr = ir;
+      parts.forEach((directives, i) => {
+        const part = i === 0 && whole.assistantText !== undefined ? { ...noText, assistantText: whole.assistantText, directives } : { ...noText, directives };
+        streamedIr = applyValidated(streamedIr, part, { mode: 'best_effort', source }).ir;
+      });
+      expect(streamedIr).toEqual(wholeRun.ir);
       if (reader.yielded.length > 0) expect(reader.appliedText).toBe(whole.assistantText);
       // The preview text is the whole answer's text whenever the envelope is readable whole.
       if (summary.text !== '' && whole.errors.length === 0 && whole.assistantText !== undefined) expect(whole.assistantText.startsWith(summary.text)).toBe(true);
