@@ -35,11 +35,11 @@ export type {
 } from './types.ts';
 export {
   applyMessageV09, buildTreeV09, canonicalSurfaceV09, clickV09, CLIENTSIM_V09_CODES, createClientSimV09, driversV09,
-  endOfStreamV09, hashSurfaceV09, initialStateV09, inputV09, PLACEHOLDER, resolveDataPath, setValueV09, snapshotAllV09,
+  clientDataModelV09, endOfStreamV09, hashSurfaceV09, initialStateV09, inputV09, PLACEHOLDER, resolveDataPath, setValueV09, snapshotAllV09,
   snapshotSurfaceV09,
 } from './v0_9/index.ts';
 export type {
-  ActionMessageV09, ClickOptionsV09, ClickResultV09, ClientSimV09, ClientSimV09Code, ClientSimV09Options, ComponentV09,
+  ActionMessageV09, ClickOptionsV09, ClickResultV09, ClientDataModelV09, ClientSimV09, ClientSimV09Code, ClientSimV09Options, ComponentV09,
   HashOptionsV09, SimStateV09, StateOptionsV09, StepResultV09, SurfaceSnapshotV09, SurfaceStateV09, TreeNodeV09, TreeV09,
   UserStepV09, ViolationV09,
 } from './v0_9/index.ts';

@@ -20,5 +20,5 @@ export type { StateOptionsV09, StepResultV09 } from './state-machine.ts';
 export { buildTreeV09, PLACEHOLDER, resolveDataPath } from './tree.ts';
 export type { TreeNodeV09, TreeV09 } from './tree.ts';
 export type { ActionMessageV09, AppCatalogSimV09, ComponentV09, SimStateV09, SurfaceStateV09, ViolationV09 } from './types.ts';
-export { clickItemActionV09, clickV09, inputV09, setValueV09 } from './user.ts';
-export type { ClickOptionsV09, ClickResultV09, ItemActionOptionsV09, UserStepV09 } from './user.ts';
+export { clickItemActionV09, clickV09, clientDataModelV09, inputV09, setValueV09 } from './user.ts';
+export type { ClickOptionsV09, ClickResultV09, ClientDataModelV09, ItemActionOptionsV09, UserStepV09 } from './user.ts';

@@ -1,5 +1,5 @@
 import { ClientAction, FORBIDDEN_SEGMENTS, getData, segmentsOf, setData } from '../../a2ui-v0_9-protocol/index.ts';
-import { isPlainObject, own } from '../json-util.ts';
+import { cloneJson, isPlainObject, own } from '../json-util.ts';
 import { CLIENTSIM_V09_CODES, type ClientSimV09Code } from './codes.ts';
 import { buildTreeV09, resolveDataPath, type TreeNodeV09 } from './tree.ts';
 import type { ActionMessageV09, SimStateV09, SurfaceStateV09, ViolationV09 } from './types.ts';
@@ -13,8 +13,30 @@ export const EPOCH_CLOCK: Clock = () => new Date(0);
 
 export type UserStepV09 = { readonly state: SimStateV09; readonly violations: ViolationV09[] };
 export type ClickResultV09 =
-  | { readonly ok: true; readonly message: ActionMessageV09 }
+  | {
+    readonly ok: true;
+    readonly message: ActionMessageV09;
+    /**
+     * The data model a renderer sends with the action (the official processor's
+     * getClientDataModel): every surface created with `sendDataModel: true`, by id. Absent when
+     * none was.
+     */
+    readonly dataModel?: ClientDataModelV09;
+  }
   | { readonly ok: false; readonly violation: ViolationV09 };
+
+/** What a v0.9 client attaches to its actions when surfaces ask for it (`sendDataModel`). */
+export interface ClientDataModelV09 {
+  readonly version: 'v0.9' | 'v0.9.1';
+  readonly surfaces: Readonly<Record<string, unknown>>;
+}
+
+/** The data models of the surfaces created with `sendDataModel: true`, as the official processor aggregates them; undefined when none. */
+export function clientDataModelV09(state: SimStateV09, version: 'v0.9' | 'v0.9.1' = 'v0.9'): ClientDataModelV09 | undefined {
+  const surfaces: Record<string, unknown> = {};
+  for (const [id, surface] of state.surfaces) if (surface.sendDataModel) surfaces[id] = cloneJson(surface.dataModel);
+  return Object.keys(surfaces).length === 0 ? undefined : { version, surfaces };
+}
 
 function violation(state: SimStateV09, surfaceId: string, code: ClientSimV09Code, detail: string): ViolationV09 {
   return { code, severity: CLIENTSIM_V09_CODES[code].severity, messageIndex: state.messageCount, surfaceId, detail };
@@ -178,8 +200,11 @@ function send(
   if (!checked.success) return notSent(`the client action schema refuses it: ${checked.error.issues[0]?.message ?? 'invalid'}`);
   // On the wire: a context value that resolved to nothing is absent, as JSON.stringify leaves it out.
   const context = JSON.parse(JSON.stringify(candidate.context)) as Record<string, unknown>;
+  const version = options.version ?? 'v0.9';
+  const dataModel = clientDataModelV09(state, version);
   return {
     ok: true,
-    message: { version: options.version ?? 'v0.9', action: { name: candidate.name as string, surfaceId, sourceComponentId: componentId, timestamp: candidate.timestamp, context } },
+    message: { version, action: { name: candidate.name as string, surfaceId, sourceComponentId: componentId, timestamp: candidate.timestamp, context } },
+    ...(dataModel === undefined ? {} : { dataModel }),
   };
 }

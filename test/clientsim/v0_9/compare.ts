@@ -1,6 +1,6 @@
 import { isComponentNode, NodeResolver, peekValue } from '@a2ui/web_core/v0_9';
 import { expect } from 'vitest';
-import { createClientSimV09, type ClientSimV09, type ViolationV09 } from '../../../src/clientsim/index.ts';
+import { clientDataModelV09, createClientSimV09, type ClientSimV09, type ViolationV09 } from '../../../src/clientsim/index.ts';
 import { newOracle, offer, type Oracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { taggedJson } from '../wc-oracle.ts';
 
@@ -77,6 +77,8 @@ export function expectSameStateV09(sim: ClientSimV09, oracle: Oracle): void {
     const tree = sim.surface(id)!.tree.nodes.map((n) => `${n.id} ${n.type} ${n.dataPath} ${n.state}`);
     expect(tree, `tree of ${id}`).toEqual(officialNodes(oracle, id));
   }
+  // What each would attach to an action: the data models of the surfaces that ask for it.
+  expect(taggedJson(clientDataModelV09(state)), 'client data model').toBe(taggedJson(oracle.processor.getClientDataModel('v0.9')));
 }
 
 /**
