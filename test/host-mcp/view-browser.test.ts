@@ -9,6 +9,7 @@ import {
 } from '../../src/host-mcp/view/result.ts';
 import { createConsoleLog, launchChromium, type ConsoleEntry } from '../support/browser/index.ts';
 import { skipUnless } from '../support/skip-reason.ts';
+import { ARTIFACTS, capture, DESKTOP, field, PHONE, savedRow, shoot, sized } from './view-support/shots.ts';
 import { cardSaved, cardShown, CONVERSATION_ID, errorResult, surfacerResult, type ToolResult } from './view-support/fixtures.ts';
 import { startViewHosts, VIEW_CSP, type ViewHosts } from './view-support/server.ts';
 
@@ -20,9 +21,6 @@ import { startViewHosts, VIEW_CSP, type ViewHosts } from './view-support/server.
  * sandbox="allow-scripts". The host answers the view's surfacer_read and surfacer_view_action
  * calls from fixtures: Surfacer's own A2UI v0.9 for the demo's character card.
  */
-const ARTIFACTS = 'test-artifacts/host-mcp';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('the view\'s document', () => {
@@ -153,42 +151,7 @@ describe('the MCP App view in Chromium, behind the official AppBridge and a sand
     page.evaluate(([w, v]) => window.mcpHost[w as 'sendToolResult'](v as never), [what, value] as const);
   const setFixtures = (page: Page, fixtures: { read?: ToolResult; readDelayMs?: number; actions: Array<ToolResult | { throw: string }>; actionDelayMs: number }) =>
     page.evaluate((f) => { Object.assign(window.mcpHost.fixtures, f); }, fixtures);
-  const field = (view: FrameLocator, name: string) => view.getByRole('textbox', { name, exact: true });
-  const savedRow = (view: FrameLocator, label: string, value: string) =>
-    view.locator('a2ui-basic-row').filter({ has: view.getByText(label, { exact: true }) }).filter({ has: view.getByText(value, { exact: true }) });
 
-  /** Waits until the host has sized the iframe to the view's content (its size-changed notifications). */
-  async function sized(opened: Opened): Promise<void> {
-    await expect.poll(async () => {
-      const content = await opened.frame().evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
-      const box = await opened.page.locator('#view').evaluate((el) => el.getBoundingClientRect().height);
-      return Math.abs(content - box) <= 1;
-    }).toBe(true);
-  }
-
-  /**
-   * A full-page screenshot of the host page from its top. (Chromium rasterises an iframe only
-   * near the viewport: a part scrolled out above it, after a click low on the card, would come
-   * out blank in a full-page capture.)
-   */
-  async function capture(opened: Opened, path: string): Promise<void> {
-    await sized(opened);
-    await opened.page.evaluate(() => window.scrollTo(0, 0));
-    await opened.frame().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await opened.page.screenshot({ path, fullPage: true });
-  }
-
-  /** The host page at its size, then at the other one (desktop, phone), then back. */
-  async function shoot(opened: Opened, name: string): Promise<void> {
-    const size = opened.page.viewportSize()!;
-    const label = (s: { width: number }) => (s.width === PHONE.width ? 'phone' : 'desktop');
-    await capture(opened, `${ARTIFACTS}/${name}-${label(size)}.png`);
-    const other = size.width === PHONE.width ? DESKTOP : PHONE;
-    await opened.page.setViewportSize(other);
-    await capture(opened, `${ARTIFACTS}/${name}-${label(other)}.png`);
-    await opened.page.setViewportSize(size);
-    await sized(opened);
-  }
 
   async function expectClean(opened: Opened): Promise<void> {
     expect(consoleLog.drain(), 'the console has no error or warning').toEqual([]);

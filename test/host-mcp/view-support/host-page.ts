@@ -8,7 +8,8 @@
  * records every call, context update and message the view makes, for the test to read through
  * `window.mcpHost`.
  */
-import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { openView, recordViewReports } from './bridge.ts';
 
 type Json = Record<string, unknown>;
 type Answer = Json | { throw: string };
@@ -43,21 +44,6 @@ function frame(): HTMLIFrameElement {
   return iframe;
 }
 
-/** Loads the sandbox proxy and resolves when it says it is ready (before the bridge connects, as basic-host does). */
-function loadSandboxProxy(iframe: HTMLIFrameElement, url: string): Promise<void> {
-  iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin');
-  const ready = new Promise<void>((resolve) => {
-    const listener = ({ source, data }: MessageEvent) => {
-      if (source === iframe.contentWindow && (data as { method?: unknown } | null)?.method === 'ui/notifications/sandbox-proxy-ready') {
-        window.removeEventListener('message', listener);
-        resolve();
-      }
-    };
-    window.addEventListener('message', listener);
-  });
-  iframe.src = url;
-  return ready;
-}
 
 async function open({ html, sandboxUrl, hostContext }: OpenOptions): Promise<void> {
   const iframe = frame();
@@ -86,30 +72,8 @@ async function open({ html, sandboxUrl, hostContext }: OpenOptions): Promise<voi
     }
     throw new Error(`unknown tool ${params.name}`);
   };
-  b.onupdatemodelcontext = async (params) => {
-    recorded.modelContext.push(params as Json);
-    return {};
-  };
-  b.onmessage = async (params) => {
-    recorded.messages.push(params as Json);
-    return {};
-  };
-  b.onloggingmessage = (params) => {
-    recorded.logs.push(params as Json);
-  };
-  b.onsizechange = ({ width, height }) => {
-    recorded.sizes.push({ width, height });
-    if (height !== undefined) iframe.style.height = `${height}px`;
-  };
-  const initialized = new Promise<void>((resolve) => {
-    b.oninitialized = () => resolve();
-  });
-
-  await loadSandboxProxy(iframe, sandboxUrl);
-  await b.connect(new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!));
-  // The view's HTML, to be loaded with a sandbox of scripts only (an opaque origin).
-  await b.sendSandboxResourceReady({ html, sandbox: 'allow-scripts' });
-  await initialized;
+  recordViewReports(b, iframe, recorded);
+  await openView(b, iframe, sandboxUrl, html);
 }
 
 function live(): AppBridge {

@@ -75,11 +75,12 @@ const SANDBOX_PAGE = `<!doctype html>
 `;
 
 export interface ViewHosts {
-  /** The host page's origin (http://127.0.0.1:<port>). */
+  /** The host page's URL (http://127.0.0.1:<port>). */
   hostUrl: string;
+  hostOrigin: string;
   /** The sandbox proxy's document, on its own origin. */
   sandboxUrl: string;
-  /** Every path each server was asked for, in order. */
+  /** Every path each server was asked for, in order (host:port/path). */
   requests: string[];
   close(): Promise<void>;
 }
@@ -87,7 +88,7 @@ export interface ViewHosts {
 async function bundle(entry: string): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+    entryPoints: [entry],
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, write: false, logLevel: 'silent',
   });
   return result.outputFiles[0]!.text;
@@ -98,8 +99,17 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-export async function startViewHosts(): Promise<ViewHosts> {
-  const [hostJs, sandboxJs] = await Promise.all([bundle('./host-page.ts'), bundle('./sandbox-proxy.ts')]);
+/** This test's host page and the sandbox proxy. */
+export function startViewHosts(): Promise<ViewHosts> {
+  return startHosts({ page: HOST_PAGE, script: fileURLToPath(new URL('./host-page.ts', import.meta.url)) });
+}
+
+/**
+ * A host on two origins: `page` (whose script is `/host.js`, bundled from `script`, a path) on
+ * one, the sandbox proxy on the other, its document and script served with VIEW_CSP.
+ */
+export async function startHosts(host: { page: string; script: string }): Promise<ViewHosts> {
+  const [hostJs, sandboxJs] = await Promise.all([bundle(host.script), bundle(fileURLToPath(new URL('./sandbox-proxy.ts', import.meta.url)))]);
   const requests: string[] = [];
   const serve = (routes: Record<string, { type: string; body: string; csp?: string }>) => createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -116,21 +126,21 @@ export async function startViewHosts(): Promise<ViewHosts> {
     });
     res.end(route.body);
   });
-  const host = serve({
-    '/': { type: 'text/html; charset=utf-8', body: HOST_PAGE },
+  const pageServer = serve({
+    '/': { type: 'text/html; charset=utf-8', body: host.page },
     '/host.js': { type: 'text/javascript; charset=utf-8', body: hostJs },
   });
   const sandbox = serve({
     '/sandbox.html': { type: 'text/html; charset=utf-8', body: SANDBOX_PAGE, csp: VIEW_CSP },
     '/sandbox.js': { type: 'text/javascript; charset=utf-8', body: sandboxJs, csp: VIEW_CSP },
   });
-  const [hostUrl, sandboxOrigin] = await Promise.all([listen(host), listen(sandbox)]);
+  const [hostUrl, sandboxOrigin] = await Promise.all([listen(pageServer), listen(sandbox)]);
   const close = (server: Server) => new Promise<void>((resolve) => {
     server.closeAllConnections();
     server.close(() => resolve());
   });
   return {
-    hostUrl, sandboxUrl: `${sandboxOrigin}/sandbox.html`, requests,
-    close: async () => { await Promise.all([close(host), close(sandbox)]); },
+    hostUrl, hostOrigin: new URL(hostUrl).origin, sandboxUrl: `${sandboxOrigin}/sandbox.html`, requests,
+    close: async () => { await Promise.all([close(pageServer), close(sandbox)]); },
   };
 }
