@@ -68,6 +68,8 @@ export interface SurfacerMetrics {
   redisCommand(seconds: number, errorType?: string): void;
   /** One append to a conversation log, as it ended. */
   logAppend(outcome: LogAppendOutcome, kind: string): void;
+  /** A durable Redis write acknowledged with fewer replicas than configured, because its primary had no more (SURFACER_REDIS_ACK_MODE available). */
+  redisUnreplicated(): void;
 }
 
 /** Builds the instruments once on `meter`; with the API's no-op meter, every record is a no-op. */
@@ -94,6 +96,9 @@ export function createSurfacerMetrics(meter: Meter): SurfacerMetrics {
   });
   const redisErrors = meter.createCounter('surfacer.redis.command.errors', { unit: '{command}', description: 'Redis commands that failed, by error type' });
   const appends = meter.createCounter('surfacer.log.appends', { unit: '{entry}', description: 'Appends to conversation logs, by outcome' });
+  const unreplicated = meter.createCounter('surfacer.redis.writes.unreplicated', {
+    unit: '{write}', description: 'Durable Redis writes acknowledged with fewer replicas than configured, because their primary had no more',
+  });
 
   return {
     modelCall(call) {
@@ -142,6 +147,9 @@ export function createSurfacerMetrics(meter: Meter): SurfacerMetrics {
     },
     logAppend(outcome, kind) {
       appends.add(1, { 'surfacer.log.outcome': outcome, 'surfacer.log.entry': kind });
+    },
+    redisUnreplicated() {
+      unreplicated.add(1);
     },
   };
 }

@@ -171,12 +171,13 @@ describe('conversation service on a Redis Cluster, several instances', () => {
       expect((await service.get(other.id))?.version).toBe(2);
       // The cluster promotes the silent primary's replica: the instance learns it (a silent node
       // never errors or redirects, so it reads the topology again from the others) and reads the
-      // conversation there. (Its appends wait for a replica the new primary does not have yet.)
+      // conversation there.
       await expect.poll(async () => (await service.get(first.id).catch(() => undefined))?.version, { timeout: 20_000, interval: 200 }).toBe(1);
-      // Sent to the new primary (no longer refused as stalled), not acknowledged without a replica.
+      // Sent to the new primary (no longer refused as stalled). It has no replica yet: with the
+      // default ack mode the append is acknowledged on it alone (issue 34; strict mode refuses it:
+      // test/backend/redis-replica-loss.test.ts).
       const unreplicated = await service.runTurn(first.id, 'create a character card');
-      expect(unreplicated).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE' } });
-      expect(unreplicated.ok ? '' : unreplicated.error.technical_detail).not.toContain('stalled');
+      expect(unreplicated).toMatchObject({ ok: true, outcome: 'applied' });
     } finally {
       firstHome.resume();
     }

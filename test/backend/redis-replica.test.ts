@@ -28,7 +28,7 @@ afterAll(async () => {
   await primary?.stop();
 });
 
-function backend(options: { ackReplicas?: number; ackTimeoutMs?: number; prefix: string }): Backend {
+function backend(options: { ackReplicas?: number; ackTimeoutMs?: number; ackMode?: 'available' | 'strict'; prefix: string }): Backend {
   const b = createRedisBackend({ url: primary.url, ...options });
   backends.push(b);
   return b;
@@ -194,11 +194,15 @@ describe('one Redis with a replica', () => {
     }
   });
 
-  it('asking for more replicas than exist: every append answers unavailable, never a silent success', async () => {
-    const b = backend({ prefix: 'two:', ackReplicas: 2, ackTimeoutMs: 200 });
+  it('asking for more replicas than exist: strict mode answers unavailable, never a silent success; the default waits for the one there is', async () => {
+    const b = backend({ prefix: 'two:', ackReplicas: 2, ackTimeoutMs: 200, ackMode: 'strict' });
     await expect(b.store.append('c1', created('c1'), 0)).rejects.toBeInstanceOf(NotReplicatedError);
     // The replica that exists holds it: it was written, only not acknowledged.
     await waitFor(async () => Number(await command(replica, ['XLEN', 'two:{c1}:log'])) === 1, 'on the replica');
+    const available = backend({ prefix: 'two-available:', ackReplicas: 2, ackTimeoutMs: 200 });
+    await available.store.append('c1', created('c1'), 0);
+    // Acknowledged once the replica it has held it.
+    expect(Number(await command(replica, ['XLEN', 'two-available:{c1}:log']))).toBe(1);
   });
 });
 

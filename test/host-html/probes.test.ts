@@ -61,8 +61,11 @@ describe('liveness and readiness probes', () => {
     }
   });
 
-  it('the Redis replica settings: ACK_REPLICAS a whole number (0 allowed), ACK_TIMEOUT_MS at least 1, CLUSTER 0 or 1; anything else cannot start', async () => {
-    for (const [name, value] of [['SURFACER_REDIS_ACK_REPLICAS', 'one'], ['SURFACER_REDIS_ACK_REPLICAS', '-1'], ['SURFACER_REDIS_ACK_TIMEOUT_MS', '0'], ['SURFACER_REDIS_CLUSTER', 'yes']]) {
+  it('the Redis replica settings: ACK_REPLICAS a whole number (0 allowed), ACK_TIMEOUT_MS at least 1, ACK_MODE available or strict, CLUSTER 0 or 1; anything else cannot start', async () => {
+    for (const [name, value] of [
+      ['SURFACER_REDIS_ACK_REPLICAS', 'one'], ['SURFACER_REDIS_ACK_REPLICAS', '-1'], ['SURFACER_REDIS_ACK_TIMEOUT_MS', '0'], ['SURFACER_REDIS_CLUSTER', 'yes'],
+      ['SURFACER_REDIS_ACK_MODE', 'lenient'],
+    ]) {
       await expect(startServe({
         port: 0, hostname: '127.0.0.1', planner: 'offline', dataDir: '/nonexistent-surfacer-probes', logger: { info() {}, warn() {}, error() {} },
         env: { [name!]: value },

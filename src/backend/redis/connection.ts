@@ -18,6 +18,13 @@ export interface RedisConnectionOptions {
    * acknowledged (WAIT after the write). Absent: 1 once a replica of a primary was seen, 0 before.
    */
   ackReplicas?: number;
+  /**
+   * `available` (default): a durable write waits for as many of `ackReplicas` as its primary has
+   * now (a shard that lost its replica keeps taking writes, acknowledged on its primary alone:
+   * on its AOF with `appendfsync always`); logged once per primary and counted. `strict`: it
+   * waits for `ackReplicas` whatever the primary has, and fails (503) without them.
+   */
+  ackMode?: 'available' | 'strict';
   /** How long a durable write waits for its replicas before failing as unavailable. Default 1 000 ms. */
   ackTimeoutMs?: number;
   logger?: Logger;
@@ -40,6 +47,8 @@ export interface RedisConnectionOptions {
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
 export const DEFAULT_MAX_IN_FLIGHT = 1_000;
 export const DEFAULT_ACK_TIMEOUT_MS = 1_000;
+/** How long a primary's replica count (INFO replication) is trusted before it is asked again. */
+const REPLICA_COUNT_TTL_MS = 1_000;
 /** How often a cluster's topology is read again while one of its nodes is stalled. */
 const STALLED_TOPOLOGY_REFRESH_MS = 500;
 
@@ -353,6 +362,33 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     }
   }
 
+  const strict = options.ackMode === 'strict';
+  /** Replicas each primary had when last asked (available mode), and the primaries already reported without enough. */
+  const replicaCounts = new WeakMap<RedisClient, { count: number; at: number }>();
+  const shortPrimaries = new WeakSet<RedisClient>();
+
+  /** The replicas `node` (a primary) has now: INFO replication, at most once a second unless `fresh`. */
+  async function replicasOf(node: RedisClient, fresh: boolean): Promise<number> {
+    const known = replicaCounts.get(node);
+    if (!fresh && known !== undefined && performance.now() - known.at < REPLICA_COUNT_TTL_MS) return known.count;
+    const info = await node.info('replication');
+    const count = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? '0');
+    replicaCounts.set(node, { count, at: performance.now() });
+    if (count >= ackReplicas()) shortPrimaries.delete(node);
+    return count;
+  }
+
+  /** A durable write acknowledged with fewer replicas than asked, because its primary has no more: counted, logged once a primary. */
+  function acknowledgedShort(node: RedisClient, wanted: number, have: number): void {
+    options.metrics?.redisUnreplicated();
+    if (shortPrimaries.has(node)) return;
+    shortPrimaries.add(node);
+    const address = node.options?.socket !== undefined && 'host' in node.options.socket ? `${node.options.socket.host}:${node.options.socket.port}` : 'a primary';
+    logger.warn('redis primary has fewer replicas than SURFACER_REDIS_ACK_REPLICAS: its appends are acknowledged by the replicas it has (by itself alone: on its AOF when appendfsync is always) until one is back', {
+      primary: address, replicas: have, wanted,
+    });
+  }
+
   /** The write and its WAIT, sent together on the primary's connection (one round trip). */
   async function writeAndWait<T>(
     node: RedisClient, write: (node: ScriptClient, waits: boolean) => Promise<T>, replicas: number, abandoned: () => boolean,
@@ -381,6 +417,13 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     const result = await written;
     const acked = sentAfterWait ? await waitFor() : await waited;
     if (acked < replicas) {
+      // Available mode: a replica that went away since it was counted. Every replica the primary
+      // still has holds the write: acknowledged (short), else refused as unavailable.
+      const have = strict ? replicas : await replicasOf(node, true);
+      if (acked >= have && have < replicas) {
+        acknowledgedShort(node, replicas, have);
+        return result;
+      }
       throw new NotReplicatedError(`redis: the write reached ${acked} of ${replicas} replicas within ${ackTimeoutMs} ms`);
     }
     return result;
@@ -401,7 +444,11 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
           throw new CommandNotSentError('redis: no connection for the write before its deadline');
         }
         try {
-          return await writeAndWait(node.client, write, replicas, () => abandoned);
+          // Available mode: as many of the configured replicas as the primary has now.
+          const waitFor = replicas > 0 && !strict ? Math.min(replicas, await replicasOf(node.client, false)) : replicas;
+          const result = await writeAndWait(node.client, write, waitFor, () => abandoned);
+          if (waitFor < replicas) acknowledgedShort(node.client, replicas, waitFor);
+          return result;
         } finally {
           node.release();
         }

@@ -22,6 +22,12 @@ export interface RedisBackendOptions {
    * 1 in a cluster; on one server, 1 once it was seen to have a replica.
    */
   ackReplicas?: number;
+  /**
+   * `available` (default): an append waits for as many of `ackReplicas` as its shard's primary has
+   * now, so a shard that lost its replica keeps taking writes (on its primary's AOF alone; logged,
+   * counted in `surfacer.redis.writes.unreplicated`). `strict`: refused (503) without them.
+   */
+  ackMode?: 'available' | 'strict';
   /** How long an append waits for those replicas before answering 503. Default 1 000 ms. */
   ackTimeoutMs?: number;
   /** Prefix of every key and channel. Default `surfacer:`. */
@@ -45,6 +51,7 @@ export function createRedisBackend(options: RedisBackendOptions): Backend {
     // A cluster is run for its replicas: waiting for one is what makes a failover lose nothing.
     ...(options.ackReplicas !== undefined ? { ackReplicas: options.ackReplicas } : cluster ? { ackReplicas: 1 } : {}),
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
+    ...(options.ackMode !== undefined ? { ackMode: options.ackMode } : {}),
     ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
     ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),

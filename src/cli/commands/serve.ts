@@ -74,6 +74,10 @@ export async function buildSurfacer(options: Omit<ServeOptions, 'port' | 'hostna
   const maxInFlight = positiveSetting(options.env, 'SURFACER_REDIS_MAX_IN_FLIGHT');
   const ackReplicas = wholeSetting(options.env, 'SURFACER_REDIS_ACK_REPLICAS');
   const ackTimeoutMs = positiveSetting(options.env, 'SURFACER_REDIS_ACK_TIMEOUT_MS');
+  const ackMode = options.env.SURFACER_REDIS_ACK_MODE;
+  if (ackMode !== undefined && ackMode !== '' && ackMode !== 'available' && ackMode !== 'strict') {
+    throw new ServeConfigError(`SURFACER_REDIS_ACK_MODE must be available or strict (got "${ackMode}")`);
+  }
   const clusterFlag = options.env.SURFACER_REDIS_CLUSTER;
   if (clusterFlag !== undefined && clusterFlag !== '' && clusterFlag !== '0' && clusterFlag !== '1') {
     throw new ServeConfigError(`SURFACER_REDIS_CLUSTER must be 0 or 1 (got "${clusterFlag}")`);
@@ -94,6 +98,7 @@ export async function buildSurfacer(options: Omit<ServeOptions, 'port' | 'hostna
       ...(clusterFlag === '1' ? { cluster: true } : {}),
       ...(ackReplicas !== undefined ? { ackReplicas } : {}),
       ...(ackTimeoutMs !== undefined ? { ackTimeoutMs } : {}),
+      ...(ackMode === 'available' || ackMode === 'strict' ? { ackMode } : {}),
     })
     : createLocalBackend(createJsonlStore({ dir: options.dataDir, ...(options.fsync === false ? { fsync: false } : {}) }));
   // The demo app's own store, outside the conversation logs (docs/directives.md, Actions with side
