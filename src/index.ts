@@ -79,7 +79,9 @@ export { createConfiguredPlanner, plannerConfigFromEnv, PlannerError, PlannerKin
 // --- server --------------------------------------------------------------------------------
 export { createSurfacer, MIN_SESSION_SECRET_LENGTH, SurfacerConfigError } from './server/index.ts';
 export type { ListenOptions, Surfacer, SurfacerOptions } from './server/index.ts';
+export { ListenError } from './host-html/index.ts';
 export type { RunningServer, HostLimits } from './host-html/index.ts';
+export type { McpHost } from './host-mcp/index.ts';
 export type { A2uiHost, A2uiHostOptions } from './host-a2ui/index.ts';
 export type { AguiHost } from './host-agui/index.ts';
 export { bearerTokenAuthenticator, ownerOfPrincipal } from './hosting/index.ts';

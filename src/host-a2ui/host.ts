@@ -47,6 +47,8 @@ export interface A2uiHostOptions {
   retryMs?: number;
   /** See A2uiRouteDeps.socketWrites. */
   socketWrites?: boolean;
+  /** See A2uiRouteDeps.crossOriginStreams (createSurfacer sets it with `mcpViewStreamOrigin`). */
+  crossOriginStreams?: boolean;
   maxEventBytes?: number;
   pageTitle?: string;
   /** The message box's limit (the HTML host's maxMessageLength). Default 4000. */
@@ -211,6 +213,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),
     ...(options.socketWrites !== undefined ? { socketWrites: options.socketWrites } : {}),
+    ...(options.crossOriginStreams ? { crossOriginStreams: true } : {}),
     ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
     pageTitle: options.pageTitle ?? service.app.name,
   };

@@ -46,6 +46,12 @@ export interface A2uiRouteDeps {
   retryMs?: number;
   /** See NodeSinkOptions.socketWrites (default true; false only to measure the old path against it). */
   socketWrites?: boolean;
+  /**
+   * A stream asked with `?token=` may be read by a page of any origin (`Access-Control-Allow-Origin: *`):
+   * the MCP App view, in a sandboxed iframe with an opaque origin, follows its conversation so.
+   * Default false: no CORS header, as before.
+   */
+  crossOriginStreams?: boolean;
   /** Largest accepted POST body. Default 64 KiB. */
   maxEventBytes?: number;
   pageTitle?: string;
@@ -128,8 +134,17 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       }
     };
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    // `*` and no Allow-Credentials: a browser shares such an answer only with a request it sent
+    // without cookies, so a session cookie (which also authorises this route, for the pages) can
+    // never be what let a page of another origin read it. And it is sent only to a request that
+    // carries its bearer token in the URL (`?token=`, the way an EventSource authenticates): the
+    // same token any client may send from anywhere (curl, an A2A client), here from a browser
+    // page, such as the MCP App view, whose origin is opaque ("null").
+    const cors = deps.crossOriginStreams === true && (c.req.query('token') ?? '') !== '';
     if (outgoing instanceof ServerResponse) {
-      // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing.
+      // On @hono/node-server: write to the socket ourselves (see sse.ts), hono sends nothing;
+      // nodeSink's writeHead merges what is set on the response here.
+      if (cors) outgoing.setHeader('Access-Control-Allow-Origin', '*');
       try {
         void counted(nodeSink(outgoing, sinkOptions));
       } catch (error) {
@@ -139,6 +154,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       return RESPONSE_ALREADY_SENT;
     }
     c.header('X-Accel-Buffering', 'no');
+    if (cors) c.header('Access-Control-Allow-Origin', '*');
     return streamSSE(c, async (stream) => {
       const sink = webSink(stream);
       try {

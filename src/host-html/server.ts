@@ -11,6 +11,31 @@ export interface RunningServer {
   close(deadlineMs?: number): Promise<void>;
 }
 
+/**
+ * The address could not be listened on, in words a person can act on (the port is taken, needs
+ * privileges, or the host is not this machine's); `code` is Node's (EADDRINUSE, EACCES, …).
+ */
+export class ListenError extends Error {
+  override name = 'ListenError';
+  constructor(message: string, readonly code: string, readonly address: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+function listenError(error: NodeJS.ErrnoException, hostname: string, port: number): Error {
+  const address = `${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new ListenError(`${address} is already in use (another Surfacer, or another program, listens there)`, error.code, address, { cause: error });
+    case 'EACCES':
+      return new ListenError(`${address} needs privileges this process does not have (ports below 1024 usually do)`, error.code, address, { cause: error });
+    case 'EADDRNOTAVAIL':
+      return new ListenError(`${hostname} is not an address of this machine`, error.code, address, { cause: error });
+    default:
+      return error;
+  }
+}
+
 /** Longer than the idle timeout of common clients and load balancers (see startServer). */
 export const KEEP_ALIVE_MS = 65_000;
 
@@ -25,7 +50,7 @@ export function startServer(app: Pick<HostApp, 'fetch' | 'closeStreams'>, option
     // timeouts makes the client side close first.
     server.keepAliveTimeout = KEEP_ALIVE_MS;
     server.headersTimeout = KEEP_ALIVE_MS + 1_000;
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, hostname, options.port ?? 0)));
     server.once('listening', () => {
       const { port } = server.address() as AddressInfo;
       let closing: Promise<void> | undefined;

@@ -45,6 +45,12 @@ export interface McpDoorDeps {
   creations: RateLimiter;
   conversationCreatesPerMinute: number;
   maxConversationsPerOwner: number;
+  /**
+   * The origin where the view can reach this server (`mcpViewStreamOrigin`,
+   * SURFACER_MCP_VIEW_ORIGIN): the view's resource declares it, and every UI result names the
+   * conversation's native A2UI v0.9 stream there. Absent: the view makes no request of its own.
+   */
+  viewStreamOrigin?: string;
 }
 
 /** Who calls, for one server instance. */
@@ -105,6 +111,8 @@ interface SurfacesContent {
   notice?: string;
   tellModel?: { kind: 'context' | 'message'; text: string };
   error?: { code: string; pointer?: string };
+  /** The conversation's native A2UI v0.9 stream, with its token (only with `viewStreamOrigin`). */
+  stream?: { url: string };
 }
 
 /** A call refused before it reached the service (not the caller's conversation, too many new ones). */
@@ -140,6 +148,22 @@ function clientLabel(ctx: ServerContext, server: McpServer): string {
   const info = (envelope?.[CLIENT_INFO_META_KEY] ?? server.server.getClientVersion()) as { name?: unknown; title?: unknown } | undefined;
   const name = typeof info?.title === 'string' && info.title !== '' ? info.title : typeof info?.name === 'string' ? info.name : '';
   return `${name.slice(0, 80) || 'MCP host'} (MCP)`;
+}
+
+/**
+ * The view's `_meta.ui`: no domain at all by default (the spec's default CSP is enough), the
+ * stream's origin when there is one (`connect-src`, for a host that honours it).
+ */
+function viewResourceMeta(viewStreamOrigin: string | undefined): { ui: { csp: { connectDomains?: string[] }; prefersBorder: false } } {
+  return { ui: { csp: viewStreamOrigin === undefined ? {} : { connectDomains: [viewStreamOrigin] }, prefersBorder: false } };
+}
+
+/** The conversation's A2UI v0.9 stream at `origin`, as an EventSource follows it: its bearer token in the URL. */
+function viewStreamUrl(origin: string, conversation: Pick<Conversation, 'id' | 'a2uiToken'>): string {
+  const url = new URL(`/a2ui/c/${encodeURIComponent(conversation.id)}/stream`, origin);
+  url.searchParams.set('v', '0.9');
+  url.searchParams.set('token', conversation.a2uiToken);
+  return url.href;
 }
 
 export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpServer {
@@ -192,11 +216,15 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
    * model-facing tools; the view's own action tool needs none).
    */
   async function surfacesResult(
-    cid: string, text: string, content: Omit<SurfacesContent, 'conversationId' | 'a2ui' | 'liveSurfaceIds'>,
+    conversation: Pick<Conversation, 'id' | 'a2uiToken'>, text: string, content: Omit<SurfacesContent, 'conversationId' | 'a2ui' | 'liveSurfaceIds' | 'stream'>,
     choice: { only?: ReadonlySet<string>; surfaces?: { messages: A2uiServerMessage[]; liveSurfaceIds: string[] }; forHosts?: boolean } = {},
   ): Promise<CallToolResult> {
+    const cid = conversation.id;
     const { messages, liveSurfaceIds } = choice.surfaces ?? await surfacesOf(cid, choice.only);
-    const structured: SurfacesContent = { conversationId: cid, a2ui: { version: 'v0.9', messages }, liveSurfaceIds, ...content };
+    const structured: SurfacesContent = {
+      conversationId: cid, a2ui: { version: 'v0.9', messages }, liveSurfaceIds, ...content,
+      ...(deps.viewStreamOrigin === undefined ? {} : { stream: { url: viewStreamUrl(deps.viewStreamOrigin, conversation) } }),
+    };
     return {
       content: [
         { type: 'text', text },
@@ -267,7 +295,7 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
       }
       const changed = new Set(changedSurfaceIds(result.prev, result.next));
       const text = `Done: ${definition.type} applied to conversation ${conversation.id}. ${screenText(result.next)}`;
-      return surfacesResult(conversation.id, text, { outcome: 'shown' }, { only: changed });
+      return surfacesResult(conversation, text, { outcome: 'shown' }, { only: changed });
     }));
   }
 
@@ -282,7 +310,7 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
     if (!parsed.success) return invalidArguments(parsed.error);
     const conversation = await conversationOf(parsed.data.conversationId, false);
     if (conversation instanceof Refused) return conversation.result;
-    return surfacesResult(conversation.id, screenText(conversation.ir), { outcome: 'shown' });
+    return surfacesResult(conversation, screenText(conversation.ir), { outcome: 'shown' });
   }));
 
   registerAppTool(server, MESSAGE_TOOL, {
@@ -300,7 +328,7 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
     if (!result.ok) return errorResult(result.error, undefined, conversation.id);
     const said = assistantTextAdded(result.prev, result.next);
     const text = `${said === '' ? '' : `The app's assistant said: ${said}\n`}${screenText(result.next)}`;
-    return surfacesResult(conversation.id, text, { outcome: 'shown' }, { only: new Set(changedSurfaceIds(result.prev, result.next)) });
+    return surfacesResult(conversation, text, { outcome: 'shown' }, { only: new Set(changedSurfaceIds(result.prev, result.next)) });
   }));
 
   registerAppTool(server, VIEW_ACTION_TOOL, {
@@ -324,7 +352,7 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
       const issues = result.issues?.map((i) => `${i.pointer}: ${i.message}`).join('; ');
       const notice = `${result.error.message}${issues ? ` (${issues})` : ''}`;
       const current = await service.get(cid);
-      return surfacesResult(cid, `Not applied: ${result.error.code}. ${notice}`, {
+      return surfacesResult(conversation, `Not applied: ${result.error.code}. ${notice}`, {
         outcome: stale ? 'stale' : 'refused', notice, error: { code: result.error.code },
       }, { forHosts: false, ...(current === undefined ? {} : { only: new Set(current.ir.surfaces.map((s) => s.id)) }) });
     }
@@ -335,16 +363,17 @@ export function createMcpDoorServer(deps: McpDoorDeps, caller: McpCaller): McpSe
       : { kind: 'context' as const, text: `The person pressed “${result.kind === 'applied' ? result.action : 'recover'}” on “${title}” in conversation ${cid}. ${screenText(result.next)}` };
     const outcome = result.replayed ? 'replayed' as const : 'applied' as const;
     const step = outcome === 'applied' ? await stepAfter(cid, request.request) : undefined;
-    return surfacesResult(cid, `${outcome === 'replayed' ? 'Already applied' : 'Applied'}: ${tellModel.text}`, {
+    return surfacesResult(conversation, `${outcome === 'replayed' ? 'Already applied' : 'Applied'}: ${tellModel.text}`, {
       outcome, ...(result.kind === 'applied' && result.toast ? { notice: result.toast.text } : {}), ...(outcome === 'applied' ? { tellModel } : {}),
     }, { forHosts: false, ...(step === undefined ? { only: touched } : { surfaces: step }) });
   }));
 
+  const viewMeta = viewResourceMeta(deps.viewStreamOrigin);
   registerAppResource(server, `${app.name} view`, MCP_VIEW_URI, {
     description: `Shows ${app.name}'s surfaces (forms, lists, cards) and lets the person act on them.`,
-    _meta: { ui: { csp: {}, prefersBorder: false } },
+    _meta: viewMeta,
   }, async () => ({
-    contents: [{ uri: MCP_VIEW_URI, mimeType: RESOURCE_MIME_TYPE, text: await deps.viewHtml(), _meta: { ui: { csp: {}, prefersBorder: false } } }],
+    contents: [{ uri: MCP_VIEW_URI, mimeType: RESOURCE_MIME_TYPE, text: await deps.viewHtml(), _meta: viewMeta }],
   }));
 
   return server;

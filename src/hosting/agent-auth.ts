@@ -58,7 +58,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** The one principal of an agent endpoint left open (no tokens, no authenticate): loopback binds only. */
+/** The one principal of an agent endpoint left open (no tokens, no authenticate): loopback binds only, callers that send no Authorization. */
 export const LOCAL_PRINCIPAL: Principal = Object.freeze({ id: 'local' });
 
 /**
@@ -68,5 +68,7 @@ export const LOCAL_PRINCIPAL: Principal = Object.freeze({ id: 'local' });
 export function chooseAgentAuthenticate(options: { authenticate?: Authenticate; tokens: readonly string[] }): { authenticate: Authenticate; open: boolean } {
   if (options.authenticate) return { authenticate: options.authenticate, open: false };
   if (options.tokens.length > 0) return { authenticate: bearerTokenAuthenticator(options.tokens), open: false };
-  return { authenticate: () => LOCAL_PRINCIPAL, open: true };
+  // A caller that sends a token believes one is checked: with none configured, say no (401)
+  // rather than let any token pass as if it mattered.
+  return { authenticate: (request) => (request.headers.has('authorization') ? undefined : LOCAL_PRINCIPAL), open: true };
 }

@@ -101,7 +101,9 @@ export async function admitCaller(c: Context, options: Pick<AgentGateOptions, 'a
     principal = undefined;
   }
   if (principal === undefined || typeof principal.id !== 'string' || principal.id === '') {
-    return unauthorized(c, 'missing or unknown bearer token');
+    return unauthorized(c, options.open
+      ? 'no tokens are configured (SURFACER_API_TOKENS), so none is accepted: send the request without an Authorization header, or configure tokens'
+      : 'missing or unknown bearer token');
   }
   return principal;
 }

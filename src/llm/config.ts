@@ -44,6 +44,17 @@ export const PlannerConfig = z.object({
 });
 export type PlannerConfig = z.infer<typeof PlannerConfig>;
 
+/** The variable (or flag) each planner setting is read from. */
+function settingNames(plannerFlag: boolean): Partial<Record<keyof PlannerConfig, string>> {
+  return {
+    planner: plannerFlag ? '--planner' : 'SURFACER_PLANNER', ollamaHost: 'OLLAMA_HOST', ollamaModel: 'SURFACER_OLLAMA_MODEL',
+    openaiBaseUrl: 'OPENAI_BASE_URL', openaiApiKey: 'OPENAI_API_KEY', openaiModel: 'SURFACER_OPENAI_MODEL', replayFile: 'SURFACER_REPLAY_FILE',
+    replayMatch: 'SURFACER_REPLAY_MATCH', capabilitiesFile: 'SURFACER_LLM_CAPABILITIES', sampling: 'SURFACER_LLM_OPTIONS',
+    timeoutMs: 'SURFACER_LLM_TIMEOUT_MS', maxRetries: 'SURFACER_LLM_MAX_RETRIES', repairAttempts: 'SURFACER_REPAIR_ATTEMPTS',
+    toolMaxSteps: 'SURFACER_TOOL_MAX_STEPS', toolTimeoutMs: 'SURFACER_TOOL_TIMEOUT_MS', stream: 'SURFACER_STREAM',
+  };
+}
+
 function jsonOr(text: string | undefined, name: string): unknown {
   if (text === undefined || text.trim() === '') return {};
   try {
@@ -88,7 +99,14 @@ export function plannerConfigFromEnv(env: NodeJS.ProcessEnv, flag?: string): Pla
     stream: env.SURFACER_STREAM === undefined || env.SURFACER_STREAM.trim() === '' ? 'auto' : env.SURFACER_STREAM.trim(),
     ...(env.SURFACER_OTEL_CAPTURE_CONTENT === '1' ? { captureContent: true } : {}),
   });
-  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  // Each problem names what the person set (the flag or the variable) and the value they set.
+  const settings = settingNames(flag !== undefined);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => {
+    const field = String(i.path[0] ?? '') as keyof PlannerConfig;
+    const name = settings[field] ?? i.path.join('.');
+    const raw = field === 'planner' ? planner : env[settings[field] ?? ''];
+    return `${name}${raw === undefined ? '' : ` is "${raw}"`}: ${i.message}`;
+  });
   if (parsed.success && parsed.data.planner === 'replay' && parsed.data.replayFile === undefined) problems.push('SURFACER_REPLAY_FILE is required');
   if (parsed.success && parsed.data.planner === 'openai') {
     if (parsed.data.openaiApiKey === undefined) problems.push('OPENAI_API_KEY is required for api.openai.com');

@@ -80,6 +80,16 @@ export interface SurfacerOptions {
    */
   agentOrigins?: readonly string[];
   /**
+   * The origin where the MCP App view can reach this server (its public origin, e.g.
+   * `https://surfacer.example.com`). Set, the view's resource declares it
+   * (`_meta.ui.csp.connectDomains`), every UI tool result names the conversation's A2UI v0.9
+   * stream there (`structuredContent.stream.url`, its token in the URL), and that stream answers
+   * a cross-origin EventSource: in a host that allows the origin, changes made on other doors
+   * reach the view live. Default: `SURFACER_MCP_VIEW_ORIGIN` in `env`; unset, the view makes no
+   * request of its own (docs/connect-mcp.md, "The view").
+   */
+  mcpViewStreamOrigin?: string;
+  /**
    * Who may call the agent endpoints. Default: bearer tokens from `SURFACER_API_TOKENS` in `env`;
    * with none, every caller is one local principal and `listen` refuses a non-loopback bind.
    */
@@ -110,6 +120,8 @@ export interface Surfacer {
   readonly fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   readonly conversations: ConversationService;
   readonly a2ui: A2uiHost;
+  /** Whether the agent endpoints answer without tokens (loopback callers only, one local principal). */
+  readonly agentsOpen: boolean;
   /** The AG-UI host, unless `agents.agui` is false. */
   readonly agui: AguiHost | undefined;
   /** The MCP door (`/mcp`), unless `agents.mcp` is false. */
@@ -153,7 +165,16 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     limits: { maxRepairAttempts: repairAttempts, ...options.serviceLimits },
   }), metrics);
   const rateLimiter = backend.rateLimiter.bind(backend);
-  const a2ui = createA2uiHost({ rateLimiter, metrics, ...options.a2ui, service: conversations, logger });
+  const mcpOn = options.agents?.mcp !== false;
+  // Checked even with the MCP door off: a bad value is reported, never ignored.
+  const viewOrigin = viewStreamOriginOf(options.mcpViewStreamOrigin, env);
+  const viewStreamOrigin = mcpOn ? viewOrigin : undefined;
+  const a2ui = createA2uiHost({
+    rateLimiter, metrics, ...options.a2ui,
+    // The MCP App view (an opaque origin) follows the stream with the token in its URL.
+    ...(viewStreamOrigin !== undefined ? { crossOriginStreams: true } : {}),
+    service: conversations, logger,
+  });
   // The agent endpoints share one door: who calls, how much they send (agent-gate.ts).
   const hostLimits = { ...DEFAULT_HOST_LIMITS, ...options.hostLimits };
   const agentAuth = chooseAgentAuthenticate({
@@ -177,13 +198,14 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const agentOrigins = agentOriginsOf(options.agentOrigins, env);
   // MCP (src/host-mcp): the same conversations, directives as tools for the host's model, the surfaces as an MCP App view.
   const mcpCreatesPerMinute = hostLimits.conversationCreatesPerMinute;
-  const mcp = options.agents?.mcp === false ? undefined : createMcpHost({
+  const mcp = !mcpOn ? undefined : createMcpHost({
     service: conversations, bridges: () => a2ui.wire('0.9', 'basic').bridges, viewHtml: mcpViewHtml, logger,
     serverInfo: { name: app.name, version: surfacerVersion() },
     creations: rateLimiter('mcp-conversation-creates', { perMinute: mcpCreatesPerMinute, burst: mcpCreatesPerMinute }),
     conversationCreatesPerMinute: mcpCreatesPerMinute, maxConversationsPerOwner: hostLimits.maxConversationsPerSession,
     ...agentAuth, maxBodyBytes: hostLimits.maxBodyBytes, agentOrigins,
     authorizationServers: authorizationServersOf(options.mcpAuthorizationServers, env),
+    ...(viewStreamOrigin !== undefined ? { viewStreamOrigin } : {}),
   });
   const cors = agentCors(agentOrigins);
   const metricsEndpoint = options.metricsEndpoint;
@@ -216,15 +238,15 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
     host.closeStreams();
   };
   return {
-    hono: host.hono, fetch: host.fetch, conversations, a2ui, agui, mcp, backend, planner, closeStreams,
+    hono: host.hono, fetch: host.fetch, conversations, a2ui, agui, mcp, backend, planner, closeStreams, agentsOpen: agentsMounted && agentAuth.open,
     async listen(listenOptions = {}) {
       if (agentsMounted && agentAuth.open) {
         const hostname = listenOptions.hostname ?? '127.0.0.1';
         if (!isLoopbackHost(hostname)) {
           const doors = [agui && 'AG-UI', a2a && 'A2A', mcp && 'MCP', metricsEndpoint && '/metrics'].filter(Boolean).join(', ');
-          throw new SurfacerConfigError(`the agent endpoints (${doors}) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off, or bind to 127.0.0.1`);
+          throw new SurfacerConfigError(`the agent endpoints (${doors}) need SURFACER_API_TOKENS (or authenticate) to listen on ${hostname}; set tokens, turn them off (SURFACER_AGENTS=none with surfacer serve, the agents option of createSurfacer), or bind to 127.0.0.1`);
         }
-        logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only', { hostname });
+        logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only, as one local principal; a request that sends a token is refused (401)', { hostname });
       }
       const server = await startServer({ fetch: host.fetch, closeStreams }, listenOptions);
       // After the last connection: wait for appends still in flight, then close the log files.
@@ -255,8 +277,21 @@ function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: N
 
 /** The library's `agentOrigins`, else SURFACER_AGENT_ORIGINS: checked origins (agent-cors.ts). */
 function agentOriginsOf(option: readonly string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+  return option !== undefined ? checkedOrigins(option.join(','), 'agentOrigins') : checkedOrigins(env.SURFACER_AGENT_ORIGINS, 'SURFACER_AGENT_ORIGINS');
+}
+
+/** The library's `mcpViewStreamOrigin`, else SURFACER_MCP_VIEW_ORIGIN: one checked origin, or undefined (unset or empty). */
+function viewStreamOriginOf(option: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const source = option !== undefined ? 'mcpViewStreamOrigin' : 'SURFACER_MCP_VIEW_ORIGIN';
+  const origins = checkedOrigins(option ?? env.SURFACER_MCP_VIEW_ORIGIN, source);
+  if (origins.length > 1) throw new SurfacerConfigError(`${source}: one origin (where the MCP App view reaches this server), not ${origins.length}`);
+  return origins[0];
+}
+
+/** `text`'s origins (agent-cors.ts's rules); a value that is not one is a SurfacerConfigError naming `source`. */
+function checkedOrigins(text: string | undefined, source: string): string[] {
   try {
-    return option !== undefined ? parseAgentOrigins(option.join(','), 'agentOrigins') : parseAgentOrigins(env.SURFACER_AGENT_ORIGINS);
+    return parseAgentOrigins(text, source);
   } catch (error) {
     if (error instanceof AgentOriginsError) throw new SurfacerConfigError(error.message);
     throw error;

@@ -20,7 +20,7 @@ describe('surfacer serve and the agent endpoints', () => {
     const memory = memoryIo({ env: { SURFACER_SESSION_SECRET: 'a-long-enough-secret-for-tests' } });
     const exit = await run(['--port', '0', '--data', dir, '--host', '0.0.0.0'], memory);
     expect(exit).toBe(2);
-    expect(memory.err()).toMatch(/agent endpoints \(AG-UI, A2A\) need SURFACER_API_TOKENS/);
+    expect(memory.err()).toMatch(/agent endpoints \(AG-UI, A2A, MCP\) need SURFACER_API_TOKENS/);
     expect(memory.out()).not.toMatch(/listening on/);
   });
 });

@@ -44,7 +44,7 @@ describe('surfacer serve', () => {
   it('rejects bad arguments with exit code 2', async () => {
     const t = io();
     expect(await run(['--port', 'abc'], t.io)).toBe(2);
-    expect(t.err()).toMatch(/invalid port/);
+    expect(t.err()).toMatch(/(--port|PORT) is ".*"; it must be a whole number from 0 to 65535/);
     expect(await run(['--planner', 'gpt'], t.io)).toBe(2);
     expect(await run(['--nope'], t.io)).toBe(2);
     expect(await run(['--redis', 'http://x'], t.io)).toBe(2);

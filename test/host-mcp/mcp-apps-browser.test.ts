@@ -1,16 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { ConversationEvent } from '../../src/conversation/index.ts';
 import { READ_TOOL, VIEW_ACTION_TOOL } from '../../src/host-mcp/index.ts';
 import { findLiveSurface } from '../../src/ui-ir/index.ts';
 import { newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
-import type { ServeHandle } from '../../src/cli/commands/serve.ts';
 import { createConsoleLog, failedLoad, launchChromium, type ConsoleEntry } from '../support/browser/index.ts';
 import { HttpClient } from '../support/http-client.ts';
 import { skipUnless } from '../support/skip-reason.ts';
 import { ARTIFACTS, DESKTOP, field, savedRow, shoot } from './view-support/shots.ts';
 import { startAppsHosts, type AppsHosts } from './apps-e2e/server.ts';
+import { asE2eServer, openHostPage, sessionAgent, type OpenedHost } from './apps-e2e/harness.ts';
 import { VIEW_CSP } from './view-support/server.ts';
 import type { RunOptions } from './apps-e2e/host-page.ts';
 import { startMcp, type McpStack } from './support.ts';
@@ -34,13 +34,6 @@ const PERSONALITY = 'Patient, wry and fiercely loyal.';
 const lookup = inject('chromium');
 const noChromium = 'error' in lookup ? `no Chromium for the browser tests: ${lookup.error}` : undefined;
 
-/** Records every CSP violation of every frame (each frame runs it when its document starts). */
-const VIOLATIONS = `window.__svViolations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__svViolations.push(e.violatedDirective + ' ' + e.blockedURI), true);`;
-
-declare global {
-  interface Window { __svViolations?: string[] }
-}
 
 describe('an MCP Apps host on the official AppBridge and MCP client, against a real Surfacer, in Chromium', skipUnless(noChromium), () => {
   let hosts: AppsHosts;
@@ -55,11 +48,7 @@ describe('an MCP Apps host on the official AppBridge and MCP client, against a r
     hosts = await startAppsHosts();
     stack = await startMcp({
       agentOrigins: [hosts.hostOrigin],
-      authenticate: (request) => {
-        const header = request.headers.get('authorization');
-        if (header === `Bearer ${AGENT_TOKEN}` && sessionOwner !== undefined) return { id: 'apps-host', owner: sessionOwner };
-        return undefined;
-      },
+      authenticate: sessionAgent(AGENT_TOKEN, () => sessionOwner),
     });
     browser = await launchChromium();
   });
@@ -69,46 +58,10 @@ describe('an MCP Apps host on the official AppBridge and MCP client, against a r
     await hosts?.close();
   });
 
-  const asE2e = (): E2eServer => ({
-    url: stack.url, errors: stack.errors, client: () => new HttpClient(stack.url), close: stack.close,
-    handle: { conversations: stack.surfacer.conversations, a2ui: stack.surfacer.a2ui } as unknown as ServeHandle,
-  });
+  const asE2e = (): E2eServer => asE2eServer(stack);
 
-  interface Opened {
-    page: Page;
-    /** The view's document (inner iframe of the sandbox proxy). */
-    view: FrameLocator;
-    frame(): Frame;
-    /** Requests the page made to any origin but the host's, the sandbox's and the server's (aborted). */
-    foreign: string[];
-    /** The Content-Security-Policy header of each sandbox proxy document the page loaded. */
-    sandboxCsp: Array<string | null>;
-  }
-
-  async function open(viewport: { width: number; height: number }): Promise<Opened> {
-    const context = await browser.newContext({ viewport });
-    const page = await consoleLog.watch(await context.newPage());
-    await page.addInitScript(VIOLATIONS);
-    const allowed = new Set([hosts.hostOrigin, new URL(hosts.sandboxUrl).origin, new URL(stack.url).origin]);
-    const foreign: string[] = [];
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (allowed.has(new URL(url).origin)) return route.continue();
-      foreign.push(url);
-      return route.abort();
-    });
-    const sandboxCsp: Array<string | null> = [];
-    page.on('response', (response) => {
-      if (response.url() === hosts.sandboxUrl) sandboxCsp.push(response.headers()['content-security-policy'] ?? null);
-    });
-    await page.goto(hosts.hostUrl);
-    const frame = (): Frame => {
-      const found = page.frames().find((f) => f.parentFrame() !== null && f.parentFrame()!.parentFrame() === page.mainFrame());
-      if (found === undefined) throw new Error('no view frame');
-      return found;
-    };
-    return { page, view: page.frameLocator('#view').frameLocator('iframe'), frame, foreign, sandboxCsp };
-  }
+  type Opened = OpenedHost;
+  const open = (viewport: { width: number; height: number }): Promise<Opened> => openHostPage(browser, consoleLog, hosts, stack.url, viewport);
 
   const recorded = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify(window.appsHost.recorded)) as typeof window.appsHost.recorded);
 

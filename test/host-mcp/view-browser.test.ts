@@ -9,7 +9,7 @@ import {
 } from '../../src/host-mcp/view/result.ts';
 import { createConsoleLog, launchChromium, type ConsoleEntry } from '../support/browser/index.ts';
 import { skipUnless } from '../support/skip-reason.ts';
-import { ARTIFACTS, capture, DESKTOP, field, PHONE, savedRow, shoot, sized } from './view-support/shots.ts';
+import { ARTIFACTS, capture, DESKTOP, field, PHONE, savedRow, shoot } from './view-support/shots.ts';
 import { cardSaved, cardShown, CONVERSATION_ID, errorResult, surfacerResult, type ToolResult } from './view-support/fixtures.ts';
 import { startViewHosts, VIEW_CSP, type ViewHosts } from './view-support/server.ts';
 

@@ -69,12 +69,14 @@ describe('planner configuration', () => {
     [{ SURFACER_PLANNER: 'openai' }, /OPENAI_API_KEY/],
     [{ SURFACER_PLANNER: 'openai', OPENAI_BASE_URL: 'http://localhost:1234/v1' }, /SURFACER_OPENAI_MODEL/],
     [{ SURFACER_PLANNER: 'replay' }, /SURFACER_REPLAY_FILE/],
-    [{ SURFACER_REPAIR_ATTEMPTS: '4' }, /repairAttempts/],
+    // Each problem names the variable the person set, and the value (issue 33).
+    [{ SURFACER_REPAIR_ATTEMPTS: '4' }, /SURFACER_REPAIR_ATTEMPTS is "4"/],
+    [{ SURFACER_STREAM: 'maybe' }, /SURFACER_STREAM is "maybe"/],
     [{ SURFACER_LLM_OPTIONS: '{nope' }, /SURFACER_LLM_OPTIONS/],
     // A sampling option must not set what the planner owns (e.g. stream past the preflight).
     [{ SURFACER_LLM_OPTIONS: '{"stream": true}' }, /may not set/],
     [{ SURFACER_LLM_OPTIONS: '{"parallel_tool_calls": true}' }, /may not set/],
-    [{ SURFACER_PLANNER: 'gpt' }, /planner/],
+    [{ SURFACER_PLANNER: 'gpt' }, /SURFACER_PLANNER is "gpt"/],
   ])('refuses %j with LLM_CONFIG_INVALID', (env, detail) => {
     try {
       plannerConfigFromEnv(env);

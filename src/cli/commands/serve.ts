@@ -14,7 +14,7 @@ import { createPinoLogger, logSettingsFromEnv } from '../../telemetry/log.ts';
 import { surfacerMetrics } from '../../telemetry/metrics.ts';
 import { createMetricsApp } from '../../telemetry/metrics-route.ts';
 import { chooseAgentAuthenticate, isLoopbackHost, parseApiTokens } from '../../hosting/index.ts';
-import { startServer } from '../../host-html/index.ts';
+import { ListenError, startServer } from '../../host-html/index.ts';
 import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
@@ -45,6 +45,8 @@ export interface ServeOptions {
 
 export interface ServeHandle extends RunningServer {
   plannerLabel: string;
+  /** The agent endpoints answer without tokens (loopback callers only). */
+  agentsOpen: boolean;
   conversations: ConversationService;
   a2ui: A2uiHost;
   backend: Backend;
@@ -85,6 +87,7 @@ export async function buildSurfacer(options: Omit<ServeOptions, 'port' | 'hostna
   const readyTimeoutMs = positiveSetting(options.env, 'SURFACER_READY_TIMEOUT_MS');
   const hostLimits = { ...options.hostLimits, ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}) };
   const offlineStream = offlineStreamPace(options.env.SURFACER_OFFLINE_STREAM);
+  const agents = agentDoors(options.env.SURFACER_AGENTS);
   const meterProvider = options.telemetry?.meterProvider;
   const metricsListen = options.telemetry?.metricsEndpoint !== undefined ? options.telemetry.metricsListen : undefined;
   // The one place the engine is chosen: everything below sees only the Backend's interfaces.
@@ -119,6 +122,7 @@ export async function buildSurfacer(options: Omit<ServeOptions, 'port' | 'hostna
       ...(options.env.SURFACER_SESSION_SECRET !== undefined ? { sessionSecret: options.env.SURFACER_SESSION_SECRET } : {}),
       ...(options.env.SURFACER_TRUSTED_ORIGINS ? { trustedOrigins: options.env.SURFACER_TRUSTED_ORIGINS.split(',').map((o) => o.trim()) } : {}),
       ...(options.a2ui ? { a2ui: options.a2ui } : {}),
+      ...(agents ? { agents } : {}),
       ...(Object.keys(hostLimits).length > 0 ? { hostLimits } : {}),
       ...(meterProvider ? { meterProvider } : {}),
       // On the main port unless SURFACER_METRICS_PORT gives it one of its own.
@@ -166,7 +170,10 @@ export async function startServe(options: ServeOptions, app?: AppDefinition): Pr
     await server.close(...args);
     await cards?.close();
   };
-  return { ...server, close, ...(metricsServer ? { metricsUrl: `${metricsServer.url}/metrics` } : {}), plannerLabel: surfacer.planner.label, conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend };
+  return {
+    ...server, close, ...(metricsServer ? { metricsUrl: `${metricsServer.url}/metrics` } : {}), plannerLabel: surfacer.planner.label,
+    conversations: surfacer.conversations, a2ui: surfacer.a2ui, backend, agentsOpen: surfacer.agentsOpen,
+  };
 }
 
 /**
@@ -230,7 +237,7 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   const portText = values.port ?? io.env.PORT ?? '8787';
   const port = Number(portText);
   if (!/^\d{1,5}$/.test(portText) || port > 65535) {
-    io.stderr.write(`surfacer serve: invalid port "${portText}"\n${USAGE}`);
+    io.stderr.write(`surfacer serve: ${values.port !== undefined ? '--port' : 'PORT'} is "${portText}"; it must be a whole number from 0 to 65535 (0 picks a free port)\n${USAGE}`);
     return 2;
   }
   const chosen = plannerAndStore(values, io.env);
@@ -266,7 +273,8 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
     io.stderr.write(`surfacer serve: ${startProblem(error)}\n`);
     return 2;
   }
-  io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel}; ${server.backend.engine === 'redis' ? 'shared state on Redis' : 'JSONL log'})\n`);
+  io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel}; ${server.backend.engine === 'redis' ? 'shared state on Redis' : 'JSONL log'}`
+    + `${server.agentsOpen ? '; agent endpoints open to this machine without tokens' : ''})\n`);
   if (server.metricsUrl !== undefined) io.stdout.write(`Metrics for Prometheus at ${server.metricsUrl}\n`);
   await new Promise<void>((resolve) => {
     const done = (): void => {
@@ -287,9 +295,26 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   return 0;
 }
 
+const AGENT_DOORS = { 'ag-ui': 'agui', a2a: 'a2a', mcp: 'mcp' } as const;
+
+/** SURFACER_AGENTS: the agent endpoints to serve (comma-separated ag-ui, a2a, mcp; `none`); unset: all. */
+export function agentDoors(value: string | undefined): { agui: boolean; a2a: boolean; mcp: boolean } | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  const names = text === 'none' ? [] : text.split(/[\s,]+/).filter((n) => n !== '');
+  const unknown = names.filter((n) => !Object.hasOwn(AGENT_DOORS, n));
+  if (unknown.length > 0) throw new ServeConfigError(`SURFACER_AGENTS is "${text}"; it must list ag-ui, a2a and mcp (comma-separated), or be none`);
+  return { agui: names.includes('ag-ui'), a2a: names.includes('a2a'), mcp: names.includes('mcp') };
+}
+
 /** A setting the server cannot start with, as a line for stderr; anything else is rethrown. */
 export function startProblem(error: unknown): string {
   if (error instanceof ServeConfigError) return error.message;
+  if (error instanceof ListenError) {
+    return error.code === 'EADDRNOTAVAIL'
+      ? `${error.message}; choose another with --host ADDR or HOST=ADDR (127.0.0.1 is this machine)`
+      : `${error.message}; choose another port with --port N or PORT=N (0 picks a free one)`;
+  }
   if (error instanceof PlannerError) return `${error.error.message} ${error.error.technical_detail}`;
   throw error;
 }
@@ -300,12 +325,16 @@ export function startProblem(error: unknown): string {
  */
 export function plannerAndStore(values: { planner?: string | undefined; redis?: string | undefined }, env: NodeJS.ProcessEnv):
   { planner: PlannerKind; redisUrl?: string } | { problem: string } {
-  const planner = PlannerKind.safeParse(values.planner ?? env.SURFACER_PLANNER ?? 'offline');
-  if (!planner.success) return { problem: `--planner must be one of ${PlannerKind.options.join(', ')}` };
+  // A problem names what the person set: the flag when given, else the variable.
+  const plannerText = values.planner ?? env.SURFACER_PLANNER ?? 'offline';
+  const planner = PlannerKind.safeParse(plannerText);
+  if (!planner.success) {
+    return { problem: `${values.planner !== undefined ? '--planner' : 'SURFACER_PLANNER'} is "${plannerText}"; it must be one of ${PlannerKind.options.join(', ')}` };
+  }
   const redisUrl = values.redis ?? env.SURFACER_REDIS_URL;
   // Several comma-separated URLs: seeds of a Redis Cluster.
   if (redisUrl !== undefined && !redisUrl.split(',').every((u) => /^rediss?:\/\//.test(u.trim()))) {
-    return { problem: '--redis / SURFACER_REDIS_URL must be a redis:// or rediss:// URL (or several, comma-separated, for a cluster)' };
+    return { problem: `${values.redis !== undefined ? '--redis' : 'SURFACER_REDIS_URL'} is "${redisUrl}"; it must be a redis:// or rediss:// URL (or several, comma-separated, for a cluster)` };
   }
   return { planner: planner.data, ...(redisUrl === undefined ? {} : { redisUrl }) };
 }

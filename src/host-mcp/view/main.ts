@@ -12,9 +12,17 @@
  * history shows the conversation's current surfaces), and the answers to the person's clicks
  * (`surfacer_view_action`). Each is applied the same way (result.ts, planApply).
  *
- * Nothing here makes a network request or evaluates code: the view runs under the spec's
- * default CSP (default-src 'none', inline script and style only, connect-src 'none'). The App
- * turns zod's JIT off for that (its `allowUnsafeEval` option, false by default).
+ * Or, when the server offers it (SURFACER_MCP_VIEW_ORIGIN: a result's `stream.url`) and the host
+ * lets the view connect there, the conversation's native A2UI v0.9 stream: from its opening on,
+ * it is the source of the surfaces (an init, then every change, whichever door made it, as the
+ * v0.9 A2UI page applies them), and results bring only their notice and what to tell the model.
+ * A stream that fails before it opens (the host's CSP blocked it, the server is out of reach) is
+ * left for good, silently: results are applied as above.
+ *
+ * Apart from that stream, nothing here makes a network request, and nothing evaluates code: the
+ * view runs under the spec's default CSP (default-src 'none', inline script and style only,
+ * connect-src 'none'). The App turns zod's JIT off for that (its `allowUnsafeEval` option, false
+ * by default).
  */
 // Before anything that parses with zod 4 (zod-jitless.ts says why).
 import './zod-jitless.ts';
@@ -27,7 +35,7 @@ import {
 } from '@modelcontextprotocol/ext-apps';
 import { labelledBasicCatalog } from './labels.ts';
 import {
-  messagesBySurface, messageSurfaceId, newIdempotencyKey, planApply, readSurfacerResult, resultText, SURFACER_READ_TOOL,
+  createStreamBatcher, messagesBySurface, messageSurfaceId, newIdempotencyKey, planApply, readSurfacerResult, resultText, SURFACER_READ_TOOL,
   SURFACER_VIEW_ACTION_TOOL, VIEW_MESSAGE_VERSION, type SurfacerResult, type TellModel, type ToolResultLike, type WireMessage,
 } from './result.ts';
 
@@ -49,6 +57,17 @@ const TEXT = {
 
 type ViewState = 'waiting' | 'working' | 'shown' | 'empty' | 'closed';
 type NoticeKind = 'info' | 'warning' | 'error';
+
+/** The conversation's A2UI stream the view follows (or is opening). */
+interface LiveStream {
+  conversationId: string;
+  url: string;
+  source: EventSource;
+  /** Opened at least once: from then on it is the source of the surfaces. */
+  open: boolean;
+  /** The catch-up read the first result asked for, left to the stream unless it fails to open. */
+  catchUp: boolean;
+}
 
 interface PendingAction {
   conversationId: string;
@@ -80,6 +99,9 @@ function startView(): void {
   /** Server calls run one at a time, in the order they were made. */
   let queue: Promise<unknown> = Promise.resolve();
   let stopResize: (() => void) | undefined;
+  let stream: LiveStream | undefined;
+  /** Stream URLs that failed before they opened: not tried again (each try would be refused again). */
+  const unreachable = new Set<string>();
 
   // Before any <a2ui-surface> connects: Text asks for the markdown renderer through Lit context.
   new ContextProvider(container, { context: Context.markdown, initialValue: renderMarkdown });
@@ -95,6 +117,8 @@ function startView(): void {
     el.dataset.surfaceId = surface.id;
     container.append(el);
     elements.set(surface.id, el);
+    // A surface created again while its action runs is still busy until the answer.
+    if (busy.has(surface.id)) el.setAttribute('aria-busy', 'true');
     surface.onError.subscribe((error: unknown) => log('warning', { surfaceId: surface.id, error }));
   });
   processor.onSurfaceDeleted((surfaceId) => {
@@ -192,9 +216,82 @@ function startView(): void {
       if (elements.has(surfaceId) && !same.has(surfaceId)) lastApplied.set(surfaceId, JSON.stringify(messages));
     }
     if (result.liveSurfaceIds !== undefined) order(result.liveSurfaceIds);
-    // A surface created again while its action runs is still busy until the answer.
-    for (const surfaceId of busy) elements.get(surfaceId)?.setAttribute('aria-busy', 'true');
     settle();
+  }
+
+  /** A result's surfaces, unless the conversation's stream is the source of them. */
+  function show(result: SurfacerResult): void {
+    if (live(result.conversationId)) conversationId = result.conversationId;
+    else apply(result);
+  }
+
+  // ---- the conversation's stream (when the server offers one) ----
+
+  function live(cid: string): boolean {
+    return stream !== undefined && stream.open && stream.conversationId === cid;
+  }
+
+  /** Opens the stream a result names, replaces one of another conversation; true when a catch-up is left to it. */
+  function follow(result: SurfacerResult, wantsCatchUp: boolean): boolean {
+    if (stream !== undefined && stream.conversationId !== result.conversationId) stopStream();
+    const url = result.streamUrl;
+    if (url === undefined || stream !== undefined || unreachable.has(url)) return false;
+    let source: EventSource;
+    try {
+      source = new EventSource(url);
+    } catch (error) {
+      unreachable.add(url);
+      log('info', { message: 'the conversation\'s stream could not be opened: tool results only', error });
+      return false;
+    }
+    const following: LiveStream = { conversationId: result.conversationId, url, source, open: false, catchUp: wantsCatchUp };
+    stream = following;
+    const batches = createStreamBatcher();
+    /** The first batch of this connection is a full init: what the view held before goes. */
+    let first = true;
+    source.onopen = () => {
+      if (stream !== following) return;
+      // (Again after a reconnect: the server resumes, catches up or re-initialises from Last-Event-ID.)
+      batches.reset();
+      if (following.open) return;
+      following.open = true;
+      following.catchUp = false;
+      // What results applied no longer describes the held surfaces: a later catch-up skips none.
+      lastApplied.clear();
+      root.dataset.stream = 'live';
+    };
+    source.onmessage = (event: MessageEvent<string>) => {
+      if (closed || stream !== following) return;
+      const batch = batches.push(event.data, event.lastEventId);
+      if (batch === undefined) return;
+      if (batch.unreadable > 0) log('error', { message: 'unreadable A2UI stream message', count: batch.unreadable });
+      const clear = first && batch.init;
+      first = false;
+      if (clear) for (const surfaceId of [...processor.model.surfacesMap.keys()]) processMessage({ version: VIEW_MESSAGE_VERSION, deleteSurface: { surfaceId } });
+      for (const message of batch.messages) processMessage(message);
+      settle();
+    };
+    source.onerror = () => {
+      if (stream !== following) return;
+      if (!following.open) {
+        // Blocked or refused before it opened: results stay the source, as without a stream.
+        unreachable.add(url);
+        stopStream();
+        if (following.catchUp) void catchUp(following.conversationId);
+      } else if (source.readyState === EventSource.CLOSED) {
+        // The server refused a reconnect: back to results, from the conversation as it is now.
+        stopStream();
+        void catchUp(following.conversationId);
+      }
+      // Otherwise the browser reconnects by itself.
+    };
+    return wantsCatchUp;
+  }
+
+  function stopStream(): void {
+    stream?.source.close();
+    stream = undefined;
+    delete root.dataset.stream;
   }
 
   /** The surfaces in the server's order (a surface created again would otherwise move to the end). */
@@ -237,8 +334,9 @@ function startView(): void {
       log('warning', { message: `${SURFACER_READ_TOOL} failed`, error });
       return;
     }
-    // A newer tool result, or another conversation, came in meanwhile: this answer is older.
-    if (closed || hostResults !== seen || conversationId !== cid) return;
+    // A newer tool result, or another conversation, came in meanwhile: this answer is older. Or
+    // the stream opened: it brought the surfaces as they are.
+    if (closed || hostResults !== seen || conversationId !== cid || live(cid)) return;
     const result = readSurfacerResult(answer);
     if (result === undefined || result.conversationId !== cid) {
       log('warning', { message: `${SURFACER_READ_TOOL} answered without surfaces`, text: resultText(answer) });
@@ -257,12 +355,12 @@ function startView(): void {
       return;
     }
     hostResults += 1;
-    apply(result);
+    const first = !caughtUp.has(result.conversationId);
+    caughtUp.add(result.conversationId);
+    const leftToStream = follow(result, first);
+    show(result);
     if (result.notice !== undefined) showNotice(result.notice, noticeKind(result));
-    if (!caughtUp.has(result.conversationId)) {
-      caughtUp.add(result.conversationId);
-      void catchUp(result.conversationId);
-    }
+    if (first && !leftToStream) void catchUp(result.conversationId);
   }
 
   // ---- a person's click ----
@@ -302,7 +400,7 @@ function startView(): void {
         showNotice(resultText(answer) ?? TEXT.unreadable, 'error');
         return;
       }
-      apply(result);
+      show(result);
       if (result.notice !== undefined) showNotice(result.notice, noticeKind(result));
       if (result.tellModel !== undefined) await tell(result.tellModel);
     } finally {
@@ -328,6 +426,7 @@ function startView(): void {
 
   function release(): void {
     closed = true;
+    stopStream();
     stopResize?.();
     stopResize = undefined;
     busy.clear();

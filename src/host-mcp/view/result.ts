@@ -7,7 +7,9 @@
  * `structuredContent` = { conversationId, a2ui: { version: 'v0.9', messages }, liveSurfaceIds,
  * outcome?, notice?, tellModel? }. `messages` re-initialise every surface the call changed
  * (createSurface, updateComponents, updateDataModel; never deleteSurface); `liveSurfaceIds` are
- * the surfaces live now: the view drops any other it holds.
+ * the surfaces live now: the view drops any other it holds. With the server's
+ * SURFACER_MCP_VIEW_ORIGIN, `stream: { url }` names the conversation's native A2UI v0.9 stream
+ * (its token in the URL), which the view follows instead where the host lets it.
  */
 
 /** The server tools the view calls (the server registers them visible to the app). */
@@ -36,6 +38,8 @@ export interface SurfacerResult {
   outcome?: SurfacerOutcome;
   notice?: string;
   tellModel?: TellModel;
+  /** The conversation's A2UI v0.9 stream (an http(s) URL), when the server offers it. */
+  streamUrl?: string;
 }
 
 /** What the view reads of an MCP CallToolResult (the tool-result notification's params, or a callServerTool answer). */
@@ -69,7 +73,54 @@ export function readSurfacerResult(result: ToolResultLike | undefined): Surfacer
   if (isRecord(tell) && (tell.kind === 'context' || tell.kind === 'message') && isNonEmptyString(tell.text)) {
     out.tellModel = { kind: tell.kind, text: tell.text };
   }
+  const stream = structured.stream;
+  if (isRecord(stream) && isNonEmptyString(stream.url) && /^https?:\/\//i.test(stream.url)) out.streamUrl = stream.url;
   return out;
+}
+
+/*
+ * The stream's event ids (src/host-a2ui/event-id.ts): `<stream>-<v>` ends a batch of messages,
+ * `<stream>-<v>.<k>` is a message of a batch that goes on, `<stream>-<v>-i<k>` one of an init
+ * (the server could not resume the client: `-i0` starts it) that goes on.
+ */
+const MID_BATCH = /(?:\.\d+|-i\d+)$/;
+const INIT_START = /-i0$/;
+
+/** The stream's messages gathered into the batches the server published, each applied at once. */
+export interface StreamBatcher {
+  /** One event; the whole batch (and whether it is an init) once its last message came, else undefined. */
+  push(data: string, lastEventId: string): { messages: WireMessage[]; init: boolean; unreadable: number } | undefined;
+  /** Forget a batch cut short (the connection dropped inside it: the server starts it again). */
+  reset(): void;
+}
+
+export function createStreamBatcher(): StreamBatcher {
+  let messages: WireMessage[] = [];
+  let init = false;
+  let unreadable = 0;
+  return {
+    push(data, lastEventId) {
+      if (messages.length === 0 && unreadable === 0) init = INIT_START.test(lastEventId);
+      try {
+        const message: unknown = JSON.parse(data);
+        if (isRecord(message)) messages.push(message);
+        else unreadable += 1;
+      } catch {
+        unreadable += 1;
+      }
+      if (MID_BATCH.test(lastEventId)) return undefined;
+      const batch = { messages, init, unreadable };
+      messages = [];
+      init = false;
+      unreadable = 0;
+      return batch;
+    },
+    reset() {
+      messages = [];
+      init = false;
+      unreadable = 0;
+    },
+  };
 }
 
 /** The surface a message addresses (any of its bodies' `surfaceId`). */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createJsonlStore, createSurfacer, PlannerKind, type Logger } from 'surfacer';
+import { createJsonlStore, createSurfacer, ListenError, PlannerKind, type Logger } from 'surfacer';
 import { APP_NAME, createApp } from './app.ts';
 
 /*
@@ -22,9 +22,12 @@ try {
 }
 const portText = values.port ?? process.env.PORT ?? '8787';
 const port = Number(portText);
-if (!/^\d{1,5}$/.test(portText) || port > 65535) fail(`invalid port "${portText}"`);
-const planner = PlannerKind.safeParse(process.env.SURFACER_PLANNER ?? 'offline');
-if (!planner.success) fail(`SURFACER_PLANNER must be one of ${PlannerKind.options.join(', ')}`);
+if (!/^\d{1,5}$/.test(portText) || port > 65535) {
+  fail(`${values.port !== undefined ? '--port' : 'PORT'} is "${portText}"; it must be a whole number from 0 to 65535 (0 picks a free port)`);
+}
+const plannerText = process.env.SURFACER_PLANNER ?? 'offline';
+const planner = PlannerKind.safeParse(plannerText);
+if (!planner.success) fail(`SURFACER_PLANNER is "${plannerText}"; it must be one of ${PlannerKind.options.join(', ')}`);
 
 const logger: Logger = {
   info: (message) => console.log(message),
@@ -41,7 +44,11 @@ const surfacer = createSurfacer({
   ...(secret ? { sessionSecret: secret } : {}),
   ...(dataDir ? { store: createJsonlStore({ dir: dataDir }) } : {}),
 });
-const server = await surfacer.listen({ port, hostname: values.host ?? process.env.HOST ?? '127.0.0.1' });
+const server = await surfacer.listen({ port, hostname: values.host ?? process.env.HOST ?? '127.0.0.1' }).catch((error: unknown) => {
+  // A port in use (or a host that is not this machine's): say so, and how to choose another.
+  if (!(error instanceof ListenError)) throw error;
+  return fail(error.code === 'EADDRNOTAVAIL' ? `${error.message}; choose another with --host ADDR or HOST=ADDR` : `${error.message}; choose another port with --port N or PORT=N (0 picks a free one)`);
+});
 console.log(`${APP_NAME} listening on ${server.url} (${surfacer.planner.label})`);
 
 const stop = (): void => {

@@ -11,7 +11,9 @@
  *
  * `window.appsHost.run()` does what a host does when its model calls a Surfacer tool: lists the
  * tools, reads the tool's view, opens it, sends the tool's input, calls the tool, sends the
- * result. Everything the view asks of the host (context updates, messages, logs, sizes) and
+ * result. A view whose resource declares domains (`_meta.ui.csp`) gets them in the sandbox
+ * proxy's URL (`?csp=<JSON>`, as basic-host passes them), whose server builds the view's CSP
+ * from them (view-support/server.ts). Everything the view asks of the host (context updates, messages, logs, sizes) and
  * every JSON-RPC request the client sent over HTTP is recorded in `window.appsHost.recorded`.
  */
 import { Client, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
@@ -39,6 +41,8 @@ interface Recorded {
   protocolVersion: string | undefined;
   resourceUri: string | undefined;
   resourceMimeType: string | undefined;
+  /** The view resource's `_meta.ui.csp`, as read. */
+  resourceCsp: Json | undefined;
   toolResult: Json | undefined;
   modelContext: Json[];
   messages: Json[];
@@ -58,12 +62,14 @@ export interface RunOptions {
   tool: string;
   arguments: Json;
   hostContext: McpUiHostContext;
+  /** A host that ignores the resource's declared domains: the view gets the spec's default CSP whatever it declares. */
+  ignoreResourceCsp?: boolean;
 }
 
 const HOST_INFO = { name: 'surfacer-apps-e2e-host', version: '1.0.0' };
 
 const recorded: Recorded = {
-  sent: [], protocolVersion: undefined, resourceUri: undefined, resourceMimeType: undefined, toolResult: undefined,
+  sent: [], protocolVersion: undefined, resourceUri: undefined, resourceMimeType: undefined, resourceCsp: undefined, toolResult: undefined,
   modelContext: [], messages: [], logs: [], sizes: [], failure: undefined,
 };
 let bridge: AppBridge | undefined;
@@ -124,7 +130,7 @@ async function run(options: RunOptions): Promise<void> {
   }
 }
 
-async function runSteps({ serverUrl, token, sandboxUrl, era, tool, arguments: args, hostContext }: RunOptions): Promise<void> {
+async function runSteps({ serverUrl, token, sandboxUrl, era, tool, arguments: args, hostContext, ignoreResourceCsp }: RunOptions): Promise<void> {
   const iframe = byId('view', HTMLIFrameElement);
   byId('tool', HTMLDivElement).textContent = `Surfacer · ${tool}`;
 
@@ -145,9 +151,13 @@ async function runSteps({ serverUrl, token, sandboxUrl, era, tool, arguments: ar
   if (uri === undefined) throw new Error(`${tool} names no view`);
   recorded.resourceUri = uri;
   const resource = await c.readResource({ uri });
-  const contents = resource.contents[0] as { mimeType?: string; text?: string } | undefined;
+  const contents = resource.contents[0] as { mimeType?: string; text?: string; _meta?: { ui?: { csp?: Json } } } | undefined;
   recorded.resourceMimeType = contents?.mimeType;
   if (contents?.mimeType !== RESOURCE_MIME_TYPE || typeof contents.text !== 'string') throw new Error(`${uri} is not an MCP App view`);
+  const csp = contents._meta?.ui?.csp;
+  recorded.resourceCsp = csp;
+  const domains = csp?.connectDomains;
+  const sandbox = Array.isArray(domains) && domains.length > 0 && ignoreResourceCsp !== true ? `${sandboxUrl}?csp=${encodeURIComponent(JSON.stringify(csp))}` : sandboxUrl;
 
   // The view, with the bridge forwarding its server requests through the client.
   const b = new AppBridge(c, HOST_INFO, {
@@ -160,7 +170,7 @@ async function runSteps({ serverUrl, token, sandboxUrl, era, tool, arguments: ar
   }, { hostContext });
   bridge = b;
   recordViewReports(b, iframe, recorded, showModelContext);
-  await openView(b, iframe, sandboxUrl, contents.text);
+  await openView(b, iframe, sandbox, contents.text);
 
   // The model's call: its input while it runs, then its result.
   await b.sendToolInput({ arguments: args });

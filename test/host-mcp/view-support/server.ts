@@ -27,6 +27,32 @@ export const SPEC_DEFAULT_VIEW_CSP = [
 ].join('; ');
 export const VIEW_CSP = [SPEC_DEFAULT_VIEW_CSP, "frame-src 'none'", "object-src 'none'", "base-uri 'self'"].join('; ');
 
+/**
+ * The view's CSP for a resource whose `_meta.ui.csp` declares `connectDomains`, as a host that
+ * honours them builds it (the spec: they map to `connect-src`): VIEW_CSP with those origins
+ * where it has `connect-src 'none'`.
+ */
+export function viewCsp(connectDomains: readonly string[] = []): string {
+  return connectDomains.length === 0 ? VIEW_CSP : VIEW_CSP.replace("connect-src 'none'", `connect-src ${connectDomains.join(' ')}`);
+}
+
+/**
+ * The `_meta.ui.csp` a host page passed in the sandbox proxy's URL (`?csp=<JSON>`, as
+ * examples/basic-host passes it): its `connectDomains`, each an http(s) origin, else none.
+ */
+function connectDomainsOf(query: URLSearchParams): string[] {
+  const text = query.get('csp');
+  if (text === null) return [];
+  let csp: { connectDomains?: unknown };
+  try {
+    csp = JSON.parse(text) as { connectDomains?: unknown };
+  } catch {
+    return [];
+  }
+  const domains = Array.isArray(csp.connectDomains) ? csp.connectDomains : [];
+  return domains.filter((d): d is string => typeof d === 'string' && /^https?:\/\/[^\s;,'"]+$/.test(d) && new URL(d).origin === d);
+}
+
 const HOST_PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -106,13 +132,15 @@ export function startViewHosts(): Promise<ViewHosts> {
 
 /**
  * A host on two origins: `page` (whose script is `/host.js`, bundled from `script`, a path) on
- * one, the sandbox proxy on the other, its document and script served with VIEW_CSP.
+ * one, the sandbox proxy on the other, its document and script served with VIEW_CSP (the
+ * document: viewCsp of the domains its URL names, if any).
  */
 export async function startHosts(host: { page: string; script: string }): Promise<ViewHosts> {
   const [hostJs, sandboxJs] = await Promise.all([bundle(host.script), bundle(fileURLToPath(new URL('./sandbox-proxy.ts', import.meta.url)))]);
   const requests: string[] = [];
-  const serve = (routes: Record<string, { type: string; body: string; csp?: string }>) => createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const serve = (routes: Record<string, { type: string; body: string; csp?: (query: URLSearchParams) => string }>) => createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
     requests.push(`${req.headers.host ?? ''}${path}`);
     const route = routes[path];
     if (route === undefined) {
@@ -122,7 +150,7 @@ export async function startHosts(host: { page: string; script: string }): Promis
     res.writeHead(200, {
       'Content-Type': route.type,
       'Cache-Control': 'no-store',
-      ...(route.csp === undefined ? {} : { 'Content-Security-Policy': route.csp }),
+      ...(route.csp === undefined ? {} : { 'Content-Security-Policy': route.csp(url.searchParams) }),
     });
     res.end(route.body);
   });
@@ -131,8 +159,9 @@ export async function startHosts(host: { page: string; script: string }): Promis
     '/host.js': { type: 'text/javascript; charset=utf-8', body: hostJs },
   });
   const sandbox = serve({
-    '/sandbox.html': { type: 'text/html; charset=utf-8', body: SANDBOX_PAGE, csp: VIEW_CSP },
-    '/sandbox.js': { type: 'text/javascript; charset=utf-8', body: sandboxJs, csp: VIEW_CSP },
+    // The resource's declared domains, if the host page passed them: the view's CSP (the inner srcdoc inherits it).
+    '/sandbox.html': { type: 'text/html; charset=utf-8', body: SANDBOX_PAGE, csp: (query) => viewCsp(connectDomainsOf(query)) },
+    '/sandbox.js': { type: 'text/javascript; charset=utf-8', body: sandboxJs, csp: () => VIEW_CSP },
   });
   const [hostUrl, sandboxOrigin] = await Promise.all([listen(pageServer), listen(sandbox)]);
   const close = (server: Server) => new Promise<void>((resolve) => {
