@@ -35,7 +35,15 @@ function relativeLinks(text: string): string[] {
   return [...prose(text).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((href) => !/^[a-z]+:/i.test(href));
 }
 
+/** Prose that sends a reader to a README section by name (`README, "X"`, `the README's "X"`): sections move, names rot. */
+const README_POINTER = /\bREADME(?:'s)?,? ["“][^"”]+["”]/g;
+
 describe('README.md and docs/', () => {
+  it('no page sends the reader to a README section by name (a link to the page that has it instead)', () => {
+    const pointers = pages.flatMap((p) => [...prose(readFileSync(path.join(DOCS, p), 'utf8')).matchAll(README_POINTER)].map((m) => `docs/${p}: ${m[0]}`));
+    expect(pointers).toEqual([]);
+  });
+
   it('the README links every page of docs/', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     expect(pages.filter((p) => !readme.includes(`](docs/${p})`))).toEqual([]);
