@@ -15,6 +15,7 @@ import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
 import { mountCatalogRoutes, serverCapabilities, type CatalogDocuments } from './catalog-routes.ts';
 import { mountA2uiRoutes, type A2uiRouteDeps } from './routes.ts';
 import type { SurfacerMetrics } from '../telemetry/metrics.ts';
+import { plannerBadge } from '../planner/index.ts';
 
 /*
  * The A2UI host over a real conversation service: bridges (service → hub), the shared ingress
@@ -184,7 +185,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
       const owns = typeof session?.csrf === 'string' && session.owner === conversation.ownerSessionId;
       return {
         appName: service.app.name, description: texts.description,
-        planner: { label: service.planner.label, offline: service.planner.name === 'offline' },
+        planner: plannerBadge(service.planner),
         htmlUrl: `/c/${cid}`, emptyState: texts.emptyState, hints: texts.hints,
         ...((recent) => ({
           transcript: recent.entries.map((e) => ({ role: e.role, text: e.text })),

@@ -29,7 +29,7 @@ export interface A2uiPageParams {
 export interface A2uiPageChrome {
   appName: string;
   description: string | undefined;
-  planner: { label: string; offline: boolean };
+  planner: { label: string; offline: boolean; title: string };
   /** The htmx page of the same conversation. */
   htmlUrl: string;
   emptyState: string;
@@ -84,7 +84,7 @@ export function renderA2uiPage(p: A2uiPageParams): string {
 <body>
 <header class="a2ui-topbar">
 <span class="a2ui-topbar__brand">${escapeHtml(title)}</span>
-${chrome === undefined ? '' : `<span class="a2ui-badge${chrome.planner.offline ? ' a2ui-badge--offline' : ''}" title="Which planner answers your messages">${escapeHtml(chrome.planner.label)}</span>
+${chrome === undefined ? '' : `<span class="a2ui-badge${chrome.planner.offline ? ' a2ui-badge--offline' : ''}" title="${escapeHtml(chrome.planner.title)}">${escapeHtml(chrome.planner.label)}</span>
 `}<p id="a2ui-status" class="a2ui-status" role="status" aria-live="polite" data-state="connecting">Connecting…</p>
 ${chrome === undefined ? '' : `<nav class="a2ui-topbar__nav" aria-label="Conversation"><a href="${escapeHtml(chrome.htmlUrl)}">HTML view</a> <a href="/">New conversation</a></nav>
 `}</header>

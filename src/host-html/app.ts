@@ -19,6 +19,7 @@ import { createSessions } from './session.ts';
 import { createStreamRegistry } from './streams.ts';
 import { createViews } from './views.ts';
 import { httpServerSpans } from '../telemetry/http-span.ts';
+import { plannerBadge } from '../planner/index.ts';
 
 export interface HostApp {
   hono: Hono<HostEnv>;
@@ -89,7 +90,7 @@ export function createApp(deps: HostDeps): HostApp {
       if (extra.pageId) headers['X-Surfacer-Page'] = extra.pageId;
       return {
         title: extra.title, appName: deps.app.name,
-        planner: { label: service.planner.label, offline: service.planner.name === 'offline' },
+        planner: plannerBadge(service.planner),
         ...(extra.withTrace && pc ? { traceUrl: `${pc.base}/trace` } : {}),
         // The A2UI view of the same conversation exists only when that host is mounted.
         ...(extra.withTrace && pc && deps.extend ? { a2uiUrl: `/a2ui${pc.base}` } : {}),
@@ -163,7 +164,11 @@ export function createApp(deps: HostDeps): HostApp {
   app.get('/readyz', async (c) => {
     const store = draining ? status() : await backendReady();
     const ready = store.ok && !draining;
-    return c.json({ ok: ready, draining, store }, ready ? 200 : 503);
+    // The planner does not decide readiness (the offline planner answers while the model cannot),
+    // but an operator reads here that it is doing so.
+    const { fallback } = service.planner;
+    const planner = { label: service.planner.label, ...(fallback !== undefined ? { fallback } : {}) };
+    return c.json({ ok: ready, draining, store, planner }, ready ? 200 : 503);
   });
   app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
 

@@ -32,7 +32,7 @@ export const HTMX_CONFIG = JSON.stringify({
 export interface LayoutData {
   title: string;
   appName: string;
-  planner: { label: string; offline: boolean };
+  planner: { label: string; offline: boolean; title: string };
   traceUrl?: string;
   a2uiUrl?: string;
   hxHeaders?: string;

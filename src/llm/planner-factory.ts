@@ -3,7 +3,7 @@ import { instrumentPlanner } from '../telemetry/instrument.ts';
 import type { SurfacerMetrics } from '../telemetry/metrics.ts';
 import { capabilitiesFor, parseCapabilityTable, type CapabilityTable } from './capabilities.ts';
 import type { PlannerConfig } from './config.ts';
-import { createFallbackPlanner } from './fallback-planner.ts';
+import { createFallbackPlanner, type FallbackOptions } from './fallback-planner.ts';
 import { createOllamaPlanner } from './ollama-planner.ts';
 import { createOpenAiPlanner, openAiProviderFor } from './openai-planner.ts';
 import { PlannerError } from './planner-error.ts';
@@ -19,6 +19,8 @@ export interface PlannerDeps {
   readFile: (path: string) => string;
   /** GenAI metrics of every model request (src/telemetry); absent: none recorded. */
   metrics?: SurfacerMetrics;
+  /** Told when the model stops answering and the offline planner answers in its place, and when it is back. */
+  onFallback?: FallbackOptions['onChange'];
 }
 
 function readTable(config: PlannerConfig, readFile: PlannerDeps['readFile']): CapabilityTable {
@@ -44,6 +46,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
   const measured = (planner: Planner, model: string | undefined): Planner => (deps.metrics
     ? instrumentPlanner(planner, deps.metrics, model !== undefined ? { requestModel: model } : {})
     : planner);
+  const fallbackOptions = deps.onFallback ? { onChange: deps.onFallback } : {};
   switch (config.planner) {
     case 'offline':
       return deps.offline;
@@ -52,7 +55,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
         ...common, host: config.ollamaHost, model: config.ollamaModel, format: deps.envelopeSchema,
         capabilities: capabilitiesFor('ollama', config.ollamaModel, readTable(config, deps.readFile)),
       });
-      return createFallbackPlanner(measured(ollama, config.ollamaModel), deps.offline);
+      return createFallbackPlanner(measured(ollama, config.ollamaModel), deps.offline, fallbackOptions);
     }
     case 'openai': {
       const table = readTable(config, deps.readFile);
@@ -60,7 +63,7 @@ export function createConfiguredPlanner(config: PlannerConfig, deps: PlannerDeps
         ...common, baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey!, model: config.openaiModel!, envelopeSchema: deps.envelopeSchema,
         capabilities: capabilitiesFor(openAiProviderFor(config.openaiBaseUrl), config.openaiModel!, table),
       });
-      return createFallbackPlanner(measured(openai, config.openaiModel), deps.offline);
+      return createFallbackPlanner(measured(openai, config.openaiModel), deps.offline, fallbackOptions);
     }
     case 'replay': {
       const parsed = parseReplayFile(deps.readFile(config.replayFile!), config.replayFile!);

@@ -5,6 +5,7 @@
 export { ActionEventAnswer, ActionEventSchema, actionEventJsonSchema, describeActionEvent } from './action-event.ts';
 export type { ActionEvent } from './action-event.ts';
 export type {
-  Planner, PlannerInput, PlannerName, PlannerOutput, PlannerStream, PlannerToolDefinition, PlannerTools, RepairAttempt, RepairIssue, TokenUsage, ToolStep,
+  Planner, PlannerFallback, PlannerInput, PlannerName, PlannerOutput, PlannerStream, PlannerToolDefinition, PlannerTools, RepairAttempt, RepairIssue, TokenUsage, ToolStep,
 } from './types.ts';
 export { sumUsage } from './usage.ts';
+export { plannerBadge } from './badge.ts';

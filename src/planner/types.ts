@@ -111,6 +111,16 @@ export interface PlannerOutput {
   toolSteps?: ToolStep[];
 }
 
+/** A model planner answered by its offline fallback (Planner.fallback). */
+export interface PlannerFallback {
+  /** ISO time of the first failed call of this stretch. */
+  readonly since: string;
+  /** The canonical code of the last failure (e.g. LLM_UNAVAILABLE). */
+  readonly code: string;
+  /** Who answers meanwhile. */
+  readonly answeredBy: string;
+}
+
 export interface Planner {
   readonly name: PlannerName;
   /** Human-readable label shown in the UI (the offline planner says it is offline). */
@@ -118,6 +128,11 @@ export interface Planner {
   plan(input: PlannerInput, signal: AbortSignal): Promise<PlannerOutput>;
   /** The planner may hand its answer over as it arrives (PlannerInput.stream); absent: it never does. */
   readonly streams?: boolean;
+  /**
+   * Set while the model cannot answer and the offline planner answers in its place (a model
+   * planner with a fallback): since when, and why. Absent: the planner answers itself.
+   */
+  readonly fallback?: PlannerFallback;
   /**
    * How a piece of streamed answer, closed into a complete envelope, becomes what the parser
    * reads, as `rawText` was made from the whole answer (OpenAI strict mode maps nulls back).

@@ -146,7 +146,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   const { app } = options;
   const env = options.env ?? process.env;
   const metrics = surfacerMetrics(options.meterProvider);
-  const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', env, metrics);
+  const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', env, metrics, logger);
   const backend = options.backend ?? createLocalBackend(options.store ?? createMemoryStore());
   const secret = options.sessionSecret;
   if (backend.store.writers === 'many' && (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH)) {
@@ -264,13 +264,19 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
 }
 
 /** Throws an LLM_CONFIG_INVALID PlannerError on a bad planner configuration. */
-function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: NodeJS.ProcessEnv, metrics: SurfacerMetrics): { planner: Planner; repairAttempts: number } {
+function choosePlanner(app: AppDefinition, choice: PlannerKind | Planner, env: NodeJS.ProcessEnv, metrics: SurfacerMetrics, logger: Logger): { planner: Planner; repairAttempts: number } {
   const config = plannerConfigFromEnv(env, typeof choice === 'string' ? choice : 'offline');
   // A planner of the caller's own is measured as a model's, unless it says it is offline.
   if (typeof choice !== 'string') return { planner: choice.name === 'offline' ? choice : instrumentPlanner(choice, metrics), repairAttempts: config.repairAttempts };
   const planner = createConfiguredPlanner(config, {
     offline: app.offlinePlanner, systemPrompt: renderSystemPrompt(app.directives), envelopeSchema: directiveJsonSchema(app.directives),
     readFile: (path) => readFileSync(path, 'utf8'), metrics,
+    // Once when the model stops answering, once when it is back: the badge and /readyz say it meanwhile.
+    onFallback: (fallback, model) => {
+      metrics.plannerFallback(fallback !== undefined);
+      if (fallback !== undefined) logger.warn(`${model} cannot be reached: ${fallback.answeredBy} answers until it is back`, { code: fallback.code });
+      else logger.info(`${model} answers again`);
+    },
   });
   return { planner, repairAttempts: config.repairAttempts };
 }

@@ -70,6 +70,8 @@ export interface SurfacerMetrics {
   logAppend(outcome: LogAppendOutcome, kind: string): void;
   /** A durable Redis write acknowledged with fewer replicas than configured, because its primary had no more (SURFACER_REDIS_ACK_MODE available). */
   redisUnreplicated(): void;
+  /** The model stopped answering and the offline planner answers in its place (`true`), or it answers again (`false`). */
+  plannerFallback(active: boolean): void;
 }
 
 /** Builds the instruments once on `meter`; with the API's no-op meter, every record is a no-op. */
@@ -96,6 +98,9 @@ export function createSurfacerMetrics(meter: Meter): SurfacerMetrics {
   });
   const redisErrors = meter.createCounter('surfacer.redis.command.errors', { unit: '{command}', description: 'Redis commands that failed, by error type' });
   const appends = meter.createCounter('surfacer.log.appends', { unit: '{entry}', description: 'Appends to conversation logs, by outcome' });
+  const fallbacks = meter.createUpDownCounter('surfacer.planner.fallback', {
+    unit: '{planner}', description: 'Model planners answered by the offline planner now, because the model cannot be reached (1 while it lasts)',
+  });
   const unreplicated = meter.createCounter('surfacer.redis.writes.unreplicated', {
     unit: '{write}', description: 'Durable Redis writes acknowledged with fewer replicas than configured, because their primary had no more',
   });
@@ -150,6 +155,9 @@ export function createSurfacerMetrics(meter: Meter): SurfacerMetrics {
     },
     redisUnreplicated() {
       unreplicated.add(1);
+    },
+    plannerFallback(active) {
+      fallbacks.add(active ? 1 : -1);
     },
   };
 }

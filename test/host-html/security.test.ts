@@ -171,7 +171,7 @@ describe('HTML host security', () => {
     expect(await (await client.get('/healthz')).json()).toEqual({ ok: true, store: { ok: true, engine: 'local' } });
     const ready = await client.get('/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ok: true, draining: false, store: { ok: true, engine: 'local' } });
+    expect(await ready.json()).toEqual({ ok: true, draining: false, store: { ok: true, engine: 'local' }, planner: { label: expect.any(String) } });
     const missing = await client.get('/nope', { as: 'json' });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'HTTP_NOT_FOUND', category: 'http', retryable: false });
