@@ -128,7 +128,11 @@ function composer(c: NonNullable<A2uiPageChrome['composer']>): string {
 }
 
 function emptyState(chrome: A2uiPageChrome): string {
-  const hints = chrome.hints.length === 0 ? '' : `<ul class="a2ui-empty__hints" aria-label="Things to try">${chrome.hints.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul>`;
+  // Pressing a suggestion sends it (composer.ts); read-only pages (no composer) list them as text.
+  const hint = (h: string): string => (chrome.composer === undefined
+    ? `<li>${escapeHtml(h)}</li>`
+    : `<li><button type="button" class="a2ui-empty__hint" data-hint="${escapeHtml(h)}">${escapeHtml(h)}</button></li>`);
+  const hints = chrome.hints.length === 0 ? '' : `<ul class="a2ui-empty__hints" aria-label="Things to try">${chrome.hints.map(hint).join('')}</ul>`;
   return `<div id="a2ui-empty" class="a2ui-empty"><p class="a2ui-empty__text">${escapeHtml(chrome.emptyState)}</p>${hints}</div>
 `;
 }

@@ -106,6 +106,15 @@ export function startComposer(): void {
     showAlert(message ?? 'The message could not be sent.');
   }
 
+  // The empty state's suggestions: pressing one sends its words, as if typed.
+  document.addEventListener('click', (event) => {
+    const hint = (event.target as Element | null)?.closest?.('button[data-hint]');
+    if (!(hint instanceof HTMLButtonElement) || running) return;
+    event.preventDefault();
+    box.value = hint.dataset.hint ?? '';
+    void submit();
+  });
+
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void submit();

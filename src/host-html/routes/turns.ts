@@ -12,7 +12,9 @@ export function registerTurnRoutes(app: HostHono, host: Host): void {
   app.post('/c/:cid/messages', async (c) => {
     const conversation = c.get('conversation');
     const pc = c.get('pc');
-    const text = (single(c.get('fields'), 'text') ?? '').trim();
+    // A suggestion of the empty state the person pressed (a submit button named `hint`) is the message.
+    const fields = c.get('fields');
+    const text = (single(fields, 'hint') ?? single(fields, 'text') ?? '').trim();
     if (text === '') {
       return respondFailure(host, c, { error: makeError('HTTP_BAD_REQUEST', 'empty message', { message: 'Please type a message.' }) }, { ir: conversation.ir });
     }
