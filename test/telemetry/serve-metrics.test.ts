@@ -119,7 +119,7 @@ describe('surfacer serve with metrics', () => {
           const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
           expect(parsed.map((l) => [l.level, l.msg])).toEqual([
             ['warn', 'SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops'],
-            ['warn', 'agent endpoints open without SURFACER_API_TOKENS: loopback callers only'],
+            ['warn', 'agent endpoints open without SURFACER_API_TOKENS: loopback callers only, as one local principal; a request that sends a token is refused (401)'],
           ]);
           expect(parsed[1]).toMatchObject({ hostname: '127.0.0.1' });
           for (const line of parsed) expect(typeof line.time).toBe('string');
