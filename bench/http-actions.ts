@@ -1,7 +1,10 @@
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { ACTION_ANSWER_BYTES } from './_http-actions-server.ts';
+import { CURRENT_ROOT, openBuild } from './_other-build.ts';
 
 /**
  * Action round trips per second through the HTML host (POST /c/{cid}/actions: session cookie,
@@ -28,12 +31,14 @@ let counter = 0;
 export interface Slot { cid: string; fields: Record<string, string>; rev: number }
 
 /**
- * Forks bench/_http-actions-server.ts. `execArgv` lets bench/profile-actions.ts add `--cpu-prof`;
- * `stop()` resolves once the child exited (so a CPU profile has been written).
+ * Forks bench/_http-actions-server.ts: this checkout's, or that of the checkout at `root` (another
+ * build, see bench/_other-build.ts; run from its own folder, so its tsconfig and sources apply).
+ * `execArgv` lets bench/profile-actions.ts add `--cpu-prof`; `stop()` resolves once the child
+ * exited (so a CPU profile has been written).
  */
-export async function startServers(execArgv: readonly string[] = [], env: Record<string, string> = {}): Promise<{ ports: Record<string, number>; pid: number; stop(): Promise<void> }> {
-  const child = fork(fileURLToPath(new URL('./_http-actions-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+export async function startServers(execArgv: readonly string[] = [], env: Record<string, string> = {}, root = CURRENT_ROOT): Promise<{ ports: Record<string, number>; pid: number; stop(): Promise<void> }> {
+  const child = fork(join(root, 'bench', '_http-actions-server.ts'), [], {
+    cwd: root, execArgv: ['--import', 'tsx', '--import', pathToFileURL(join(CURRENT_ROOT, 'bench', '_exit-with-parent.mjs')).href, ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ports = await new Promise<Record<string, number>>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { ports: Record<string, number> }).ports));
@@ -76,16 +81,37 @@ function runCannon(options: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
-export async function measureActions(base: string, mode: 'htmx' | 'json'): Promise<{ rps: number; ok: number; other: number; accepted: number; p99: number }> {
+interface ActionRun { rps: number; ok: number; other: number; accepted: number; p99: number }
+
+export async function measureActions(base: string, mode: 'htmx' | 'json'): Promise<ActionRun> {
   const { cookie, slots } = await prepare(base);
   // Warm-up (JIT, caches) on the same slots, not measured.
   await runCannonOn(base, cookie, slots, mode, Math.min(2, DURATION_S));
+  return measuredRun(base, cookie, slots, mode);
+}
+
+/** One measured run on prepared slots, checked against the server's revs. */
+async function measuredRun(base: string, cookie: string, slots: Slot[], mode: 'htmx' | 'json'): Promise<ActionRun> {
   const before = await serverRevs(base, cookie, slots);
   const result = await runCannonOn(base, cookie, slots, mode, DURATION_S);
   // The server's own revs, not the client's bookkeeping: what was really committed.
   const after = await serverRevs(base, cookie, slots);
   const accepted = after.reduce((sum, rev, i) => sum + (rev - before[i]!), 0);
   return { rps: result.requests.average, ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts, accepted, p99: result.latency.p99 };
+}
+
+/** Requests in flight when autocannon stops (≤ one per connection) are applied but not counted. */
+function consistent(r: ActionRun): boolean {
+  return r.accepted >= r.ok && r.accepted <= r.ok + CONNECTIONS;
+}
+
+/** A form post of an action's shape to `url`, answered without the host (the floors). */
+function runFloor(url: string, cookie: string, origin: string, fields: Record<string, string>): Promise<autocannon.Result> {
+  return runCannon({
+    url, connections: CONNECTIONS, duration: DURATION_S, method: 'POST',
+    body: new URLSearchParams(fields).toString(),
+    headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded', 'hx-request': 'true' },
+  });
 }
 
 /** Reads each slot's current rev from its page (and resyncs the slot with it). */
@@ -153,11 +179,7 @@ export default async function bench(): Promise<{ name: string; lines: string[] }
       ["the same with hono's secureHeaders middleware", `http://127.0.0.1:${servers.ports['floorHono']}`, shape, 200],
       ['host refusing the same post at its CSRF check (403)', memoryBase, { ...shape, _csrf: 'wrong' }, 403],
     ] as const) {
-      const r = await runCannon({
-        url: `${base}/c/${slots[0]!.cid}/actions`, connections: CONNECTIONS, duration: DURATION_S, method: 'POST',
-        body: new URLSearchParams(fields).toString(),
-        headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded', 'hx-request': 'true' },
-      });
+      const r = await runFloor(`${base}/c/${slots[0]!.cid}/actions`, cookie, base, fields);
       const unexpected = (status === 200 ? r.non2xx : r['2xx']) + r.errors;
       lines.push(`${label}: ${r.requests.average.toFixed(0)} req/s = ${((100 * r.requests.average) / baseline).toFixed(1)}% of hello-world, p99 ${r.latency.p99} ms`
         + (unexpected === 0 ? '' : ` — ${unexpected} UNEXPECTED ANSWERS (expected ${status})`));
@@ -169,8 +191,7 @@ export default async function bench(): Promise<{ name: string; lines: string[] }
       lines.push(
         `actions ${mode} / ${store === 'jsonl' ? 'JSONL log + fsync' : 'memory log'}: ${r.rps.toFixed(0)} round trips/s = ${ratio.toFixed(1)}% of hello-world`
         + ` (goal ≥ 30%: ${ratio >= 30 ? 'met' : 'NOT met'}), p99 ${r.p99} ms, 2xx ${r.ok}, other ${r.other}, accepted (rev growth) ${r.accepted}`
-        // Requests in flight when autocannon stops (≤ one per connection) are applied but not counted.
-        + (r.accepted >= r.ok && r.accepted <= r.ok + CONNECTIONS ? ' (consistent)' : ' — MISMATCH'),
+        + (consistent(r) ? ' (consistent)' : ' — MISMATCH'),
       );
     }
     return { name: 'http-actions', lines };
@@ -179,8 +200,77 @@ export default async function bench(): Promise<{ name: string; lines: string[] }
   }
 }
 
+const MODES = ['htmx', 'json'] as const;
+
+/**
+ * BENCH_COMPARE=<commit or path>: this build (A) beside another (B) in the same run. Both builds'
+ * servers (each its own bench/_http-actions-server.ts, forked from its own tree) run side by side;
+ * the same client code drives accepted htmx and JSON actions on each build's memory-log host,
+ * alternately, BENCH_COMPARE_ROUNDS rounds (default 3, at least 2) of BENCH_DURATION seconds per
+ * build and mode, the order of A and B swapped every round (A B, B A, …) so a drift of the
+ * machine does not favour either. Each round also measures the Hono-alone floor (this build's
+ * server). A commit is checked out in a temporary git worktree, removed at the end.
+ */
+async function compare(spec: string): Promise<{ name: string; lines: string[] }> {
+  const rounds = Math.max(2, Number(process.env.BENCH_COMPARE_ROUNDS ?? 3));
+  const other = openBuild(spec);
+  const builds: { label: string; servers: Awaited<ReturnType<typeof startServers>>; base: string; cookie: string; slots: Slot[] }[] = [];
+  const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+  const lines = [`A = this tree (${CURRENT_ROOT}), B = ${other.label}; node ${process.version}; ${CONNECTIONS} connections, memory log,`
+    + ` ${rounds} rounds × ${DURATION_S} s per build and mode, alternating; load average at start ${load()}`];
+  try {
+    for (const [label, root] of [['A', CURRENT_ROOT], ['B', other.root]] as const) {
+      const build = { label, servers: await startServers([], {}, root), base: '', cookie: '', slots: [] as Slot[] };
+      builds.push(build);
+      build.base = `http://127.0.0.1:${build.servers.ports['memory']}`;
+      Object.assign(build, await prepare(build.base));
+    }
+    // Warm-up (JIT, caches), not measured; then the slots take the server's revs again.
+    for (const b of builds) {
+      for (const mode of MODES) await runCannonOn(b.base, b.cookie, b.slots, mode, Math.min(2, DURATION_S));
+    }
+    const floorBase = `http://127.0.0.1:${builds[0]!.servers.ports['floor']}`;
+    const floorFields = { ...builds[0]!.slots[0]!.fields, _rev: '1', _idem: 'floor' };
+    const floor: number[] = [];
+    const runs = new Map<string, ActionRun[]>();
+    for (let round = 0; round < rounds; round++) {
+      floor.push((await runFloor(`${floorBase}/c/${builds[0]!.slots[0]!.cid}/actions`, builds[0]!.cookie, floorBase, floorFields)).requests.average);
+      for (const mode of MODES) {
+        for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+          const r = await measuredRun(b.base, b.cookie, b.slots, mode);
+          runs.set(`${b.label} ${mode}`, [...(runs.get(`${b.label} ${mode}`) ?? []), r]);
+        }
+      }
+    }
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+    const floorMean = mean(floor);
+    lines.push(`Hono alone (form post → ${ACTION_ANSWER_BYTES} B HTML, no checks): ${floor.map((f) => f.toFixed(0)).join(' / ')} req/s, mean ${floorMean.toFixed(0)}`);
+    lines.push('', '| build | mode | actions/s per round | mean | % of Hono floor | p99 ms per round | median p99 | checked |', '|---|---|---:|---:|---:|---:|---:|---|');
+    for (const mode of MODES) {
+      for (const b of builds) {
+        const rs = runs.get(`${b.label} ${mode}`)!;
+        lines.push(`| ${b.label} | ${mode} | ${rs.map((r) => r.rps.toFixed(0)).join(' / ')} | ${mean(rs.map((r) => r.rps)).toFixed(0)}`
+          + ` | ${((100 * mean(rs.map((r) => r.rps))) / floorMean).toFixed(1)} % | ${rs.map((r) => r.p99).join(' / ')} | ${median(rs.map((r) => r.p99))}`
+          + ` | ${rs.every(consistent) ? 'consistent' : 'MISMATCH'}${rs.some((r) => r.other > 0) ? `, ${rs.reduce((n, r) => n + r.other, 0)} not 2xx` : ''} |`);
+      }
+    }
+    lines.push('');
+    for (const mode of MODES) {
+      const [a, b] = builds.map((x) => runs.get(`${x.label} ${mode}`)!);
+      lines.push(`B/A ${mode}: actions/s ${(mean(b!.map((r) => r.rps)) / mean(a!.map((r) => r.rps))).toFixed(3)}, median p99 ${(median(b!.map((r) => r.p99)) / median(a!.map((r) => r.p99))).toFixed(3)}`);
+    }
+    lines.push(`load average at end ${load()}`);
+    return { name: 'http-actions (compare)', lines };
+  } finally {
+    await Promise.all(builds.map((b) => b.servers.stop()));
+    other.dispose();
+  }
+}
+
 /** bench/run.ts contract: print the results. */
 export async function run(): Promise<void> {
-  const result = await bench();
+  const spec = process.env.BENCH_COMPARE;
+  const result = spec ? await compare(spec) : await bench();
   for (const line of result.lines) process.stdout.write(`${line}\n`);
 }

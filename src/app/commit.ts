@@ -25,6 +25,11 @@ function splitList(text: string): string[] {
   return [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
 }
 
+/** The values a select or multiselect offers (a module function, not a closure per field: see settledOf in src/ingress/queue.ts). */
+function optionValues(field: FieldBlock): Set<string> {
+  return new Set((field.options ?? []).map((o) => o.value));
+}
+
 /** One field: `undefined` means absent, a string means a problem. */
 function normaliseField(field: FieldBlock, raw: DataValue | undefined): { value?: DataValue; problem?: string } {
   const { label } = field;
@@ -46,17 +51,16 @@ function normaliseField(field: FieldBlock, raw: DataValue | undefined): { value?
   if (field.maxLength !== undefined && text.length > field.maxLength) {
     return { problem: `${label} must be at most ${field.maxLength} characters.` };
   }
-  const allowed = (): Set<string> => new Set((field.options ?? []).map((o) => o.value));
   switch (field.control) {
     case 'tags':
       return { value: splitList(text) };
     case 'multiselect': {
       const values = splitList(text);
-      const options = allowed();
+      const options = optionValues(field);
       return values.every((v) => options.has(v)) ? { value: values } : { problem: `Choose ${label} from the list.` };
     }
     case 'select': {
-      const options = allowed();
+      const options = optionValues(field);
       return options.size === 0 || options.has(text) ? { value: text } : { problem: `Choose ${label} from the list.` };
     }
     case 'url':

@@ -81,8 +81,38 @@ export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointS
     await yieldNow();
     chunks.push({ index, text: JSON.stringify(ir.transcript.slice(index * TRANSCRIPT_CHUNK, (index + 1) * TRANSCRIPT_CHUNK)) });
   }
-  const head = [JSON.stringify(header), JSON.stringify({ ...ir, transcript: [] }), JSON.stringify(ir.transcript.slice(fullChunks * TRANSCRIPT_CHUNK))];
-  return { head: `${head.join('\n')}\n`, chunks, fullChunks };
+  // Concatenated, not joined: the head stays a rope over its parts (see headerJson).
+  const head = `${headerJson(header)}\n${JSON.stringify({ ...ir, transcript: [] })}\n${JSON.stringify(ir.transcript.slice(fullChunks * TRANSCRIPT_CHUNK))}\n`;
+  return { head, chunks, fullChunks };
+}
+
+/**
+ * JSON.stringify(header), byte for byte, without encoding the kept outcomes again at every
+ * checkpoint. An action-heavy conversation keeps up to idempotencyKeys outcomes (1,024 by
+ * default: ~300 KB of JSON, twice that as two-byte text), and encoding them all, then copying
+ * them into fresh flat strings (large-object allocations, their pages faulted in) every
+ * checkpointEvery entries cost ~45 µs per action. Now each outcome is encoded once (outcomeJson)
+ * and the parts are concatenated, not joined: the head is a rope over the cached texts, copied
+ * only if a store flattens it to write it (a file, Redis); the in-memory store keeps it as it is.
+ */
+function headerJson(header: CheckpointHeader): string {
+  const { outcomes, pending, divergences, ...front } = header;
+  let list = '';
+  for (let i = 0; i < outcomes.length; i += 1) list = i === 0 ? outcomeJson(outcomes[i]!) : `${list},${outcomeJson(outcomes[i]!)}`;
+  return `${JSON.stringify(front).slice(0, -1)},"outcomes":[${list}],${JSON.stringify({ pending, divergences }).slice(1)}`;
+}
+
+/** A kept outcome's JSON by its stored outcome (immutable, like everything an idempotency store holds). */
+const outcomeTexts = new WeakMap<object, { key: string; storedAt: number; text: string }>();
+
+function outcomeJson(kept: CheckpointHeader['outcomes'][number]): string {
+  const { outcome } = kept;
+  if (outcome === null || typeof outcome !== 'object') return JSON.stringify(kept);
+  const cached = outcomeTexts.get(outcome);
+  if (cached !== undefined && cached.key === kept.key && cached.storedAt === kept.storedAt) return cached.text;
+  const text = JSON.stringify(kept);
+  outcomeTexts.set(outcome, { key: kept.key, storedAt: kept.storedAt, text });
+  return text;
 }
 
 export type DecodedCheckpoint =

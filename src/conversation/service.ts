@@ -447,8 +447,10 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
         owner: state.folded.meta.ownerSessionId,
         effects,
         ...(options.signal ? { signal: options.signal } : {}),
-        read: () => prev,
-        commit: async (ir, record) => {
+        // Methods, not arrow properties: tsx names each arrow property again per request (see
+        // settledOf in src/ingress/queue.ts); neither uses `this`.
+        read() { return prev; },
+        async commit(ir, record) {
           const entry: LogEntry = {
             type: 'action', v: LOG_VERSION, at: iso(), request: record.request as LogActionRequest,
             draw: { now: record.draw.now, nonce: record.draw.nonce }, ...(record.effect ? { effect: record.effect } : {}),

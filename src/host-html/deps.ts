@@ -59,7 +59,7 @@ export interface HostDeps {
    * request with, and they take JSON only (their own gate answers 415 for anything else).
    */
   agentPaths?: readonly string[];
-  /** Random url-safe tokens (session ids, page ids); default crypto.randomBytes. */
+  /** Random url-safe tokens (session ids, page ids); default the CSPRNG (crypto.randomBytes, pooled: createRandomTokens). */
   randomToken?: (bytes: number) => string;
   /** Token buckets (shared by every instance with the Redis backend); default in-process. */
   rateLimiter?: (name: string, options: { perMinute: number; burst: number }) => RateLimiter;

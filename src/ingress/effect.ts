@@ -30,6 +30,13 @@ export interface EffectRun {
 const CANCELLED = Symbol('cancelled');
 const TIMED_OUT = Symbol('timeout');
 
+function unsettled(): void {}
+
+/** The request's abort, passed on to the effect (made here, not as a named closure per run: see queue.ts settledOf). */
+function cancelling(controller: AbortController, signal: AbortSignal | undefined, then: () => void): () => void {
+  return () => { controller.abort(signal?.reason); then(); };
+}
+
 /**
  * Runs the checked action's effect, if it has one and its pure `prepare` asks for it. Throws only
  * StoreUnavailableError: an effect that saves into the backend's shared records (Redis away, a
@@ -54,9 +61,9 @@ export async function runEffect(checked: CheckedAction, ir: ConversationIr, run:
 
   const timeoutMs = effect.timeoutMs ?? DEFAULT_EFFECT_TIMEOUT_MS;
   const controller = new AbortController();
-  let settle: (value: typeof CANCELLED | typeof TIMED_OUT) => void = () => {};
+  let settle: (value: typeof CANCELLED | typeof TIMED_OUT) => void = unsettled;
   const interrupted = new Promise<typeof CANCELLED | typeof TIMED_OUT>((resolve) => { settle = resolve; });
-  const onCancel = (): void => { controller.abort(run.signal?.reason); settle(CANCELLED); };
+  const onCancel = cancelling(controller, run.signal, () => settle(CANCELLED));
   const timer = setTimeout(() => { controller.abort(new Error('effect timed out')); settle(TIMED_OUT); }, timeoutMs);
   run.signal?.addEventListener('abort', onCancel, { once: true });
   const started = performance.now();

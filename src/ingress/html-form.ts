@@ -17,6 +17,9 @@ export interface HtmlFormOptions {
 const invalid = (detail: string, pointer?: string): Rejection => reject('A2UI_C2S_ENVELOPE_INVALID', detail, pointer);
 const tooLarge = (detail: string, pointer?: string): Rejection => reject('A2UI_C2S_CONTEXT_TOO_LARGE', detail, pointer);
 
+/** A field's pointer, only built for a rejection (a module function, not a closure per field: see settledOf in queue.ts). */
+const fieldPointer = (name: string): string => `/${escapeToken(name)}`;
+
 /** Field count, string length and total size; also refuses values that are not strings. */
 function checkSizes(fields: Record<string, unknown>, limits: IngressLimits): Rejection | undefined {
   const names = Object.keys(fields);
@@ -24,21 +27,20 @@ function checkSizes(fields: Record<string, unknown>, limits: IngressLimits): Rej
   let bytes = 0;
   if (entries > limits.maxEntries) return tooLarge(`more than ${limits.maxEntries} fields`);
   for (const name of names) {
-    const pointer = (): string => `/${escapeToken(name)}`; // only built for a rejection
     const value = fields[name];
     const items: unknown[] = Array.isArray(value) ? value : [value];
     if (Array.isArray(value)) {
       entries += value.length;
-      if (entries > limits.maxEntries) return tooLarge(`more than ${limits.maxEntries} fields and values`, pointer());
+      if (entries > limits.maxEntries) return tooLarge(`more than ${limits.maxEntries} fields and values`, fieldPointer(name));
     }
-    if (name.length > limits.maxStringLength) return tooLarge(`field name longer than ${limits.maxStringLength}`, pointer());
+    if (name.length > limits.maxStringLength) return tooLarge(`field name longer than ${limits.maxStringLength}`, fieldPointer(name));
     bytes += utf8ByteLength(name);
     for (const item of items) {
-      if (typeof item !== 'string') return invalid('form values must be strings', pointer());
-      if (item.length > limits.maxStringLength) return tooLarge(`value longer than ${limits.maxStringLength} characters`, pointer());
+      if (typeof item !== 'string') return invalid('form values must be strings', fieldPointer(name));
+      if (item.length > limits.maxStringLength) return tooLarge(`value longer than ${limits.maxStringLength} characters`, fieldPointer(name));
       bytes += utf8ByteLength(item);
     }
-    if (bytes > limits.maxBodyBytes) return tooLarge(`form over ${limits.maxBodyBytes} bytes`, pointer());
+    if (bytes > limits.maxBodyBytes) return tooLarge(`form over ${limits.maxBodyBytes} bytes`, fieldPointer(name));
   }
   return undefined;
 }

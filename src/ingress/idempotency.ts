@@ -28,7 +28,8 @@ export interface MemoryIdempotencyOptions {
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_IDEMPOTENCY_MAX_ENTRIES = 10_000;
 
-interface Entry<V> { readonly key: string; readonly value: V; readonly expiresAt: number }
+/** `superseded`: its key was set again (a later entry answers for it); the Map holds an entry only while it is not. */
+interface Entry<V> { readonly key: string; readonly value: V; readonly expiresAt: number; superseded: boolean }
 
 /**
  * A Map for lookups plus a FIFO of entries in insertion order. With one TTL for all, insertion
@@ -72,7 +73,8 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
       const live: Array<{ key: string; value: V; storedAt: number }> = [];
       for (let i = head; i < queue.length; i += 1) {
         const entry = queue[i]!;
-        if (entries.get(entry.key) === entry) live.push({ key: entry.key, value: entry.value, storedAt: entry.expiresAt - ttlMs });
+        // The flag, not a Map lookup per entry: a checkpoint lists up to the store's bound of them.
+        if (!entry.superseded) live.push({ key: entry.key, value: entry.value, storedAt: entry.expiresAt - ttlMs });
       }
       return live;
     },
@@ -81,7 +83,9 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
       sweep(now);
       const expiresAt = (storedAt ?? now) + ttlMs;
       if (!(expiresAt > now)) return;
-      const entry = { key, value, expiresAt };
+      const entry: Entry<V> = { key, value, expiresAt, superseded: false };
+      const previous = entries.get(key);
+      if (previous !== undefined) previous.superseded = true;
       entries.set(key, entry);
       queue.push(entry);
       while (entries.size > maxEntries) dropFront();

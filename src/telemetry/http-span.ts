@@ -1,7 +1,7 @@
 import { context, propagation, SpanStatusCode, trace, type TextMapGetter } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import { failSpan, SpanKind, tracer } from './tracing.ts';
+import { failSpan, SpanKind, tracer, tracingOff } from './tracing.ts';
 
 const headers: TextMapGetter<Headers> = {
   get: (carrier, key) => carrier.get(key) ?? undefined,
@@ -23,6 +23,8 @@ const headers: TextMapGetter<Headers> = {
  */
 export function httpServerSpans(): MiddlewareHandler {
   return async (c, next) => {
+    // No SDK registered and no propagator: no span would record, no context would be carried.
+    if (tracingOff() && propagation.fields().length === 0) return next();
     const method = c.req.method;
     const parent = propagation.fields().length === 0 ? context.active() : propagation.extract(context.active(), c.req.raw.headers, headers);
     // The path, never the query: an A2UI stream may carry its bearer token there (`?token=`).

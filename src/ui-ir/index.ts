@@ -11,7 +11,7 @@ export {
 } from './collections.ts';
 export type { CollectionBlock, CollectionSource, ListItem, ListItems } from './collections.ts';
 export {
-  createRecordingSource, createReplaySource, createSeededSource, createSystemSource, draw,
+  createRandomTokens, createRecordingSource, createReplaySource, createSeededSource, createSystemSource, draw,
 } from './source.ts';
 export type { Draw, EntropySource, RecordedDraw } from './source.ts';
 export {

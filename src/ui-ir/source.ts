@@ -35,23 +35,31 @@ const NONCE_BYTES = 16;
 const POOL_BYTES = 256 * NONCE_BYTES;
 
 /**
- * Clock and CSPRNG. Nonces are 16 random bytes each, cut from a pool filled 256 nonces at a
- * time (one randomBytes call per nonce was a visible share of an action round trip); no byte
- * is ever handed out twice.
+ * Url-safe random tokens of `bytes` CSPRNG bytes (base64url), cut from a pool filled POOL_BYTES
+ * at a time: one randomBytes call per token was a visible share of an action round trip (a call
+ * into OpenSSL each time). No byte is ever handed out twice; a token longer than the pool gets a
+ * randomBytes call of its own.
  */
-export function createSystemSource(clock: () => number = Date.now): EntropySource {
+export function createRandomTokens(): (bytes: number) => string {
   let pool = Buffer.alloc(0);
   let offset = 0;
+  return (bytes) => {
+    if (bytes > POOL_BYTES) return randomBytes(bytes).toString('base64url');
+    if (offset + bytes > pool.length) {
+      pool = randomBytes(POOL_BYTES);
+      offset = 0;
+    }
+    offset += bytes;
+    return pool.toString('base64url', offset - bytes, offset);
+  };
+}
+
+/** Clock and CSPRNG. Nonces are 16 random bytes each (createRandomTokens: 256 nonces per randomBytes call). */
+export function createSystemSource(clock: () => number = Date.now): EntropySource {
+  const token = createRandomTokens();
   return {
     now: () => new Date(clock()).toISOString(),
-    nonce: () => {
-      if (offset + NONCE_BYTES > pool.length) {
-        pool = randomBytes(POOL_BYTES);
-        offset = 0;
-      }
-      offset += NONCE_BYTES;
-      return pool.toString('base64url', offset - NONCE_BYTES, offset);
-    },
+    nonce: () => token(NONCE_BYTES),
   };
 }
 

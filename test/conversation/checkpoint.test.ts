@@ -113,6 +113,33 @@ describe('checkpoints', () => {
     expect(turn.ok).toBe(true);
   });
 
+  it('the head\'s header is JSON.stringify of it, byte for byte, however the kept outcomes change between checkpoints (each outcome encoded once)', async () => {
+    const store = createMemoryStore();
+    const { service } = makeService(store, { demo: true, entropy: createSeededSource('cp-header'), limits: { checkpointEvery: 0 } });
+    const cid = await drive(service, [{ kind: 'say', prompt: 0 }, { kind: 'save', name: 'Aria', key: true }]);
+    const folded = foldLog((await store.read(cid))!, foldContext);
+    type Kept = Parameters<typeof encodeCheckpoint>[1][number];
+    const pool: Kept[] = Array.from({ length: 300 }, (_, i) => ({
+      key: `k-${i}`, storedAt: 1_000 + i,
+      outcome: { fingerprint: `f-${i}`, outcome: { kind: 'applied', status: 200, replayed: false, surfaceId: 'main', action: 'form.submit', rev: i, toast: { level: 'success', text: `Saved “${i}”` } } },
+    }) as never);
+    const fresh = (list: Kept[]): Kept[] => list.map((o) => ({ ...o })); // new wrappers, as every checkpoint makes
+    const lists: Kept[][] = [
+      [], pool.slice(0, 3), pool.slice(0, 3), pool.slice(0, 100), pool.slice(0, 100), pool.slice(0, 164), // growing
+      pool.slice(32, 196), pool.slice(64, 228), pool.slice(70, 228), // the front expires or is evicted, the end grows
+      [...pool.slice(70, 150), ...pool.slice(151, 228)], // a key used again: its first entry leaves the middle
+      pool.slice(70, 228).map((o, i) => (i === 90 ? { ...o, key: 'other' } : o)), // same outcome object, another key
+      pool.slice(70, 228).map((o, i) => (i === 0 ? { ...o, storedAt: 1 } : o)), // or another time
+      [...pool.slice(0, 150)].reverse(), pool.slice(0, 150), // any order
+    ];
+    for (const outcomes of lists) {
+      const text = (await encodeCheckpoint(folded, fresh(outcomes))).head.split('\n')[0]!;
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      expect(Object.keys(parsed)).toEqual(['checkpoint', 'cid', 'version', 'irHash', 'transcript', 'chunks', 'meta', 'turnCount', 'traces', 'outcomes', 'pending', 'divergences']);
+      expect(text).toBe(JSON.stringify({ ...parsed, outcomes }));
+    }
+  });
+
   it('a long transcript: full chunks are stored once and only new ones travel; a restart reads them all back', async () => {
     const store = createMemoryStore();
     const sent: number[][] = [];

@@ -1,3 +1,4 @@
+import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { createIngress, createMemoryIdempotencyStore, type StoredOutcome } from '../../src/ingress/index.ts';
 import { createSeededSource } from '../../src/ui-ir/index.ts';
@@ -42,6 +43,32 @@ describe('createMemoryIdempotencyStore', () => {
   it('refuses nonsense bounds', () => {
     expect(() => createMemoryIdempotencyStore({ ttlMs: 0 })).toThrow(RangeError);
     expect(() => createMemoryIdempotencyStore({ maxEntries: 0 })).toThrow(RangeError);
+  });
+
+  it('property: entries() lists each key once, with the value it was last set to, oldest first, and nothing get() does not answer', () => {
+    type Op = { kind: 'set'; key: number; back: number } | { kind: 'tick'; ms: number };
+    const arbOp: fc.Arbitrary<Op> = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), key: fc.nat(7), back: fc.oneof(fc.constant(0), fc.nat(150)) }),
+      fc.record({ kind: fc.constant('tick' as const), ms: fc.nat(60) }),
+    );
+    fc.assert(fc.property(fc.array(arbOp, { maxLength: 60 }), fc.integer({ min: 1, max: 6 }), (ops, maxEntries) => {
+      let now = 1_000;
+      const store = createMemoryIdempotencyStore<string>({ ttlMs: 100, maxEntries, clock: () => now });
+      const last = new Map<string, string>();
+      ops.forEach((op, i) => {
+        if (op.kind === 'tick') { now += op.ms; return; }
+        const key = `k${op.key}`;
+        store.set(key, `v${i}`, op.back === 0 ? undefined : now - op.back);
+        if (now - op.back + 100 > now) last.set(key, `v${i}`); // stored unless already expired
+        const listed = store.entries();
+        expect(new Set(listed.map((e) => e.key)).size).toBe(listed.length);
+        for (const e of listed) expect(e.value).toBe(last.get(e.key));
+        const order = listed.map((e) => Number(e.value.slice(1)));
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+        for (const e of listed) if (store.get(e.key) === undefined) expect(e.storedAt + 100).toBeLessThanOrEqual(now);
+        expect(listed.length).toBeLessThanOrEqual(maxEntries);
+      });
+    }), { numRuns: 300 });
   });
 });
 

@@ -353,8 +353,6 @@ type Submitted = RejectedSubmit['fields'];
 /** `indexPath`: where the block is (names the elements of tabs and modals, deterministically). */
 function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[], folded = false,
   components?: ComponentRegistry): BlockVm {
-  const children = (blocks: readonly Block[], at: readonly number[], fold = folded): BlockVm[] =>
-    blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], fold, components));
   switch (block.kind) {
     case 'field': {
       const vm = fieldViewModel(surface, block, submitted);
@@ -372,7 +370,7 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return { kind: 'value', label, value, empty: value === '', path };
     }
     case 'group': {
-      const blocks = children(block.blocks, indexPath);
+      const blocks = childViewModels(surface, block.blocks, submitted, live, indexPath, folded, components);
       const empty = blocks.length > 0 && blocks.every((b) => (b.kind === 'value' || b.kind === 'group') && b.empty);
       const vm: BlockVm = { kind: 'group', layout: block.layout, blocks, empty };
       if (block.title !== undefined) vm.title = block.title;
@@ -383,13 +381,14 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return {
         kind: 'tabs', id,
         tabs: block.blocks.map((tab, i) => ({
-          id: `${id}-${i}`, title: tab.title, layout: tab.layout, open: i === 0, blocks: children(tab.blocks, [...indexPath, i], true),
+          id: `${id}-${i}`, title: tab.title, layout: tab.layout, open: i === 0,
+          blocks: childViewModels(surface, tab.blocks, submitted, live, [...indexPath, i], true, components),
         })),
       };
     }
     case 'modal': {
       const id = blockElementId(surface, indexPath);
-      const vm: ModalVm = { kind: 'modal', id, titleId: `${id}-title`, label: block.label, blocks: children(block.blocks, indexPath, true) };
+      const vm: ModalVm = { kind: 'modal', id, titleId: `${id}-title`, label: block.label, blocks: childViewModels(surface, block.blocks, submitted, live, indexPath, true, components) };
       if (block.title !== undefined && block.title !== '') vm.title = block.title;
       return vm;
     }
@@ -402,6 +401,12 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       // Everything else is a function of the block (and the surface id) alone.
       return perSurface(block, surface.id, () => freeze(staticBlockViewModel(surface, block)));
   }
+}
+
+/** The blocks inside a group, tab or modal at `at` (a function of its own, not a closure made per block). */
+function childViewModels(surface: Surface, blocks: readonly Block[], submitted: Submitted | undefined, live: boolean, at: readonly number[], folded: boolean,
+  components: ComponentRegistry | undefined): BlockVm[] {
+  return blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], folded, components));
 }
 
 /** The element id of a block placed by index path (`surface-main-b0-2`): digits and dashes only. */
