@@ -20,3 +20,4 @@ export {
   NOTHING_ADVERTISED,
 } from './catalog-choice.ts';
 export type { AdvertisedCatalogs, AppCatalogOffer, AppWithCatalog, CatalogChoice } from './catalog-choice.ts';
+export { nodeEndOfLifeWarning, TESTED_NODE_LINES } from './node-runtime.ts';

@@ -13,6 +13,7 @@ import { AGUI_PATH, createAguiHost, type AguiHost } from '../host-agui/index.ts'
 import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
 import {
   agentCors, AgentOriginsError, agentGate, chooseAgentAuthenticate, parseAgentOrigins, parsedUrl, isLoopbackHost, parseApiTokens, type Authenticate,
+  nodeEndOfLifeWarning,
 } from '../hosting/index.ts';
 import { A2A_PATH, AGENT_CARD_PATH, createA2aHost } from '../host-a2a/index.ts';
 import { createMcpHost, MCP_PATH, mcpViewHtml, PROTECTED_RESOURCE_PATHS, type McpHost } from '../host-mcp/index.ts';
@@ -248,6 +249,8 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
         }
         logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only, as one local principal; a request that sends a token is refused (401)', { hostname });
       }
+      const pastEndOfLife = nodeEndOfLifeWarning(process.version, new Date());
+      if (pastEndOfLife !== undefined) logger.warn(pastEndOfLife);
       const server = await startServer({ fetch: host.fetch, closeStreams }, listenOptions);
       // After the last connection: wait for appends still in flight, then close the log files.
       const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {

@@ -14,16 +14,20 @@ import { skipUnless } from '../support/skip-reason.ts';
  * closing line: the example suites counted as skipped, with their reason, never as passed.
  *
  * The inner `npm test` runs the whole suite again (about eight minutes on two cores), so this
- * runs only when asked: CI=true or SURFACER_CLONE_TEST=1. The inner run skips this file itself
- * (SURFACER_CLONE_TEST_INNER, with that reason), or it would clone forever.
+ * runs only when asked: CI=true or SURFACER_CLONE_TEST=1 (SURFACER_CLONE_TEST=0 declines it even
+ * in CI: .ci/run's second pass, on Node 24, where the first pass has tested the clone). The inner
+ * run skips this file itself (SURFACER_CLONE_TEST_INNER, with that reason), or it would clone
+ * forever.
  */
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const INNER = process.env['SURFACER_CLONE_TEST_INNER'] === '1';
-const ASKED = process.env['CI'] === 'true' || process.env['SURFACER_CLONE_TEST'] === '1';
+const DECLINED = process.env['SURFACER_CLONE_TEST'] === '0';
+const ASKED = !DECLINED && (process.env['CI'] === 'true' || process.env['SURFACER_CLONE_TEST'] === '1');
 const REASON = INNER
   ? 'the clean-clone test does not run inside its own clone'
-  : ASKED ? undefined : 'the clean-clone test runs the whole suite again: set SURFACER_CLONE_TEST=1 (or CI=true) to run it';
+  : DECLINED ? 'SURFACER_CLONE_TEST=0: this run\'s other pass tests the clean clone (.ci/run: the system Node\'s)'
+    : ASKED ? undefined : 'the clean-clone test runs the whole suite again: set SURFACER_CLONE_TEST=1 (or CI=true) to run it';
 const EXAMPLES_REASON = 'the official A2UI v0.8 example streams are not here';
 const MINUTE = 60_000;
 
