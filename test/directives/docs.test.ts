@@ -6,6 +6,7 @@ import { renderDirectiveCatalogue, runDirectives } from '../../src/directives/in
 import { createSeededSource, emptyConversation } from '../../src/ui-ir/index.ts';
 import { ERROR_REGISTRY, type ErrorSpec } from '../../src/errors/index.ts';
 import { connectCommands } from '../../src/host-a2ui/index.ts';
+import { renderIrReference } from '../../scripts/ir-reference.ts';
 
 /**
  * The reference pages in docs/ stay honest: their generated sections must equal what the registries
@@ -15,6 +16,7 @@ const page = (name: string): URL => new URL(`../../docs/${name}`, import.meta.ur
 const DIRECTIVES = page('directives.md');
 const ERROR_CODES = page('error-codes.md');
 const A2UI = page('a2ui.md');
+const IR_REFERENCE = page('ir-reference.md');
 const app = createDemoApp();
 
 function errorTable(): string {
@@ -47,6 +49,7 @@ const SECTIONS: Record<string, { doc: URL; render: () => string }> = {
   'error-table': { doc: ERROR_CODES, render: errorTable },
   'a2ui-v09-example': { doc: A2UI, render: v09Example },
   'a2ui-v09-clients': { doc: A2UI, render: v09Clients },
+  'ir-reference': { doc: IR_REFERENCE, render: renderIrReference },
 };
 
 function section(doc: string, name: string): string | undefined {

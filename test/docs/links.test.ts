@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
  * The README is short and points into docs/: every page there is linked from it, and every
  * relative link of the README and the pages reaches a file that exists and, when it names an
  * anchor, a heading of that file (GitHub's slugs). Moving a section then breaks a test, not a reader.
+ * A page quotes another only with a link to it, and the quoted words must be there; the README's
+ * quotes of the demo are held by readme-tour.test.ts.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOCS = path.join(ROOT, 'docs');
@@ -38,7 +40,34 @@ function relativeLinks(text: string): string[] {
 /** Prose that sends a reader to a README section by name (`README, "X"`, `the README's "X"`): sections move, names rot. */
 const README_POINTER = /\bREADME(?:'s)?,? ["“][^"”]+["”]/g;
 
+/** A quotation followed by the link to where it is from: `"words" ([label](page.md#section))`. */
+const ATTRIBUTED_QUOTE = /["“]([^"”]{8,})["”],? \(?\[[^\]]*\]\(([^)\s#]+\.md)(?:#([^)\s]+))?\)/g;
+
+const words = (text: string): string => text.replace(/\s+/g, ' ').toLowerCase();
+
+/** The text under the heading whose anchor is `anchor`, up to the next heading of its level or above. */
+function sectionText(text: string, anchor: string | undefined): string | undefined {
+  if (anchor === undefined) return text;
+  const headings = [...prose(text).matchAll(/^(#{1,6}) +(.+?) *#*$/gm)];
+  const index = headings.findIndex((h) => anchors(h[0]).has(anchor));
+  if (index < 0) return undefined;
+  const level = headings[index]![1]!.length;
+  const end = headings.slice(index + 1).find((h) => h[1]!.length <= level);
+  return text.slice(text.indexOf(headings[index]![0]), end === undefined ? undefined : text.indexOf(end[0]));
+}
+
 describe('README.md and docs/', () => {
+  it.each(files)('every quotation %s attributes to a page with a link is in that page (and section)', (file) => {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    const wrong: string[] = [];
+    for (const [, quote, target, anchor] of prose(text).matchAll(ATTRIBUTED_QUOTE)) {
+      const resolved = path.resolve(path.dirname(path.join(ROOT, file)), target!);
+      const source = existsSync(resolved) ? sectionText(readFileSync(resolved, 'utf8'), anchor) : undefined;
+      if (source === undefined || !words(source).includes(words(quote!))) wrong.push(`"${quote}" is not in ${target}${anchor ? `#${anchor}` : ''}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('no page sends the reader to a README section by name (a link to the page that has it instead)', () => {
     const pointers = pages.flatMap((p) => [...prose(readFileSync(path.join(DOCS, p), 'utf8')).matchAll(README_POINTER)].map((m) => `docs/${p}: ${m[0]}`));
     expect(pointers).toEqual([]);
