@@ -205,6 +205,58 @@ const FIXTURES: Fixture[] = [
     answer: `<think>I'll show the card and an image.</think>\n{"directives": [${JSON.stringify(CARD)}, {"type": "ui.image", "payload": {"url": "https://example.com/aria.png"}}]}`,
     expect: no('DIRECTIVE_UNKNOWN_TYPE', '/directives/1/type'), repair: { answer: JSON.stringify({ directives: [CARD] }), directives: [CARD] },
   },
+  // Only the answer is applied: JSON quoted after it (an example, an explanation) is prose.
+  {
+    id: 'hw.envelope-then-undo-example', family: 'llama3.1', category: 'quoted_json_after', user: 'make a card for Aria',
+    answer: `{"assistant_text": "Here is the card.", "directives": [${JSON.stringify(CARD)}]}\n\nNote: to remove the form again you would send {"directives": [{"type": "ui.close", "payload": {"surface": "main"}}]}, and to only say something, {"directives": []}.`,
+    expect: ok([CARD], ['DIRECTIVE_WARN_TEXT_REPAIRED', 'DIRECTIVE_WARN_EXTRA_JSON_IGNORED'], 'Here is the card.'),
+  },
+  {
+    id: 'hw.envelope-then-cut-off-example', family: 'mistral-nemo', category: 'quoted_json_after', user: 'save it',
+    answer: `{"directives": [${JSON.stringify(TOAST)}]}\n\nA longer variant would be {"directives": [{"type": "ui.toast", "payload": {"level": "info", "text": "Saving`,
+    expect: ok([TOAST], ['DIRECTIVE_WARN_TEXT_REPAIRED']),
+  },
+  {
+    id: 'hw.bare-array-then-tool-call-example', family: 'qwen2.5', category: 'quoted_json_after', user: 'save it',
+    answer: `[${JSON.stringify(TOAST)}]\n\nThis is the same as the tool call {"name": "ui.toast", "arguments": {"level": "success", "text": "Saved!"}}.`,
+    expect: ok([TOAST], ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_EXTRA_JSON_IGNORED']),
+  },
+  {
+    id: 'hw.tool-call-then-envelope-restated', family: 'hermes3', category: 'quoted_json_after', user: 'save it',
+    answer: `<tool_call>\n{"name": "ui.toast", "arguments": ${JSON.stringify(TOAST.payload)}}\n</tool_call>\nIn envelope form that is {"directives": [${JSON.stringify(TOAST)}]}.`,
+    expect: ok([TOAST], ['DIRECTIVE_WARN_TOOL_CALL_READ', 'DIRECTIVE_WARN_EXTRA_JSON_IGNORED']),
+  },
+  {
+    id: 'hw.envelope-then-xml-example', family: 'claude-3.5', category: 'quoted_json_after', user: 'make a card for Aria',
+    answer: `\`\`\`json\n{"assistant_text": "Here is the card.", "directives": [${JSON.stringify(CARD)}]}\n\`\`\`\nWith tools it would read <invoke name="ui.close"><parameter name="surface">main</parameter></invoke>.`,
+    expect: ok([CARD], ['DIRECTIVE_WARN_TEXT_REPAIRED', 'DIRECTIVE_WARN_EXTRA_JSON_IGNORED'], 'Here is the card.'),
+  },
+  // Tool calls as XML-like blocks.
+  {
+    id: 'hw.xml-invoke-stop-sequence', family: 'claude-3.5', category: 'tool_call_xml', user: 'open a card for Aria and confirm',
+    answer: `I'll open the card and confirm.\n\n<function_calls>\n<invoke name="ui.show_form">\n<parameter name="template">character_card</parameter>\n<parameter name="values">{"name": "Aria"}</parameter>\n</invoke>\n<invoke name="ui.toast">\n<parameter name="level">success</parameter>\n<parameter name="text">Saved!</parameter>\n</invoke>\n`,
+    expect: ok([CARD, TOAST], ['DIRECTIVE_WARN_TOOL_CALL_READ']),
+  },
+  {
+    id: 'hw.xml-invoke-json-and-numbers', family: 'claude-3-haiku', category: 'tool_call_xml', user: 'dark fantasy scene',
+    answer: '<function_calls><invoke name="ui.show_form"><parameter name="template">scene_settings</parameter><parameter name="values">\n{\n  "genre": "fantasy",\n  "tone": 8\n}\n</parameter></invoke></function_calls>',
+    expect: ok([{ type: 'ui.show_form', payload: { template: 'scene_settings', values: { genre: 'fantasy', tone: 8 } } }], ['DIRECTIVE_WARN_TOOL_CALL_READ']),
+  },
+  {
+    id: 'hw.xml-invoke-after-thinking', family: 'claude-3.5', category: 'tool_call_xml', user: 'save it',
+    answer: '<thinking>A success toast {level: success} is enough.</thinking>\n<function_calls>\n<invoke name="ui.toast">\n<parameter name="level">success</parameter>\n<parameter name="text">\nSaved!\n</parameter>\n</invoke>\n</function_calls>',
+    expect: ok([TOAST], ['DIRECTIVE_WARN_REASONING_STRIPPED', 'DIRECTIVE_WARN_TOOL_CALL_READ']),
+  },
+  {
+    id: 'hw.xml-invoke-unknown-tool', family: 'claude-3.5', category: 'unknown_directive', user: 'make a card for Aria',
+    answer: '<function_calls>\n<invoke name="web_search">\n<parameter name="query">famous fantasy bards</parameter>\n</invoke>\n</function_calls>',
+    expect: no('DIRECTIVE_UNKNOWN_TYPE', '/directives/0/type'), repair: repairCard,
+  },
+  {
+    id: 'hw.xml-invoke-cut-off', family: 'claude-3-haiku', category: 'truncated', user: 'open a card for Aria and confirm',
+    answer: `<function_calls>\n<invoke name="ui.show_form">\n<parameter name="template">character_card</parameter>\n<parameter name="values">${JSON.stringify(CARD.payload.values)}</parameter>\n</invoke>\n<invoke name="ui.toast">\n<parameter name="level">succ`,
+    expect: no('DIRECTIVE_REPLY_TRUNCATED'), repair: { answer: JSON.stringify({ directives: [CARD, TOAST] }), directives: [CARD, TOAST] },
+  },
 ];
 
 export function handwrittenFixtures(): ModelOutputFixture[] {

@@ -51,6 +51,9 @@ function rejected(intent: Intent, family: string, code: string, answer: string, 
   };
 }
 
+const CLOSE_EXAMPLE = { directives: [{ type: 'ui.close', payload: { surface: 'main' } }] };
+const xmlInvoke = (d: Directive, indent: boolean): string => `<invoke name="${d.type}">\n${Object.entries(d.payload)
+  .map(([k, v]) => `<parameter name="${k}">${typeof v === 'string' ? v : JSON.stringify(v, null, indent ? 2 : undefined)}</parameter>`).join('\n')}\n</invoke>`;
 const toolCall = (d: Directive, args: 'object' | 'string', key = 'arguments') => ({ name: d.type, [key]: args === 'object' ? d.payload : JSON.stringify(d.payload) });
 
 const PROSE: Record<string, string> = {
@@ -199,4 +202,21 @@ export const STYLES: Style[] = [
   },
   { name: 'broken-json', category: 'broken_json', families: ['llama3.2', 'phi4-mini', 'gemma3'], render: (i, f) => rejected(i, f, 'DIRECTIVE_PARSE_FAILED', fenced(pretty(i).replace('",\n', '"\n'))) },
   { name: 'not-envelope', category: 'broken_json', families: ['llama3.1', 'mistral'], applies: isForm, render: (i, f) => rejected(i, f, 'DIRECTIVE_ENVELOPE_INVALID', JSON.stringify({ status: 'ok', form: 'opened', details: i.assistant_text }), '/directives') },
+  // The answer, then prose quoting other JSON: applied, the quoted JSON would undo or repeat it.
+  {
+    name: 'example-after', category: 'quoted_json_after', families: ['llama3.1', 'mistral-nemo', 'gemma3'],
+    render: (i) => ({ answer: `${fenced(pretty(i))}\n\nIf you change your mind later, I would close it with:\n\n${fenced(JSON.stringify(CLOSE_EXAMPLE))}`, expect: recovered(i, ['DIRECTIVE_WARN_TEXT_REPAIRED', 'DIRECTIVE_WARN_EXTRA_JSON_IGNORED']) }),
+  },
+  {
+    name: 'explained-after', category: 'quoted_json_after', families: ['llama3.2', 'phi4', 'qwen2.5'],
+    render: (i) => ({ answer: `${compact(i)}\n\nExplanation: ${i.directives.map((d) => `\`${JSON.stringify(d)}\` uses ${d.type}`).join(', then ')}.`, expect: recovered(i, ['DIRECTIVE_WARN_TEXT_REPAIRED', 'DIRECTIVE_WARN_EXTRA_JSON_IGNORED']) }),
+  },
+  // Tool calls as XML-like blocks (Claude's prompted format, some gateways); the closing tag is often a stop sequence.
+  {
+    name: 'xml-invoke', category: 'tool_call_xml', families: ['claude-3.5', 'claude-3-haiku'],
+    render: (i, _f, n) => ({
+      answer: `${n % 2 === 0 ? `${i.assistant_text}\n\n` : ''}<function_calls>\n${i.directives.map((d) => xmlInvoke(d, n % 3 === 0)).join('\n')}\n${n % 4 === 1 ? '' : '</function_calls>'}`,
+      expect: recovered(i, ['DIRECTIVE_WARN_TOOL_CALL_READ'], { text: false }),
+    }),
+  },
 ];

@@ -70,6 +70,20 @@ export function looksLikeDirectives(value: unknown): boolean {
     || (isPlainObject(value.directive) || Array.isArray(value.directive));
 }
 
+/**
+ * Whether JSON meant as directives is a whole answer (an envelope, a list of directives, a
+ * `tool_calls` message) rather than one directive: the same split toEnvelope makes.
+ */
+export function isWholeAnswer(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  if (!isPlainObject(value)) return false;
+  if (has(value, ['directives']) !== undefined) return true;
+  const toolCalls = has(value, ['tool_calls']);
+  if (toolCalls !== undefined && Array.isArray(value[toolCalls])) return true;
+  const directive = Object.hasOwn(value, 'directive') ? value.directive : undefined;
+  return !isDirectiveLike(value) || isPlainObject(directive) || Array.isArray(directive);
+}
+
 /** Whether an object is an A2UI message rather than a directive. */
 export function a2uiMessageKey(value: unknown): string | undefined {
   return isPlainObject(value) ? Object.keys(value).find((k) => (A2UI_MESSAGE_KEYS as readonly string[]).includes(k)) : undefined;

@@ -198,15 +198,16 @@ export function findDirectiveRegions(text: string, accept: (value: unknown) => b
 const JSON_OPENING = /^(\{\s*(["'\u201C]|[A-Za-z_$][\w$]*\s*:)|\[\s*[[{"'\u201C])/;
 
 /**
- * How JSON outside every accepted region is broken, judged from the brackets that open JSON:
+ * How JSON outside every accepted region is broken, judged from the brackets that open JSON
+ * before `limit` (what comes after the answer is prose, whatever it holds):
  * `truncated` when one runs to the end of the text (the reply was cut off while writing it),
  * `unreadable` when a balanced one that fails to parse holds an accepted region (the directives
  * found inside are pieces of a broken whole, which is never applied in part).
  */
-export function brokenJson(text: string, regions: ReadonlyArray<{ start: number; end: number }>): 'truncated' | 'unreadable' | undefined {
+export function brokenJson(text: string, regions: ReadonlyArray<{ start: number; end: number }>, limit = text.length): 'truncated' | 'unreadable' | undefined {
   let budget = Math.max(MIN_WORK, WORK_FACTOR * text.length);
   let r = 0;
-  for (let i = 0; i < text.length && budget > 0; i++) {
+  for (let i = 0; i < Math.min(limit, text.length) && budget > 0; i++) {
     while (r < regions.length && regions[r]!.end < i) r++;
     if (r < regions.length && regions[r]!.start <= i) { i = regions[r]!.end; continue; }
     const c = text[i];

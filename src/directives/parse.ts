@@ -1,8 +1,8 @@
 import type { SurfacerError } from '../errors/index.ts';
 import { emptyDiagnostics, issue, type Diagnostics } from './diagnostics.ts';
-import { A2UI_MESSAGE_KEYS, looksLikeDirectives } from './drift.ts';
+import { A2UI_MESSAGE_KEYS, isWholeAnswer, looksLikeDirectives } from './drift.ts';
 import { toEnvelope, type RawEnvelope } from './envelope.ts';
-import { brokenJson, findDirectiveRegions, tryParseJson, type JsonRepair } from './json-repair.ts';
+import { brokenJson, findDirectiveRegions, tryParseJson, type JsonRegion, type JsonRepair } from './json-repair.ts';
 import { stripReasoning, stripTemplateTokens } from './reply-text.ts';
 import { unwrapToolCallTags } from './tool-call-text.ts';
 import { resolveLimits, utf8Bytes, type DirectiveLimits } from './limits.ts';
@@ -18,8 +18,8 @@ const REPAIR_NAMES: Record<JsonRepair, string> = {
   invalid_escapes: 'escaped apostrophes',
 };
 
-// What separates a reply that tried to be JSON (and failed) from a plain prose answer.
-const ATTEMPTED_JSON = /\{\s*["'\u201C\u201D}]|\[\s*\{|```|~~~/;
+// What separates a reply that tried to be JSON or a tool call (and failed) from a plain prose answer.
+const ATTEMPTED_JSON = /\{\s*["'\u201C\u201D}]|\[\s*\{|```|~~~|<invoke\b/;
 const A2UI_KEYS = new RegExp(`"(${A2UI_MESSAGE_KEYS.join('|')})"\\s*:`);
 const HTML_MARKUP = /<\/?(form|input|div|button|select|textarea|html|body|label|span|table|ul|ol|li|h[1-6]|p)\b[^>]{0,200}>/i;
 
@@ -28,11 +28,13 @@ const HTML_MARKUP = /<\/?(form|input|div|button|select|textarea|html|body|label|
  * space around it is fine). Also read, each with a warning: a UTF-8 BOM, reasoning blocks
  * (`<think>…</think>` and kin, DIRECTIVE_WARN_REASONING_STRIPPED), chat-template tokens, tagged
  * tool calls, markdown code fences, prose before/after the JSON, and the JSON dialects of
- * json-repair.ts; several JSON blocks are concatenated in order (DIRECTIVE_WARN_SHAPE_REPAIRED).
- * A reply of prose only is the assistant's plain answer (DIRECTIVE_WARN_PROSE_ONLY). Refused
- * with a stable code: an empty reply and JSON that cannot be read (DIRECTIVE_PARSE_FAILED), a
- * reply cut off inside its JSON or its reasoning (DIRECTIVE_REPLY_TRUNCATED), A2UI or HTML
- * written directly (DIRECTIVE_MARKUP_FORBIDDEN). Never throws.
+ * json-repair.ts. Only the answer is applied (answerRegions): the first whole envelope, or the
+ * lone directives and tool calls before any, concatenated in order (DIRECTIVE_WARN_SHAPE_REPAIRED);
+ * JSON after it is prose (DIRECTIVE_WARN_EXTRA_JSON_IGNORED). A reply of prose only is the
+ * assistant's plain answer (DIRECTIVE_WARN_PROSE_ONLY). Refused with a stable code: an empty
+ * reply and JSON that cannot be read (DIRECTIVE_PARSE_FAILED), a reply cut off inside its JSON,
+ * its reasoning or a tool call (DIRECTIVE_REPLY_TRUNCATED), A2UI or HTML written directly
+ * (DIRECTIVE_MARKUP_FORBIDDEN). Never throws.
  */
 export function safeParseModelOutput(text: string, limits?: Partial<DirectiveLimits>): ParseResult {
   const { maxTextBytes } = resolveLimits(limits);
@@ -54,7 +56,8 @@ export function safeParseModelOutput(text: string, limits?: Partial<DirectiveLim
   const again = cleaned.text === body ? { ok: false as const } : tryParseJson(trimmed);
   if (again.ok) return finishBlocks([{ value: again.value, repairs: again.repairs }], notes, diagnostics);
   const blocks = findDirectiveRegions(cleaned.text, looksLikeDirectives);
-  const broken = brokenJson(cleaned.text, blocks);
+  const { answer, ignored, limit } = answerRegions(blocks, cleaned.text.length);
+  const broken = brokenJson(cleaned.text, blocks, limit);
   if (broken === 'truncated') {
     return fail(diagnostics, issue('DIRECTIVE_REPLY_TRUNCATED', '', 'the reply ends inside an unclosed JSON object or array'));
   }
@@ -63,10 +66,28 @@ export function safeParseModelOutput(text: string, limits?: Partial<DirectiveLim
   }
   if (blocks.length === 0) return withoutJson(trimmed, notes, diagnostics);
   if (/```|~~~/.test(cleaned.text)) notes.push('markdown code fences');
-  const outside = outsideRegions(cleaned.text, blocks).replace(/```[A-Za-z0-9_-]*|~~~/g, '');
+  const outside = outsideRegions(cleaned.text, answer).replace(/```[A-Za-z0-9_-]*|~~~/g, '');
   if (outside.trim() !== '') notes.push('prose around the JSON');
   else if (/[^ \t\r\n]/.test(outside)) notes.push('non-JSON blank characters');
-  return finishBlocks(blocks, notes, diagnostics);
+  if (ignored.length > 0) {
+    diagnostics.warnings.push(issue('DIRECTIVE_WARN_EXTRA_JSON_IGNORED', '', `${ignored.length} JSON block${ignored.length === 1 ? '' : 's'} after the answer read as prose, not applied`));
+  }
+  return finishBlocks(answer, notes, diagnostics);
+}
+
+/**
+ * Which of the JSON blocks found are the answer, by shape and position. A whole answer (an
+ * envelope, a list, a tool_calls message) found first is the answer alone; lone directives and
+ * tool calls before any whole answer are read together, in order. What follows (a whole answer
+ * after lone directives, anything after a whole answer) is JSON quoted in the prose around the
+ * answer, an example or an explanation, which would otherwise repeat or undo it. `limit`: where
+ * the answer's text ends, past which broken JSON is prose too.
+ */
+function answerRegions(blocks: JsonRegion[], length: number): { answer: JsonRegion[]; ignored: JsonRegion[]; limit: number } {
+  const whole = blocks.findIndex((b) => isWholeAnswer(b.value));
+  if (whole === -1) return { answer: blocks, ignored: [], limit: length };
+  const cut = whole === 0 ? 1 : whole;
+  return { answer: blocks.slice(0, cut), ignored: blocks.slice(cut), limit: whole === 0 ? blocks[0]!.end + 1 : blocks[whole]!.start };
 }
 
 type Cleaned = { ok: true; text: string } | { ok: false; error: SurfacerError };
@@ -82,6 +103,7 @@ function cleanReply(body: string, notes: string[], diagnostics: Diagnostics): Cl
   }
   // Tool-call tags first: gpt-oss writes its calls with template tokens the next step removes.
   const tools = unwrapToolCallTags(reasoning.text);
+  if (tools.unclosed) return { ok: false, error: issue('DIRECTIVE_REPLY_TRUNCATED', '', 'the reply ends inside a tool call') };
   if (tools.found) diagnostics.warnings.push(issue('DIRECTIVE_WARN_TOOL_CALL_READ', '', 'tagged tool calls were read as JSON'));
   const tokens = stripTemplateTokens(tools.text);
   if (tokens.found) notes.push('chat template tokens');
@@ -133,24 +155,16 @@ function combine(values: unknown[], diagnostics: Diagnostics): ParseResult {
     const only = toEnvelope(values[0], diagnostics);
     return only.ok ? { ok: true, envelope: only.envelope, warnings: diagnostics.warnings } : fail(diagnostics, only.error);
   }
+  // Several blocks are lone directives or tool calls (answerRegions): no text of their own.
   diagnostics.warnings.push(issue('DIRECTIVE_WARN_SHAPE_REPAIRED', '', `${values.length} JSON blocks were concatenated into one envelope`));
   const directives: unknown[] = [];
-  const texts: unknown[] = [];
   for (const value of values) {
     const envelope = toEnvelope(value, diagnostics);
-    if (!envelope.ok) {
-      diagnostics.errors.push(envelope.error);
-      continue;
-    }
-    directives.push(...envelope.envelope.directives);
-    if (envelope.envelope.assistant_text !== undefined) texts.push(envelope.envelope.assistant_text);
+    if (envelope.ok) directives.push(...envelope.envelope.directives);
+    else diagnostics.errors.push(envelope.error);
   }
   if (diagnostics.errors.length > 0) return { ok: false, errors: diagnostics.errors, warnings: diagnostics.warnings };
-  const envelope: RawEnvelope = { directives };
-  if (texts.length > 0) {
-    envelope.assistant_text = texts.every((t) => typeof t === 'string') ? texts.join('\n\n') : texts[0];
-  }
-  return { ok: true, envelope, warnings: diagnostics.warnings };
+  return { ok: true, envelope: { directives }, warnings: diagnostics.warnings };
 }
 
 function fail(diagnostics: Diagnostics, error: SurfacerError): ParseResult {

@@ -1,4 +1,5 @@
 import { matchBracket } from './json-repair.ts';
+import { unwrapXmlToolCalls } from './tool-call-xml.ts';
 
 /**
  * Tool calls written as text, in the formats model families document, turned into plain JSON
@@ -8,16 +9,19 @@ import { matchBracket } from './json-repair.ts';
  * - Mistral v11 `[TOOL_CALLS]NAME[ARGS]{…}`, Llama `<function=NAME>{…}</function>`, DeepSeek
  *   `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` + a fenced JSON block, gpt-oss
  *   `<|channel|>commentary to=functions.NAME … <|message|>{…}<|call|>`;
- * - Gemma's ```tool_code fences holding a Python call `NAME(key=value, …)`.
+ * - Gemma's ```tool_code fences holding a Python call `NAME(key=value, …)`;
+ * - `<function_calls><invoke name="NAME"><parameter name="KEY">…` blocks (tool-call-xml.ts).
  * Pure; every scan is indexOf-based and bounded by a number of calls.
  */
 const MAX_CALLS = 64;
 const NAME = /^[\w.:-]{1,100}$/;
 
-type Found = { text: string; found: boolean };
+/** `unclosed`: a call that was still being written when the reply ended. */
+type Found = { text: string; found: boolean; unclosed: boolean };
 
 export function unwrapToolCallTags(input: string): Found {
-  let text = input;
+  const xml = unwrapXmlToolCalls(input);
+  let text = xml.text;
   text = namedCalls(text, '<|channel|>commentary to=', '<|message|>', '<|call|>', (name) => name.replace(/^functions\./, '').split(/\s/)[0]!);
   text = namedCalls(text, '[TOOL_CALLS]', '[ARGS]', undefined);
   text = namedCalls(text, '<function=', '>', '</function>');
@@ -27,7 +31,7 @@ export function unwrapToolCallTags(input: string): Found {
     '<｜tool▁calls▁begin｜>', '<｜tool▁calls▁end｜>', '<|call|>']) {
     if (text.includes(marker)) text = text.split(marker).join('\n');
   }
-  return { text, found: text !== input };
+  return { text, found: text !== input, unclosed: xml.unclosed };
 }
 
 /** `OPEN NAME NAME_END ARGS [CLOSE]` → `{"name": NAME, "arguments": ARGS}`. */

@@ -59,6 +59,8 @@ export const CORE_CODES = {
     message: 'A UI instruction used another name for one of its keys.' },
   DIRECTIVE_WARN_PROSE_ONLY: { category: 'directive', severity: 'warning', recovery: 'soft_fail', retryable: false,
     message: 'The assistant answered in plain text only; nothing on screen changed.' },
+  DIRECTIVE_WARN_EXTRA_JSON_IGNORED: { category: 'directive', severity: 'warning', recovery: 'soft_fail', retryable: false,
+    message: 'JSON the assistant quoted after its answer was not applied.' },
   DIRECTIVE_WARN_DROPPED: { category: 'directive', severity: 'warning', recovery: 'drop_directive', retryable: false,
     message: 'A UI instruction was skipped.' },
   IR_SCHEMA_INVALID: { category: 'ir', severity: 'fatal', recovery: 'none', retryable: false, httpStatus: 500,

@@ -41,6 +41,7 @@ describe('drift recovered with a warning', () => {
     ['a Mistral v11 [TOOL_CALLS]name[ARGS] call', `[TOOL_CALLS]ui.toast[ARGS]${ARGS}`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
     ['a Llama 3.2 {"type": "function", "name", "parameters"} call', `{"type": "function", "name": "ui.toast", "parameters": ${ARGS}}`, ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
     ['a Gemma tool_code Python call', "```tool_code\nui.toast(level='info', text='hi')\n```", ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TEXT_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
+    ['an XML <invoke> call', '<function_calls>\n<invoke name="ui.toast">\n<parameter name="level">info</parameter>\n<parameter name="text">hi</parameter>\n</invoke>\n</function_calls>', ['DIRECTIVE_WARN_SHAPE_REPAIRED', 'DIRECTIVE_WARN_TOOL_CALL_READ']],
     ['Python literals and single quotes', `{'directives': [{'type': 'ui.toast', 'payload': {'level': 'info', 'text': 'hi', 'surface': None}}]}`, ['DIRECTIVE_WARN_COERCED', 'DIRECTIVE_WARN_TEXT_REPAIRED']],
     ['JavaScript object literal with a comment', `{directives: [{type: 'ui.toast', payload: {level: 'info', text: 'hi'}}]} // done`, ['DIRECTIVE_WARN_TEXT_REPAIRED']],
     ['an envelope encoded as a JSON string', JSON.stringify(ENVELOPE), ['DIRECTIVE_WARN_SHAPE_REPAIRED']],
@@ -131,6 +132,7 @@ const drifty = fc.array(fc.constantFrom(
   'True', 'None', 'NaN', '-Infinity', '1e999', '//', '/*', '*/', '"name":', '"arguments":', '"params":', '"action":',
   '"directives":', '"directive":', '"tool_calls":', '"type":', '"ui.toast"', '"payload":', '"level":"info"', '"text":"x"',
   '{type:', '"surfaceUpdate":', '<form>', ' ', '\n', 'null', '"__proto__"',
+  '<function_calls>', '</function_calls>', '<invoke name="ui.toast">', '<parameter name="text">', '<parameter name="level">', '</parameter>', '</invoke>',
 ), { maxLength: 50 }).map((parts) => parts.join(''));
 
 describe('drift properties', () => {

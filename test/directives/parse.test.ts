@@ -47,12 +47,20 @@ describe('safeParseModelOutput', () => {
     expect(lone.envelope.directives).toEqual(envelope.directives);
   });
 
-  it('concatenates several JSON blocks in order, joining their texts', () => {
+  it('concatenates lone directives written as several JSON blocks, in order', () => {
+    const a = { type: 'ui.close', payload: { surface: 'main' } };
+    const b = { type: 'ui.toast', payload: { level: 'info', text: 'two' } };
+    const r = read(`First:\n\`\`\`json\n${JSON.stringify(a)}\n\`\`\`\nThen:\n\`\`\`json\n${JSON.stringify(b)}\n\`\`\``);
+    expect(r.envelope).toEqual({ directives: [a, b] });
+    expect(codes(r.warnings)).toContain('DIRECTIVE_WARN_SHAPE_REPAIRED');
+  });
+
+  it('reads only the first of several envelopes: the later one is quoted prose (answer-position.test.ts)', () => {
     const a = { assistant_text: 'one', directives: [{ type: 'ui.close', payload: { surface: 'main' } }] };
     const b = [{ type: 'ui.toast', payload: { level: 'info', text: 'two' } }];
     const r = read(`First:\n\`\`\`json\n${JSON.stringify(a)}\n\`\`\`\nThen:\n\`\`\`json\n${JSON.stringify(b)}\n\`\`\``);
-    expect(r.envelope).toEqual({ directives: [...a.directives, ...b], assistant_text: 'one' });
-    expect(codes(r.warnings)).toContain('DIRECTIVE_WARN_SHAPE_REPAIRED');
+    expect(r.envelope).toEqual(a);
+    expect(codes(r.warnings).sort()).toEqual(['DIRECTIVE_WARN_EXTRA_JSON_IGNORED', 'DIRECTIVE_WARN_TEXT_REPAIRED']);
   });
 
   it('reads camelCase envelope keys with a KEY_CASE warning and ignores unknown ones', () => {

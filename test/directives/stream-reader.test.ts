@@ -84,6 +84,20 @@ describe('incremental envelope reader', () => {
     expect(end.rest).toEqual([]);
   });
 
+  // Answers with JSON quoted after them, and XML tool calls (issue 32): split at every single boundary.
+  const everyBoundary = fixtures.filter((f) => ['quoted_json_after', 'tool_call_xml'].includes(f.category) || f.id.startsWith('hw.xml-'));
+  it.each(everyBoundary.map((f) => [f.id, f.answer]))('%s: the same events and the same directives as read whole, split at every boundary', (_id, text) => {
+    const once = read([text]).summary;
+    const whole = validateModelOutput(registry, text, { mode: 'best_effort' }).directives.map((d) => [d.index, d.type, JSON.stringify(d.payload)]);
+    for (let at = 0; at <= text.length; at++) {
+      const { summary, reader } = read([text.slice(0, at), text.slice(at)]);
+      expect(summary).toEqual(once);
+      const end = reader.finish();
+      expect(end.agrees).toBe(true);
+      if (!end.truncated) expect([...reader.yielded, ...end.rest].map((d) => [d.index, d.type, JSON.stringify(d.payload)])).toEqual(whole);
+    }
+  });
+
   test.prop([fc.constantFrom(...answers), fc.array(fc.nat(), { maxLength: 12 })], { numRuns: 400 })(
     'over every fixture answer and random chunk boundaries: the same events as read whole, and the same applied result as non-streamed',
     ({ text }, cuts) => {
