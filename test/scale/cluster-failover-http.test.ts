@@ -93,7 +93,10 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
         for (;;) {
           if (acks.some((a) => a.user === 0 && a.at > killedAt)) break;
           if (unexpected.length > 0) break;
-          if (performance.now() - killedAt > 60_000) throw new Error('the busy conversation did not recover within 60 s');
+          if (performance.now() - killedAt > 60_000) {
+            const last = busy.submissions.at(-1);
+            throw new Error(`the busy conversation did not recover within 60 s (seed ${seed}, kill ${k + 1} at ${killedAt.toFixed(0)}); its user is ${busy.doing}; last submission ${last?.key}: ${last?.attempts.slice(-4).join(' | ')}`);
+          }
           await sleep(20);
         }
         const recoveredMs = performance.now() - killedAt;

@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { UserActionMessage } from '../../../src/clientsim/index.ts';
 import type { Conversation, E2eServer } from '../../e2e/support/stack.ts';
-import { holdsEverything } from '../../e2e/support/stack.ts';
 import type { SessionClient } from './cluster.ts';
 import type { A2uiFollower } from './followers.ts';
 import { characterAction, formIn, htmlSubmit } from './user.ts';
@@ -55,40 +52,6 @@ export class Recorder {
 /** The longest answer of `endpoint` among `samples` sent from `from` on. */
 export function longest(samples: readonly Sample[], endpoint: Endpoint, from = 0): number {
   return Math.max(0, ...samples.filter((s) => s.endpoint === endpoint && s.sentAt >= from).map((s) => s.ms));
-}
-
-export interface HttpProber {
-  /** Every answer so far, `sentAt` in this process's performance.now() frame. */
-  readonly samples: Sample[];
-  stop(): Promise<void>;
-}
-
-/**
- * `/healthz` and `/readyz` of every instance, called from a process of its own
- * (http-prober.mjs) every `pauseMs`, as an orchestrator calls them.
- */
-export async function startHttpProber(urls: readonly string[], pauseMs = 20): Promise<HttpProber> {
-  const targets = urls.flatMap((url, instance) => (['healthz', 'readyz'] as const).map((endpoint) => ({ instance, endpoint, url: `${url}/${endpoint}` })));
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./http-prober.mjs', import.meta.url)), JSON.stringify(targets), String(pauseMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const samples: Sample[] = [];
-  let rest = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const lines = (rest + chunk.toString()).split('\n');
-    rest = lines.pop()!;
-    for (const line of lines) {
-      const s = JSON.parse(line) as { instance: number; endpoint: Endpoint; at: number; ms: number; status: number };
-      samples.push({ endpoint: s.endpoint, instance: s.instance, sentAt: s.at - performance.timeOrigin, ms: s.ms, status: s.status, retryAfter: null });
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => { child.once('spawn', resolve); child.once('error', reject); });
-  return {
-    samples,
-    async stop() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -169,22 +132,20 @@ function runWriter<P>(name: string, cid: string, instances: number, rec: Recorde
   };
 }
 
-/** Whether `follower` (on instance `s`) shows what `s` holds of `cid` now; undefined while `s` cannot tell. */
-async function current(s: E2eServer, cid: string, follower: A2uiFollower): Promise<boolean | undefined> {
-  const version = (await s.handle.conversations.get(cid).catch(() => undefined))?.version;
-  if (version === undefined) return undefined;
-  const { hub } = s.handle.a2ui.wire(follower.version);
-  return hub.checkpoint(cid).version >= version && holdsEverything(hub, cid, follower.lastEventId);
-}
-
-/** A renderer's user: fills the character card on the renderer following instance `i` and submits it there. */
-export function a2uiWriter(name: string, c: Conversation, servers: E2eServer[], clients: SessionClient[], followers: A2uiFollower[], rec: Recorder): Writer {
-  return runWriter<UserActionMessage>(name, c.cid, servers.length, rec, {
+/**
+ * A renderer's user: fills the character card on the renderer following instance `i` and submits
+ * it there. `current(i)`: whether that renderer shows what instance `i` holds of the conversation
+ * now (undefined while the instance cannot tell).
+ */
+export function a2uiWriter(
+  name: string, c: Conversation, current: (i: number) => Promise<boolean | undefined>, clients: SessionClient[], followers: A2uiFollower[], rec: Recorder,
+): Writer {
+  return runWriter<UserActionMessage>(name, c.cid, clients.length, rec, {
     async prepare(i, n) {
       const follower = followers[i]!;
       // While the instance cannot tell (its Redis is away), the user submits what the renderer
       // shows, as a real one would: the submit itself meets the fault.
-      if ((await current(servers[i]!, c.cid, follower)) === false) return undefined;
+      if ((await current(i).catch(() => undefined)) === false) return undefined;
       follower.sync();
       return characterAction(follower.sim, { name: `${name} ${n}`, personality: `Take ${n}.` });
     },
@@ -210,11 +171,11 @@ export function htmxWriter(name: string, c: Conversation, clients: SessionClient
 export interface Prober { stop(): Promise<void> }
 
 /**
- * Calls every endpoint of instance `i` but the probes (see startHttpProber) in loops of their own until stopped: a page,
+ * Calls every endpoint of instance `i` but the probes (see the suite's prober) in loops of their own until stopped: a page,
  * a planner turn, and the opening of an A2UI and an htmx stream (answered once the status is in).
  * `c` is a conversation of its own (turns on it are refused while another runs).
  */
-export function probe(i: number, s: E2eServer, client: SessionClient, c: Conversation, rec: Recorder): Prober {
+export function probe(i: number, s: Pick<E2eServer, 'url'>, client: SessionClient, c: Conversation, rec: Recorder): Prober {
   let stopped = false;
   const loop = async (pauseMs: number, step: () => Promise<unknown>): Promise<void> => {
     while (!stopped) {

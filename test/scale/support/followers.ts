@@ -19,6 +19,8 @@ export interface A2uiFollower<Sim = ClientSim> {
   readonly sim: Sim;
   /** Applies what arrived since the last call to the ClientSim (checks it against the A2UI rules). */
   sync(): void;
+  /** Its current connection was ended by the server (an instance that found its log rewritten ends its streams). */
+  readonly ended: boolean;
   /** What this renderer would send on reconnecting: the last event id it received. */
   readonly lastEventId: string;
   /** Opens a new connection to `url` with Last-Event-ID, as EventSource does after the old one ended. */
@@ -42,12 +44,16 @@ async function followWith<Sim>(
   const sessions: SseConnection[] = [await stream({ url }, c, {}, query)];
   expect(sessions[0]!.response.status).toBe(200);
   let fed = 0;
+  const endedConnections = new WeakSet<SseConnection>();
+  const watch = (conn: SseConnection): void => { void conn.ended.then(() => endedConnections.add(conn), () => endedConnections.add(conn)); };
+  watch(sessions[0]!);
   const follower: A2uiFollower<Sim> = {
     version,
     get conn() { return sessions.at(-1)!; },
     sessions,
     sim,
     sync() { fed = feedInto(sim, follower.conn, fed); },
+    get ended() { return endedConnections.has(follower.conn); },
     get lastEventId() { return follower.conn.parser.lastEventId; },
     async reconnect(to) {
       follower.sync();
@@ -57,6 +63,7 @@ async function followWith<Sim>(
       // An event cut off with the old connection was never dispatched: the new one starts from the last complete one.
       next.parser.lastEventId = last;
       sessions.push(next);
+      watch(next);
       fed = 0;
       return next;
     },

@@ -13,7 +13,11 @@ import { characterAction, turn } from './user.ts';
  * recorded as unexpected and ends that user's loop.
  */
 export interface Submission { key: string; action: UserActionMessage; acked: boolean; replayed?: boolean; unavailable: number; attempts: string[]; stale?: boolean }
-export interface LoadUser { c: Conversation; follower: A2uiFollower; on: number; submissions: Submission[] }
+export interface LoadUser {
+  c: Conversation; follower: A2uiFollower; on: number; submissions: Submission[];
+  /** What its loop is doing now, for a failure's message: waiting for its renderer, or submitting. */
+  doing?: string;
+}
 
 export interface SubmitLoad {
   readonly acks: Array<{ user: number; at: number }>;
@@ -56,6 +60,9 @@ export async function current(instances: readonly E2eServer[], u: LoadUser, time
       return;
     } catch (error) {
       if (performance.now() > deadline) throw new Error(`renderer of ${u.c.cid} not current within ${timeoutMs} ms: ${String(error)}`);
+      // An instance that found entries it had shown lost by a failover restarts its streams: the
+      // renderer reconnects with its Last-Event-ID, as EventSource does, and is sent everything again.
+      if (u.follower.ended) await u.follower.reconnect(instances[u.on]!.url).catch(() => {});
       await sleep(200);
     }
   }
@@ -81,7 +88,9 @@ export function startSubmitLoad(
   const unexpected: string[] = [];
   async function loop(u: LoadUser, j: number): Promise<void> {
     for (let n = 0; !stopped && unexpected.length === 0; n += 1) {
+      u.doing = `waiting for its renderer to be current on instance ${u.on} (since ${performance.now().toFixed(0)})`;
       await current(instances, u);
+      u.doing = 'submitting';
       const s: Submission = { key: `u${j}-${n}`, action: characterAction(u.follower.sim, { name: `User ${j}.${n}`, personality: `Take ${n}.` }), acked: false, unavailable: 0, attempts: [] };
       u.submissions.push(s);
       for (let attempt = 0; !s.acked; attempt += 1) {
