@@ -9,13 +9,11 @@
 // (OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES, …)
 // from the process environment, as it does everywhere else.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { context, propagation, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { surfacerRoot } from '../cli/commands/init.ts';
+import { surfacerVersion } from '../package-root.ts';
 import { metricsSettings, startMetrics, type MetricsSettings } from './metrics-sdk.ts';
 import type { MetricsEndpoint } from './metrics-route.ts';
 
@@ -190,12 +188,6 @@ async function traceProcessors(settings: TelemetrySettings, options: StartTeleme
     }
   }
   return processors;
-}
-
-/** `service.version`: this package's version, read once from its package.json. */
-export function surfacerVersion(): string {
-  const { version } = JSON.parse(readFileSync(join(surfacerRoot(), 'package.json'), 'utf8')) as { version?: unknown };
-  return typeof version === 'string' ? version : 'unknown';
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -185,8 +185,10 @@ export type ListBlock = z.infer<typeof ListBlock>;
 const HttpUrl = z.string().max(2048).regex(/^https?:\/\/[^\s"'<>]+$/);
 
 /**
- * Icon names both A2UI versions know (v0.8's 48; v0.9 has these and more), so one IR compiles to
- * either. The HTML compiler shows each as a Unicode glyph (no icon font needed).
+ * Icon names both A2UI versions know (v0.8's 48, in its schema's order; v0.9 has these and more),
+ * so one IR compiles to either: the one list, which the v0.8 catalogue takes as its enum and
+ * tests hold to v0.8's official schema and to v0.9's list. The HTML compiler shows each as a
+ * Unicode glyph (no icon font needed).
  */
 export const ICON_NAMES = [
   'accountCircle', 'add', 'arrowBack', 'arrowForward', 'attachFile', 'calendarToday', 'call', 'camera',

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisBackend, type Backend } from '../../src/backend/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Backend } from '../../src/backend/index.ts';
 import { redisKeys } from '../../src/backend/redis/keys.ts';
 import { irHash, type ConversationEvent, type ConversationService } from '../../src/conversation/index.ts';
-import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../src/ingress/index.ts';
-import type { Planner } from '../../src/planner/types.ts';
-import { createSeededSource } from '../../src/ui-ir/index.ts';
 import { createFakePlanner } from '../conversation/fixtures/demo-app.ts';
-import { formAction, makeService } from '../conversation/fixtures/service.ts';
-import { startRedisCluster, type TestRedisCluster } from '../support/redis-cluster.ts';
+import { formAction } from '../conversation/fixtures/service.ts';
+import { startRedisCluster } from '../support/redis-cluster.ts';
+import { redisForTestFile } from '../support/redis-server.ts';
+import { redisInstances, type InstanceOptions } from './support.ts';
 
 /*
  * The Redis backend in cluster mode on a local 6-node Redis Cluster: several services ("instances",
@@ -15,27 +14,9 @@ import { startRedisCluster, type TestRedisCluster } from '../support/redis-clust
  * travel by sharded pub/sub, cancels by broadcast pub/sub, and appends wait for a replica.
  */
 const CARD = { name: 'Aria', personality: 'Brave and kind.' };
-let cluster: TestRedisCluster;
-const backends: Backend[] = [];
-beforeAll(async () => { cluster = await startRedisCluster(); }, 60_000);
-afterAll(async () => {
-  await Promise.all(backends.map((b) => b.close()));
-  await cluster?.stop();
-});
-
-let count = 0;
-function instance(prefix: string, options: { planner?: Planner; ackTimeoutMs?: number } = {}): { service: ConversationService; backend: Backend } {
-  count += 1;
-  // Seeds as an operator gives them: several URLs select cluster mode.
-  const backend = createRedisBackend({ url: cluster.url, prefix, turns: { pollMs: 20 }, ...(options.ackTimeoutMs ? { ackTimeoutMs: options.ackTimeoutMs } : {}) });
-  backends.push(backend);
-  const { service } = makeService(backend.store, {
-    demo: true, turns: backend.turns, entropy: createSeededSource(`cluster-${count}`),
-    idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
-    ...(options.planner ? { planner: options.planner } : {}),
-  });
-  return { service, backend };
-}
+// Seeds as an operator gives them (every node's URL): several URLs select cluster mode.
+const r = redisInstances(redisForTestFile(startRedisCluster));
+const instance = (prefix: string, options: Omit<InstanceOptions, 'prefix'> = {}): { service: ConversationService; backend: Backend } => r.instance({ prefix, ...options });
 
 describe('conversation service on a Redis Cluster, several instances', () => {
   it('one conversation driven through two instances: the same state on both, notices across instances, replays and stale submits as on one Redis', async () => {
@@ -66,10 +47,10 @@ describe('conversation service on a Redis Cluster, several instances', () => {
     const keys = redisKeys('spread:', { cluster: true });
     for (let i = 0; i < 9; i += 1) {
       const c = await a.create('owner');
-      const slot = await cluster.slotOf(keys.log(c.id));
-      expect(await cluster.slotOf(keys.turn(c.id))).toBe(slot);
-      expect(await cluster.slotOf(keys.channel(c.id))).toBe(slot);
-      primaries.add((await cluster.primaryFor(keys.log(c.id))).port);
+      const slot = await r.redis().slotOf(keys.log(c.id));
+      expect(await r.redis().slotOf(keys.turn(c.id))).toBe(slot);
+      expect(await r.redis().slotOf(keys.channel(c.id))).toBe(slot);
+      primaries.add((await r.redis().primaryFor(keys.log(c.id))).port);
     }
     expect(primaries.size).toBeGreaterThanOrEqual(2);
     expect(await a.countOwnedBy('owner')).toBe(9);
@@ -103,22 +84,22 @@ describe('conversation service on a Redis Cluster, several instances', () => {
   });
 
   it('an append waits for a replica of its shard: with that replica paused it fails as unavailable, never a silent success', async () => {
-    const { service } = instance('ack:', { ackTimeoutMs: 300 });
+    const { service } = instance('ack:', { backend: { ackTimeoutMs: 300 } });
     const c = await service.create('owner');
     const keys = redisKeys('ack:', { cluster: true });
-    const primary = await cluster.primaryFor(keys.log(c.id));
-    const replicaPort = Number(/^slave0:ip=[^,]+,port=(\d+)/m.exec(String(await cluster.command(primary, ['INFO', 'replication'])))![1]);
-    const replica = cluster.nodes.find((n) => n.port === replicaPort)!;
+    const primary = await r.redis().primaryFor(keys.log(c.id));
+    const replicaPort = Number(/^slave0:ip=[^,]+,port=(\d+)/m.exec(String(await r.redis().command(primary, ['INFO', 'replication'])))![1]);
+    const replica = r.redis().nodes.find((n) => n.port === replicaPort)!;
     replica.pause();
     try {
       const failed = await service.runTurn(c.id, 'create a character card');
       expect(failed).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE', retryable: true } });
       // Written on the primary all the same (not undone): the retry below runs on top of it.
-      expect(Number(await cluster.command(primary, ['XLEN', keys.log(c.id)]))).toBeGreaterThan(1);
+      expect(Number(await r.redis().command(primary, ['XLEN', keys.log(c.id)]))).toBeGreaterThan(1);
     } finally {
       replica.resume();
     }
-    await cluster.waitHealthy();
+    await r.redis().waitHealthy();
     expect(await service.runTurn(c.id, 'create a character card')).toMatchObject({ ok: true });
   });
 
@@ -132,13 +113,13 @@ describe('conversation service on a Redis Cluster, several instances', () => {
     const off = b.subscribe(c.id, (e) => seen.push(e.version));
     try {
       const primaries = [];
-      for (const node of cluster.nodes) {
-        if (/^role:master/m.test(String(await cluster.command(node, ['INFO', 'replication'])))) primaries.push(node);
+      for (const node of r.redis().nodes) {
+        if (/^role:master/m.test(String(await r.redis().command(node, ['INFO', 'replication'])))) primaries.push(node);
       }
-      const slot = await cluster.slotOf(keys.log(c.id));
-      const home = await cluster.primaryFor(keys.log(c.id));
+      const slot = await r.redis().slotOf(keys.log(c.id));
+      const home = await r.redis().primaryFor(keys.log(c.id));
       for (const to of [...primaries.filter((p) => p !== home), home]) {
-        await cluster.moveSlot(slot, to);
+        await r.redis().moveSlot(slot, to);
         const turn = await a.runTurn(c.id, 'create a character card');
         if (!turn.ok) throw new Error(turn.error.message);
         const version = (await a.get(c.id))!.version;
@@ -150,15 +131,13 @@ describe('conversation service on a Redis Cluster, several instances', () => {
   });
 
   it('one primary stalls (SIGSTOP): the other shards keep being served by the same instance, and once the cluster promotes its replica the instance goes there', async () => {
-    const backend = createRedisBackend({ url: cluster.url, prefix: 'stall:', commandTimeoutMs: 300 });
-    backends.push(backend);
-    const { service } = makeService(backend.store, { demo: true, turns: backend.turns, entropy: createSeededSource('stall') });
+    const { service } = instance('stall:', { seed: 'stall', backend: { commandTimeoutMs: 300 } });
     const keys = redisKeys('stall:', { cluster: true });
     // Two conversations on two different shards.
     const first = await service.create('owner');
     let other = await service.create('owner');
-    const firstHome = await cluster.primaryFor(keys.log(first.id));
-    while (await cluster.primaryFor(keys.log(other.id)) === firstHome) other = await service.create('owner');
+    const firstHome = await r.redis().primaryFor(keys.log(first.id));
+    while (await r.redis().primaryFor(keys.log(other.id)) === firstHome) other = await service.create('owner');
     firstHome.pause();
     try {
       const blocked = await service.runTurn(first.id, 'create a character card');
@@ -183,7 +162,7 @@ describe('conversation service on a Redis Cluster, several instances', () => {
     }
     // The old primary comes back as a replica; the cluster is whole again for the tests after.
     // (Asked only now: the harness could put the question to the silent node.)
-    await cluster.waitHealthy();
-    expect(await cluster.primaryFor(keys.log(first.id))).not.toBe(firstHome);
+    await r.redis().waitHealthy();
+    expect(await r.redis().primaryFor(keys.log(first.id))).not.toBe(firstHome);
   }, 60_000);
 });

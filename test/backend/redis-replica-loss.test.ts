@@ -1,12 +1,10 @@
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisBackend, type Backend } from '../../src/backend/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Backend } from '../../src/backend/index.ts';
 import { NotReplicatedError } from '../../src/backend/redis/connection.ts';
-import type { LogEntry, Logger } from '../../src/conversation/index.ts';
-import { LOG_VERSION } from '../../src/conversation/log.ts';
+import type { Logger } from '../../src/conversation/index.ts';
 import type { SurfacerMetrics } from '../../src/telemetry/metrics.ts';
 import { surfacerMetrics } from '../../src/telemetry/metrics.ts';
-import { startRedis, type TestRedis } from '../support/redis-server.ts';
+import { createdEntry, redisWithReplica, waitFor } from './support.ts';
 
 /*
  * Issue 34, item 2: a primary that lost its only replica. With the default ack mode
@@ -15,27 +13,10 @@ import { startRedis, type TestRedis } from '../support/redis-server.ts';
  * logged once and counted; once a replica is back, appends wait for it again. With `strict` the
  * append is refused as unavailable (503) for as long as the replica is gone, as before.
  */
-let primary: TestRedis;
-let replica: TestRedis;
-const backends: Backend[] = [];
-
-beforeAll(async () => {
-  primary = await startRedis();
-  replica = await startRedis({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
-  await waitFor(async () => /^slave0:.*state=online/m.test(await info()), 'replica online');
-});
-afterAll(async () => {
-  await Promise.all(backends.map((b) => b.close()));
-  await replica?.stop();
-  await primary?.stop();
-});
-
-const created = (cid: string): LogEntry => ({ type: 'created', v: LOG_VERSION, cid, ownerSessionId: 'owner', a2uiToken: 'a-token-of-16-chars-or-more', at: new Date(0).toISOString() });
+const pair = redisWithReplica();
 
 function backend(prefix: string, ackMode: 'available' | 'strict' | undefined, logger: Logger, metrics?: SurfacerMetrics): Backend {
-  const b = createRedisBackend({ url: primary.url, prefix, ackReplicas: 1, ackTimeoutMs: 500, logger, ...(ackMode ? { ackMode } : {}), ...(metrics ? { metrics } : {}) });
-  backends.push(b);
-  return b;
+  return pair.backend({ prefix, ackReplicas: 1, ackTimeoutMs: 500, logger, ...(ackMode ? { ackMode } : {}), ...(metrics ? { metrics } : {}) });
 }
 
 describe('a Redis primary that lost its only replica', () => {
@@ -46,53 +27,34 @@ describe('a Redis primary that lost its only replica', () => {
     const counting: SurfacerMetrics = { ...surfacerMetrics(), redisUnreplicated() { unreplicated += 1; } };
     const available = backend('available:', undefined, logger, counting);
     const strict = backend('strict:', 'strict', { info() {}, warn() {}, error() {} });
-    await available.store.append('a0', created('a0'), 0);
-    await strict.store.append('s0', created('s0'), 0);
+    await available.store.append('a0', createdEntry('a0'), 0);
+    await strict.store.append('s0', createdEntry('s0'), 0);
     expect(unreplicated).toBe(0);
 
-    await replica.kill();
-    await waitFor(async () => /^connected_slaves:0/m.test(await info()), 'the primary sees its replica gone');
+    await pair.replica.kill();
+    await waitFor(async () => /^connected_slaves:0/m.test(await pair.replication()), 'the primary sees its replica gone');
     // Available: every append acknowledged, on the primary alone.
-    for (let i = 1; i <= 3; i += 1) await available.store.append(`a${i}`, created(`a${i}`), 0);
+    for (let i = 1; i <= 3; i += 1) await available.store.append(`a${i}`, createdEntry(`a${i}`), 0);
     expect(await available.store.read('a3')).toHaveLength(1);
     expect(unreplicated).toBe(3);
     expect(warnings.filter((w) => w.startsWith('redis primary has fewer replicas'))).toHaveLength(1);
     // Strict: refused as unavailable within the ack timeout, the write left on the primary (not undone).
-    const refused = await strict.store.append('s1', created('s1'), 0).then(() => undefined, (error: unknown) => error);
+    const refused = await strict.store.append('s1', createdEntry('s1'), 0).then(() => undefined, (error: unknown) => error);
     expect(refused).toBeInstanceOf(NotReplicatedError);
 
     // The replica is back (wiped, resynced): appends wait for it again, and a later loss is logged again.
-    await replica.start({ fresh: true });
-    await waitFor(async () => /^slave0:.*state=online/m.test(await info()), 'replica online again');
+    await pair.replica.start({ fresh: true });
+    await waitFor(async () => /^slave0:.*state=online/m.test(await pair.replication()), 'replica online again');
     await new Promise((r) => setTimeout(r, 1_100));
-    await available.store.append('a4', created('a4'), 0);
+    await available.store.append('a4', createdEntry('a4'), 0);
     expect(unreplicated).toBe(3);
-    replica.pause();
+    pair.replica.pause();
     try {
       // A replica that is there but does not answer is not "gone": the append is refused as before.
-      const late = await available.store.append('a5', created('a5'), 0).then(() => undefined, (error: unknown) => error);
+      const late = await available.store.append('a5', createdEntry('a5'), 0).then(() => undefined, (error: unknown) => error);
       expect(late).toBeInstanceOf(NotReplicatedError);
     } finally {
-      replica.resume();
+      pair.replica.resume();
     }
   }, 60_000);
 });
-
-async function info(): Promise<string> {
-  const client = createClient({ url: primary.url });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await client.info('replication');
-  } finally {
-    await client.quit();
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -1,17 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { displayNameOf, packageNameOf, readTemplates, renderApp, surfacerRoot } from '../../src/cli/commands/init.ts';
-import { main } from '../../src/cli/main.ts';
+import { displayNameOf, packageNameOf, readTemplates, renderApp, runInit, staleBuild, type BuildPackage } from '../../src/cli/commands/init.ts';
+import { surfacerRoot } from '../../src/package-root.ts';
 import { a2uiWire, createClientSim, createSurfacer, type AppDefinition } from '../../src/index.ts';
 import { memoryIo } from '../support/cli-io.ts';
 
 /*
  * `surfacer init` in process: the files it writes, the names and dependencies it puts in them,
  * what it refuses; then the app it wrote, imported as it is (its `surfacer` is this checkout's
- * sources, through the vitest alias) and served. test/package/pack.test.ts runs it for real:
- * the installed package's bin, the app's npm install, npm test and npm start.
+ * sources, through the vitest alias) and served. The package init makes the app from is made up
+ * here (a copy of this one's package.json and templates, as a clone or as the installed package)
+ * and its build recorded, so no test builds this checkout. test/package/pack.test.ts runs it for
+ * real: from the installed package and from an unbuilt clone, the app's npm install, npm test and
+ * npm start.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'surfacer-init-'));
@@ -19,9 +22,47 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const EXPECTED_FILES = ['.gitignore', '.npmrc', 'README.md', 'package.json', 'src/app.ts', 'src/server.ts', 'test/app.test.ts', 'tsconfig.json'];
 
-async function init(args: string[]): Promise<{ code: number; out: string; err: string }> {
+/** A surfacer package to make apps from: a clone (sources, built or not) or the installed package (dist/ only). */
+function fakePackage(name: string, shape: { checkout: boolean; built: boolean }): string {
+  const root = join(work, 'packages', name);
+  mkdirSync(root, { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+  cpSync(join(ROOT, 'templates/init'), join(root, 'templates/init'), { recursive: true });
+  if (shape.checkout) writeSource(root, 'src/cli/bin.ts');
+  if (shape.built) writeBuild(root);
+  return root;
+}
+
+function writeSource(root: string, file: string): void {
+  mkdirSync(join(root, file, '..'), { recursive: true });
+  writeFileSync(join(root, file), '');
+}
+
+/** What a build leaves that init looks at; dated after every source. */
+function writeBuild(root: string): void {
+  mkdirSync(join(root, 'dist/src'), { recursive: true });
+  writeFileSync(join(root, 'dist/src/index.js'), '');
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(root, 'dist/src/index.js'), later, later);
+}
+
+/** A build double: records the roots it was asked to build, and builds (or fails) as told. */
+function recordingBuild(outcome: 'builds' | 'fails' = 'builds'): BuildPackage & { roots: string[] } {
+  const roots: string[] = [];
+  const build = async (root: string, log: { write: (text: string) => unknown }): Promise<boolean> => {
+    roots.push(root);
+    log.write('tsc: dist/src\n');
+    if (outcome === 'builds') writeBuild(root);
+    return outcome === 'builds';
+  };
+  return Object.assign(build, { roots });
+}
+
+const CLONE = fakePackage('clone', { checkout: true, built: true });
+
+async function init(args: string[], root = CLONE, build = recordingBuild()): Promise<{ code: number; out: string; err: string }> {
   const io = memoryIo();
-  const code = await main(['init', ...args], io);
+  const code = await runInit(args, io, { root, build });
   return { code, out: io.out(), err: io.err() };
 }
 
@@ -43,18 +84,17 @@ describe('surfacer init DIR', () => {
     expect(code).toBe(0);
     expect(filesUnder(dir)).toEqual(EXPECTED_FILES);
     expect(out).toContain(`Wrote Plant Journal to ${dir}: ${EXPECTED_FILES.join(', ')}`);
-    expect(out).toMatch(/npm install\n {2}npm start .*\n {2}npm test/);
-    // A checkout runs its sources, but the app installs the built package: init says so when dist/ is missing.
-    const note = `This checkout is not built yet: run \`npm run build\` in ${ROOT} before the app's \`npm install\`.`;
-    if (existsSync(join(ROOT, 'dist/src/index.js'))) expect(out).not.toContain(note);
-    else expect(out).toContain(note);
+    // Every command the app needs, in the order they work: start last, as it keeps running.
+    expect(out).toContain(`Next:\n  cd ${dir}\n  npm install\n  npm test `);
+    expect(out).toMatch(/\n {2}npm test .*\n {2}npm start .*http:\/\/127\.0\.0\.1:8787/);
+    expect(out).toContain(`After changing surfacer itself: \`npm run build\` in ${CLONE}`);
 
     const pkg = readJson<Pkg>(join(dir, 'package.json'));
     const own = readJson<Pkg>(join(ROOT, 'package.json'));
     expect(pkg.name).toBe('plant-journal');
-    // Not on the registry: the package this command ran from, copied in (not linked) by the app's .npmrc.
-    expect(pkg.dependencies).toEqual({ surfacer: `file:${ROOT}` });
-    expect(readFileSync(join(dir, '.npmrc'), 'utf8')).toMatch(/^install-links=true$/m);
+    // Not on the registry: the clone this command ran from, linked (not copied) by the app's .npmrc.
+    expect(pkg.dependencies).toEqual({ surfacer: `file:${CLONE}` });
+    expect(readFileSync(join(dir, '.npmrc'), 'utf8')).toMatch(/^install-links=false$/m);
     // The tools Surfacer itself is built and tested with, exactly.
     expect(pkg.devDependencies).toEqual({
       '@types/node': own.devDependencies['@types/node'], typescript: own.devDependencies.typescript, vitest: own.devDependencies.vitest,
@@ -84,6 +124,64 @@ describe('surfacer init DIR', () => {
     expect(APP_NAME).toBe(name);
     expect(createApp().name).toBe(name);
     expect(readFileSync(join(dir, 'README.md'), 'utf8').split('\n')[0]).toBe(`# ${name}`);
+  });
+
+  it('from an unbuilt clone: builds it first (its output on stderr), then writes an app linked to it', async () => {
+    const clone = fakePackage('unbuilt', { checkout: true, built: false });
+    const build = recordingBuild();
+    const dir = join(work, 'from-unbuilt');
+    const { code, out, err } = await init([dir], clone, build);
+    expect(code).toBe(0);
+    expect(build.roots).toEqual([clone]);
+    expect(err).toBe(`surfacer init: building surfacer in ${clone} first (it has no dist/): npm run build\ntsc: dist/src\n`);
+    expect(out).toContain(`It depends on surfacer as file:${clone} (this clone, linked`);
+    expect(readFileSync(join(dir, '.npmrc'), 'utf8')).toMatch(/^install-links=false$/m);
+
+    // Built now: the next app is written without another build.
+    expect((await init([join(work, 'from-built')], clone, build)).err).toBe('');
+    expect(build.roots).toEqual([clone]);
+  });
+
+  it('from a clone whose sources changed after its build: builds it again', async () => {
+    const clone = fakePackage('stale', { checkout: true, built: true });
+    expect(staleBuild(clone)).toBeUndefined();
+    writeSource(clone, 'src/new-module.ts');
+    const later = new Date(Date.now() + 120_000);
+    utimesSync(join(clone, 'src/new-module.ts'), later, later);
+    expect(staleBuild(clone)).toBe('src/new-module.ts changed since dist/ was built');
+    const build = recordingBuild();
+    expect((await init([join(work, 'from-stale')], clone, build)).code).toBe(0);
+    expect(build.roots).toEqual([clone]);
+  });
+
+  it('a failed build: exit 1, the reason on stderr, nothing written', async () => {
+    const clone = fakePackage('broken', { checkout: true, built: false });
+    const dir = join(work, 'from-broken');
+    const { code, out, err } = await init([dir], clone, recordingBuild('fails'));
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toContain(`surfacer init: the build failed (above); fix it, or run \`npm run build\` in ${clone}, then init again`);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('from the installed package: copied in by the app\'s npm install, never built', async () => {
+    const installed = fakePackage('installed', { checkout: false, built: true });
+    const build = recordingBuild();
+    const dir = join(work, 'from-installed');
+    const { code, out } = await init([dir], installed, build);
+    expect(code).toBe(0);
+    expect(build.roots).toEqual([]);
+    expect(out).toContain(`It depends on surfacer as file:${installed} (this package, copied in by npm install`);
+    expect(out).not.toContain('After changing surfacer itself');
+    expect(readFileSync(join(dir, '.npmrc'), 'utf8')).toMatch(/^install-links=true$/m);
+  });
+
+  it('--surfacer from an unbuilt clone: the spec as given, nothing built', async () => {
+    const build = recordingBuild();
+    const dir = join(work, 'named-spec');
+    expect((await init(['--surfacer', 'surfacer@0.1.0', dir], fakePackage('unbuilt-named', { checkout: true, built: false }), build)).code).toBe(0);
+    expect(build.roots).toEqual([]);
+    expect(readJson<Pkg>(join(dir, 'package.json')).dependencies.surfacer).toBe('surfacer@0.1.0');
   });
 
   it('writes into an empty directory; refuses a non-empty one or a file (exit 1, nothing written)', async () => {
@@ -129,7 +227,7 @@ describe('surfacer init DIR', () => {
     expect(own.files).toContain('templates/init');
     expect(surfacerRoot()).toBe(ROOT);
     const templates = readTemplates(join(ROOT, 'templates/init'));
-    const rendered = renderApp(templates, { name: 'X', packageName: 'x', surfacerSpec: 'file:y', devTools: {} });
+    const rendered = renderApp(templates, { name: 'X', packageName: 'x', surfacerSpec: 'file:y', linkSurfacer: false, devTools: {} });
     expect(rendered.map((f) => f.path).sort()).toEqual(EXPECTED_FILES);
   });
 
@@ -146,8 +244,8 @@ describe('surfacer init DIR', () => {
     expect(offending).toEqual([]);
   });
 
-  it('docs/init.md names every file init writes', () => {
-    const doc = readFileSync(join(ROOT, 'docs/init.md'), 'utf8');
+  it('docs/build-your-own-app.md names every file init writes', () => {
+    const doc = readFileSync(join(ROOT, 'docs/build-your-own-app.md'), 'utf8');
     for (const file of EXPECTED_FILES) expect(doc, file).toContain(`\`${file}\``);
   });
 });

@@ -1,44 +1,26 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createConsoleLog, failedLoad, launchChromium } from '../support/browser/index.ts';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chromiumSuite, closedNetwork, failedLoad } from '../support/browser/index.ts';
 import { eventually, formSurface, noteSurface, startTestServer, titleUpdate, type TestServer } from './fixtures.ts';
 
 // The official Lit renderer in real Chromium, fed by our SSE routes, clicked by a user.
 const ARTIFACTS = 'test-artifacts/host-a2ui';
 
-let browser: Browser;
+const chromium = chromiumSuite({ artifacts: ARTIFACTS, cleanConsole: true });
+const { consoleLog } = chromium;
 let server: TestServer | undefined;
 let page: Page | undefined;
-const consoleLog = createConsoleLog();
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 afterEach(async () => {
   await page?.close();
   page = undefined;
   await server?.close();
   server = undefined;
-  expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
 });
 
 async function openPage(s: TestServer, cid: string): Promise<Page> {
-  page = await consoleLog.watch(await browser.newPage({ viewport: { width: 900, height: 700 } }));
-  // Network is closed: anything leaving the test server is a bug (fonts, CDNs).
-  const origin = new URL(s.url).origin;
-  const external: string[] = [];
-  await page.route('**/*', (route) => {
-    if (new URL(route.request().url()).origin === origin) return route.continue();
-    external.push(route.request().url());
-    return route.abort();
-  });
+  page = await consoleLog.watch(await chromium.browser.newPage({ viewport: { width: 900, height: 700 } }));
+  const external = await closedNetwork(page, [new URL(s.url).origin]);
   page.on('close', () => expect(external).toEqual([]));
   await page.goto(`${s.url}/a2ui/c/${cid}`);
   await page.locator('#a2ui-status[data-state="connected"]').waitFor();

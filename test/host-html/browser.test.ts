@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakePlanner } from '../conversation/fixtures/demo-app.ts';
-import { createConsoleLog, failedLoad, launchChromium } from '../support/browser/index.ts';
+import { chromiumSuite, failedLoad } from '../support/browser/index.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 import { holdingContinuations } from './support/holding-planner.ts';
 
@@ -14,28 +13,21 @@ describe('HTML host in a browser', () => {
   let slow: Harness;
   let holding: Harness;
   const holdingPlanner = holdingContinuations();
-  let browser: Browser;
-  const consoleLog = createConsoleLog();
-
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     demo = await startHarness({ wiring: 'demo' });
     slow = await startHarness({ wiring: 'fixture', planner: createFakePlanner({ delayMs: 3000 }) });
     holding = await startHarness({ wiring: 'demo', planner: holdingPlanner });
-    browser = await launchChromium();
   });
   afterAll(async () => {
-    await browser?.close();
     await demo?.close();
     await slow?.close();
     await holding?.close();
   });
-  afterEach(() => {
-    expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
-  });
+  const chromium = chromiumSuite({ artifacts: ARTIFACTS, cleanConsole: true });
+  const { consoleLog } = chromium;
 
   async function newPage(width = 1280, context?: BrowserContext): Promise<Page> {
-    return consoleLog.watch(context ? await context.newPage() : await browser.newPage({ viewport: { width, height: 900 } }));
+    return consoleLog.watch(context ? await context.newPage() : await chromium.browser.newPage({ viewport: { width, height: 900 } }));
   }
 
   it('types a message, fills the form, submits it through htmx and sees the saved values', async () => {
@@ -158,7 +150,7 @@ describe('HTML host in a browser', () => {
   });
 
   it('updates another open tab through server-sent events', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     const first = await newPage(1280, context);
     await first.goto(`${demo.url}/`);
     await first.waitForFunction('window.htmx !== undefined');

@@ -1,19 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ConversationEvent } from '../../src/conversation/index.ts';
 import { READ_TOOL, VIEW_ACTION_TOOL } from '../../src/host-mcp/index.ts';
 import { findLiveSurface } from '../../src/ui-ir/index.ts';
-import { newConversation, type Conversation, type E2eServer } from '../e2e/support/stack.ts';
-import { createConsoleLog, failedLoad, launchChromium, type ConsoleEntry } from '../support/browser/index.ts';
+import { newConversation, type Conversation } from '../e2e/support/stack.ts';
+import { failedLoad, noChromiumReason, type ConsoleEntry } from '../support/browser/index.ts';
 import { HttpClient } from '../support/http-client.ts';
 import { skipUnless } from '../support/skip-reason.ts';
-import { ARTIFACTS, DESKTOP, field, savedRow, shoot } from './view-support/shots.ts';
-import { startAppsHosts, type AppsHosts } from './apps-e2e/server.ts';
-import { asE2eServer, openHostPage, sessionAgent, type OpenedHost } from './apps-e2e/harness.ts';
+import { DESKTOP, field, savedRow, shoot } from './view-support/shots.ts';
+import { appsE2eSuite, type OpenedHost } from './apps-e2e/harness.ts';
 import { VIEW_CSP } from './view-support/server.ts';
 import type { RunOptions } from './apps-e2e/host-page.ts';
-import { startMcp, type McpStack } from './support.ts';
+import { startMcp } from './support.ts';
 
 /*
  * Issue 30, "Done when", second bullet, end to end in headless Chromium: a host page built on
@@ -31,40 +29,12 @@ const AGENT_TOKEN = 'mcp-apps-e2e-agent-0123456789';
 const NAME = 'Isolde Marrow';
 const PERSONALITY = 'Patient, wry and fiercely loyal.';
 
-const lookup = inject('chromium');
-const noChromium = 'error' in lookup ? `no Chromium for the browser tests: ${lookup.error}` : undefined;
-
+const noChromium = noChromiumReason();
 
 describe('an MCP Apps host on the official AppBridge and MCP client, against a real Surfacer, in Chromium', skipUnless(noChromium), () => {
-  let hosts: AppsHosts;
-  let stack: McpStack;
-  let browser: Browser;
-  let sessionOwner: string | undefined;
-  const consoleLog = createConsoleLog();
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // The host's origins first: the server must allow the host page's origin for /mcp.
-    hosts = await startAppsHosts();
-    stack = await startMcp({
-      agentOrigins: [hosts.hostOrigin],
-      authenticate: sessionAgent(AGENT_TOKEN, () => sessionOwner),
-    });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await hosts?.close();
-  });
-
-  const asE2e = (): E2eServer => asE2eServer(stack);
-
+  const suite = appsE2eSuite(AGENT_TOKEN, (options) => startMcp(options));
+  const { consoleLog, open, recorded, asE2e } = suite;
   type Opened = OpenedHost;
-  const open = (viewport: { width: number; height: number }): Promise<Opened> => openHostPage(browser, consoleLog, hosts, stack.url, viewport);
-
-  const recorded = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify(window.appsHost.recorded)) as typeof window.appsHost.recorded);
-
 
   async function expectClean(opened: Opened, expected: ConsoleEntry[] = []): Promise<void> {
     expect(consoleLog.drain(), 'the console has no error or warning').toEqual(expected);
@@ -80,12 +50,12 @@ describe('an MCP Apps host on the official AppBridge and MCP client, against a r
     { era: 'default', protocol: '2025-11-25', shots: false },
   ] as const)('$era protocol ($protocol): the card from show_form; one Save is applied once, seen on the htmx page, and reaches the host as model context', async ({ era, protocol, shots }) => {
     // A browser session with its conversation; the host's token acts as that session's owner.
-    const session = new HttpClient(stack.url);
+    const session = new HttpClient(suite.stack.url);
     const c: Conversation = await newConversation(asE2e(), session);
-    sessionOwner = (await stack.surfacer.conversations.get(c.cid))!.ownerSessionId;
+    suite.sessionOwner = (await suite.stack.surfacer.conversations.get(c.cid))!.ownerSessionId;
     const causes: ConversationEvent['cause'][] = [];
-    onTestFinished(stack.surfacer.conversations.subscribe(c.cid, (event) => causes.push(event.cause)));
-    const versionBefore = (await stack.surfacer.conversations.get(c.cid))!.version;
+    onTestFinished(suite.stack.surfacer.conversations.subscribe(c.cid, (event) => causes.push(event.cause)));
+    const versionBefore = (await suite.stack.surfacer.conversations.get(c.cid))!.version;
     const pageBefore = await (await session.get(c.base)).text();
     expect(pageBefore).not.toContain(NAME);
 
@@ -94,7 +64,7 @@ describe('an MCP Apps host on the official AppBridge and MCP client, against a r
     onTestFinished(() => page.context().close());
     const args = { conversationId: c.cid, payload: { template: 'character_card' } };
     const options: RunOptions = {
-      serverUrl: stack.url, token: AGENT_TOKEN, sandboxUrl: hosts.sandboxUrl, era, tool: 'show_form', arguments: args,
+      serverUrl: suite.stack.url, token: AGENT_TOKEN, sandboxUrl: suite.hosts.sandboxUrl, era, tool: 'show_form', arguments: args,
       hostContext: { theme: 'light', displayMode: 'inline', platform: 'web', containerDimensions: { maxHeight: 4000 } },
     };
     // (As unknown: Playwright's serialisable-type check does not terminate on McpUiHostContext.)
@@ -153,7 +123,7 @@ describe('an MCP Apps host on the official AppBridge and MCP client, against a r
 
     // The server: the tool's turn and exactly one action, the card saved with what was typed.
     expect(causes.map((cause) => cause.kind)).toEqual(['turn', 'action']);
-    const after = (await stack.surfacer.conversations.get(c.cid))!;
+    const after = (await suite.stack.surfacer.conversations.get(c.cid))!;
     expect(after.version).toBe(versionBefore + 2);
     const card = findLiveSurface(after.ir, 'main');
     expect(card).toBeDefined();
@@ -176,8 +146,8 @@ describe('an MCP Apps host on the official AppBridge and MCP client, against a r
     if (shots) await shoot(opened, 'apps-e2e-saved');
 
     // Chromium logs that declined GET as a failed load: the one console line the 2025 era brings.
-    await expectClean(opened, era === 'default' ? [failedLoad(`${stack.url}/mcp`, 405, 'Method Not Allowed')] : []);
-    expect(stack.errors).toEqual([]);
+    await expectClean(opened, era === 'default' ? [failedLoad(`${suite.stack.url}/mcp`, 405, 'Method Not Allowed')] : []);
+    expect(suite.stack.errors).toEqual([]);
 
     // The view ran under the spec's default CSP: the proxy's document carried it as a header, and
     // the view's srcdoc document enforces it (a load it forbids is blocked and reported).
@@ -187,7 +157,7 @@ describe('an MCP Apps host on the official AppBridge and MCP client, against a r
       const img = new Image();
       img.src = url;
       return blocked;
-    }, `${stack.url}/probe.png`);
+    }, `${suite.stack.url}/probe.png`);
     expect(probe).toBe('img-src');
     const probed = consoleLog.drain();
     expect(probed.length).toBeGreaterThan(0);

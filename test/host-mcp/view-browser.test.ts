@@ -1,13 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Frame, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildMcpViewHtml, inlineScript, MCP_VIEW_MIME, MCP_VIEW_URI, mcpViewHtml, scriptDataEndState,
 } from '../../src/host-mcp/view-html.ts';
 import {
   planApply, readSurfacerResult, SURFACER_READ_TOOL, SURFACER_VIEW_ACTION_TOOL,
 } from '../../src/host-mcp/view/result.ts';
-import { createConsoleLog, launchChromium, type ConsoleEntry } from '../support/browser/index.ts';
+import { chromiumSuite, closedNetwork, CSP_VIOLATIONS, noChromiumReason, type ConsoleEntry } from '../support/browser/index.ts';
 import { skipUnless } from '../support/skip-reason.ts';
 import { ARTIFACTS, capture, DESKTOP, field, PHONE, savedRow, shoot } from './view-support/shots.ts';
 import { cardSaved, cardShown, CONVERSATION_ID, errorResult, surfacerResult, type ToolResult } from './view-support/fixtures.ts';
@@ -86,12 +85,7 @@ describe('the view\'s document', () => {
   });
 });
 
-const lookup = inject('chromium');
-const noChromium = 'error' in lookup ? `no Chromium for the browser tests: ${lookup.error}` : undefined;
-
-/** Records every CSP violation of every frame (each frame runs it when its document starts). */
-const VIOLATIONS = `window.__svViolations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__svViolations.push(e.violatedDirective + ' ' + e.blockedURI), true);`;
+const noChromium = noChromiumReason();
 
 interface Opened {
   page: Page;
@@ -102,38 +96,23 @@ interface Opened {
   foreign: string[];
 }
 
-declare global {
-  interface Window { __svViolations?: string[] }
-}
-
 describe('the MCP App view in Chromium, behind the official AppBridge and a sandbox proxy', skipUnless(noChromium), () => {
   let hosts: ViewHosts;
-  let browser: Browser;
   let html: string;
-  const consoleLog = createConsoleLog();
-
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     [hosts, html] = await Promise.all([startViewHosts(), mcpViewHtml()]);
-    browser = await launchChromium();
   });
   afterAll(async () => {
-    await browser?.close();
     await hosts?.close();
   });
+  const chromium = chromiumSuite({ artifacts: ARTIFACTS });
+  const { consoleLog } = chromium;
 
   async function open(viewport: { width: number; height: number }, hostContext: Record<string, unknown>, dark = false): Promise<Opened> {
-    const context = await browser.newContext({ viewport });
+    const context = await chromium.browser.newContext({ viewport });
     const page = await consoleLog.watch(await context.newPage());
-    await page.addInitScript(VIOLATIONS);
-    const allowed = new Set([new URL(hosts.hostUrl).origin, new URL(hosts.sandboxUrl).origin]);
-    const foreign: string[] = [];
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (allowed.has(new URL(url).origin)) return route.continue();
-      foreign.push(url);
-      return route.abort();
-    });
+    await page.addInitScript(CSP_VIOLATIONS);
+    const foreign = await closedNetwork(page, [new URL(hosts.hostUrl).origin, new URL(hosts.sandboxUrl).origin]);
     await page.goto(hosts.hostUrl);
     if (dark) await page.evaluate(() => { document.documentElement.dataset.theme = 'dark'; });
     await page.evaluate((options) => window.mcpHost.open(options as never), { html, sandboxUrl: hosts.sandboxUrl, hostContext });

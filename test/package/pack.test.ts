@@ -1,8 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemFormFields, listKeys, surfaceFormFields } from '../support/html-forms.ts';
@@ -14,8 +14,11 @@ import { HttpClient } from '../support/http-client.ts';
  * example compiled there against the installed `.d.ts` (no skipLibCheck), and started with plain
  * `node` — no tsx, no dev dependency. Then a turn and a submit over HTTP. And `surfacer init`
  * as a newcomer runs it: the tarball installed into an empty folder, `npx surfacer init app`,
- * then the new app's own `npm install`, `npm test` and `npm start`, and a turn over HTTP. Slow
- * (a build, three installs, type checks): one file, so the package is built and packed once.
+ * then the new app's own `npm install`, `npm test` and `npm start`, and a turn over HTTP. And
+ * `surfacer init` from a clone nobody built: init builds it, and the app links to it. Slow
+ * (two builds, four installs, type checks): one file, so the package is built and packed once,
+ * and only if a test here needs the tarball (`-t 'unbuilt clone'` runs without it). The installs
+ * need the npm registry, or npm's cache of these versions (--prefer-offline).
  */
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -23,6 +26,7 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const SECRET = 'pack-test-session-secret-0123456789';
 let work: string;
 let tarball: string;
+let packing: Promise<string> | undefined;
 let project: string;
 let server: Started | undefined;
 let url: string;
@@ -33,6 +37,16 @@ async function sh(command: string, args: string[], cwd: string, env: NodeJS.Proc
 }
 
 interface Started { child: ChildProcess; url: string; output: () => string }
+
+interface Finished { code: number | null; stdout: string; stderr: string }
+
+/** Runs a command to its end, whatever its exit status, keeping both streams. */
+async function runToEnd(command: string, args: string[], cwd: string): Promise<Finished> {
+  return run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } })
+    .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? null, stdout: error.stdout ?? '', stderr: error.stderr ?? '',
+    }));
+}
 
 /** Starts `command` (in its own process group, so an `npm start` and its node go together) and waits for "listening on URL". */
 async function start(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Started> {
@@ -51,6 +65,15 @@ async function start(command: string, args: string[], cwd: string, env: NodeJS.P
   return { child, url, output: () => output };
 }
 
+/** An app `surfacer init` wrote: its `npm test` passes, the type check and its one test file's two tests. */
+async function expectAppTestsPass(app: string): Promise<void> {
+  // Plain text: no colours in the summary this reads.
+  const { FORCE_COLOR: _force, ...env } = process.env;
+  const { stdout } = await run('npm', ['test'], { cwd: app, env: { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false' } });
+  expect(stdout).toMatch(/Test Files\s+1 passed \(1\)/);
+  expect(stdout).toMatch(/Tests\s+2 passed \(2\)/);
+}
+
 async function stop(started: Started | undefined): Promise<void> {
   const child = started?.child;
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -59,13 +82,20 @@ async function stop(started: Started | undefined): Promise<void> {
   await exited;
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'surfacer-pack-'));
-  await sh('npm', ['run', 'build'], ROOT);
-  // The build ran just above; prepack would build a second time.
-  const packed = JSON.parse(await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as Array<{ filename: string }>;
-  tarball = join(work, packed[0]!.filename);
-}, 600_000);
+});
+
+/** This checkout built and packed, once for the file. */
+function packedTarball(): Promise<string> {
+  packing ??= (async () => {
+    await sh('npm', ['run', 'build'], ROOT);
+    // The build ran just above; prepack would build a second time.
+    const packed = JSON.parse(await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as Array<{ filename: string }>;
+    return join(work, packed[0]!.filename);
+  })();
+  return packing;
+}
 
 // Three installs, two of them with typescript and vitest: removing them takes a while on a busy disk.
 afterAll(async () => {
@@ -74,6 +104,7 @@ afterAll(async () => {
 
 describe('the packed tarball in an empty project', () => {
   beforeAll(async () => {
+    tarball = await packedTarball();
     project = join(work, 'desk');
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'desk', private: true, type: 'module' }));
@@ -195,6 +226,7 @@ describe('surfacer init from the installed package', () => {
 
   beforeAll(async () => {
     // An empty folder, the tarball installed there, and the command a newcomer types.
+    tarball = await packedTarball();
     fresh = join(work, 'fresh');
     mkdirSync(fresh);
     await sh('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], fresh);
@@ -215,13 +247,7 @@ describe('surfacer init from the installed package', () => {
     expect(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')).not.toContain('"link": true');
   });
 
-  it('its npm test passes: the type check and the ClientSim test', async () => {
-    // Plain text: no colours in the summary this reads.
-    const { FORCE_COLOR: _force, ...env } = process.env;
-    const { stdout } = await run('npm', ['test'], { cwd: app, env: { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false' } });
-    expect(stdout).toMatch(/Test Files\s+1 passed \(1\)/);
-    expect(stdout).toMatch(/Tests\s+2 passed \(2\)/);
-  }, 120_000);
+  it('its npm test passes: the type check and the ClientSim test', () => expectAppTestsPass(app), 120_000);
 
   it('its npm start serves it (--port over PORT): its own title, and a turn over HTTP opens its panel, whose Save applies', async () => {
     started = await start('npm', ['start', '--', '--port', '0'], app, {
@@ -272,4 +298,41 @@ describe('surfacer init from the installed package', () => {
     expect(bad?.code).toBe(2);
     expect(bad?.stderr).toMatch(/(--port|PORT) is "70000"; it must be a whole number from 0 to 65535/);
   }, 60_000);
+});
+
+describe('surfacer init from an unbuilt clone', () => {
+  let clone: string;
+  let app: string;
+  let initOutput: Finished;
+
+  beforeAll(async () => {
+    // This checkout's files as a clone of it holds them (tracked, and new ones not ignored), so
+    // with no dist/. Its node_modules is this one's, linked: `npm ci` there would install the
+    // same lock again, a gigabyte and a minute more.
+    clone = join(work, 'clone', 'surfacer');
+    const listed = await sh('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], ROOT);
+    for (const file of listed.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
+      mkdirSync(dirname(join(clone, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(clone, file), { preserveTimestamps: true });
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    // The README's command, run from the folder beside the clone.
+    initOutput = await runToEnd(process.execPath, [join(clone, 'bin/surfacer.mjs'), 'init', 'my-app'], join(work, 'clone'));
+    app = join(work, 'clone', 'my-app');
+    await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
+  }, 900_000);
+
+  it('built the clone first, and wrote an app that links to it, so a later build there reaches the app', () => {
+    expect(initOutput.code, initOutput.stderr).toBe(0);
+    expect(initOutput.stderr).toContain(`surfacer init: building surfacer in ${clone} first (it has no dist/)`);
+    expect(existsSync(join(clone, 'dist/src/index.js'))).toBe(true);
+    expect(initOutput.stdout).toContain(`It depends on surfacer as file:${clone} (this clone, linked`);
+    expect(initOutput.stdout).toMatch(/Next:\n {2}cd my-app\n {2}npm install\n {2}npm test .*\n {2}npm start /);
+    // A link, not a copy: what the app imports is the clone's dist/ as it is now, whatever builds come.
+    expect(realpathSync(join(app, 'node_modules/surfacer'))).toBe(realpathSync(clone));
+    expect(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')).toContain('"link": true');
+  });
+
+  it('its npm test passes: the type check against the clone\'s build, and the ClientSim test', () => expectAppTestsPass(app), 120_000);
 });

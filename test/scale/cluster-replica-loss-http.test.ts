@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisKeys } from '../../src/backend/redis/keys.ts';
 import { startE2e, type E2eServer } from '../e2e/support/stack.ts';
-import { CLUSTER_NODE_TIMEOUT_MS, type TestRedisCluster } from '../support/redis-cluster.ts';
-import { startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
+import { CLUSTER_NODE_TIMEOUT_MS } from '../support/redis-cluster.ts';
+import { startOnRedisCluster, type SessionClient } from './support/cluster.ts';
+import { clusterSuite } from './support/cluster-suite.ts';
 import { actionKeyCounts, readRedisLog, submittedRev } from './support/redis-log.ts';
 import { current, loadFigures, matchesSnapshot, startLoadUsers, startSubmitLoad, type LoadUser } from './support/submit-load.ts';
 import { characterAction } from './support/user.ts';
@@ -23,28 +24,23 @@ const PREFIX = 'scale-rloss:';
 /** "A few seconds" past the promotion for the conversation to be acknowledged again. */
 const RECOVERY_AFTER_PROMOTION_MS = 5_000;
 
-let cluster: Cluster<TestRedisCluster>;
+const suite = clusterSuite(() => startOnRedisCluster(2, PREFIX));
 let strict: E2eServer;
-const followers: Array<{ close(): void }> = [];
 beforeAll(async () => {
-  cluster = await startOnRedisCluster(2, PREFIX);
-  strict = await startE2e({}, { redis: { url: cluster.redis.url, prefix: PREFIX }, env: { SURFACER_REDIS_ACK_MODE: 'strict' } });
-}, 60_000);
-afterAll(async () => {
-  for (const f of followers.splice(0)) f.close();
-  await strict?.close();
-  await cluster?.stop();
+  strict = await startE2e({}, { redis: { url: suite.cluster.redis.url, prefix: PREFIX }, env: { SURFACER_REDIS_ACK_MODE: 'strict' } });
 });
+// Registered after the suite's: runs before it stops the cluster.
+afterAll(async () => { await strict?.close(); });
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('Redis Cluster: the primary of a busy conversation SIGKILLed and not replaced', () => {
   it('its shard, promoted without a replica, takes writes again within the promotion time and a few seconds; strict instances refuse them; every acknowledged submission once', async () => {
-    const instances = cluster.instances as [E2eServer, E2eServer];
-    const clients = cluster.clients as [SessionClient, SessionClient];
-    const redis = cluster.redis;
+    const instances = suite.cluster.instances as [E2eServer, E2eServer];
+    const clients = suite.cluster.clients as [SessionClient, SessionClient];
+    const redis = suite.cluster.redis;
     const keys = redisKeys(PREFIX, { cluster: true });
-    const users: LoadUser[] = await startLoadUsers(instances, clients, USERS, followers);
+    const users: LoadUser[] = await startLoadUsers(instances, clients, USERS, suite.streams);
     const busy = users[0]!;
     const load = startSubmitLoad(users, instances, clients, {
       staleAfterLoss: async (u) => submittedRev(await readRedisLog(redis.url, PREFIX, u.c.cid), 'main'),
@@ -82,7 +78,7 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed and not re
     // The strict instance refuses the busy conversation's writes while its shard has no replica.
     await current(instances, busy);
     const action = characterAction(busy.follower.sim, { name: 'Strictly', personality: 'Refused, then kept.' });
-    const strictClient = cluster.clientFor(strict.url, 'strict');
+    const strictClient = suite.cluster.clientFor(strict.url, 'strict');
     for (let i = 0; i < 3; i += 1) {
       const refused = await strictClient.a2uiEvent(busy.c, action, 'strict-1');
       expect(refused.status, JSON.stringify(refused.body)).toBe(503);
@@ -106,7 +102,7 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed and not re
       ...loadFigures(users),
       `  replica promoted after ${Math.round(promotedMs)} ms; writes acknowledged again after ${Math.round(recoveredMs)} ms`,
     ].join('\n'));
-    expect(cluster.traffic.serverErrors((a) => a.status === 503)).toEqual([]);
+    expect(suite.cluster.traffic.serverErrors((a) => a.status === 503)).toEqual([]);
     for (const s of instances) expect(s.errors).toEqual([]);
   }, 120_000);
 });

@@ -117,14 +117,23 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** What a test file's Redis gives its tests: the running server (or cluster), and backends on it. */
+export interface RedisForTestFile<R> {
+  redis(): R;
+  backend(options?: Omit<RedisBackendOptions, 'url'>): Backend;
+}
+
 /**
- * One redis-server for a test file (started before its tests, stopped after them) and Redis
- * backends on it, each with its own connections, as separate instances have; closed with it.
+ * One redis-server for a test file (started before its tests, stopped after them), or what
+ * `start` starts (a Redis Cluster: startRedisCluster), and Redis backends on it, each with its
+ * own connections, as separate instances have; closed with it.
  */
-export function redisForTestFile(): { redis(): TestRedis; backend(options?: Omit<RedisBackendOptions, 'url'>): Backend } {
-  let redis: TestRedis | undefined;
+export function redisForTestFile(): RedisForTestFile<TestRedis>;
+export function redisForTestFile<R extends { url: string; stop(): Promise<void> }>(start: () => Promise<R>): RedisForTestFile<R>;
+export function redisForTestFile(start: () => Promise<{ url: string; stop(): Promise<void> }> = startRedis): RedisForTestFile<{ url: string; stop(): Promise<void> }> {
+  let redis: { url: string; stop(): Promise<void> } | undefined;
   const backends: Backend[] = [];
-  beforeAll(async () => { redis = await startRedis(); });
+  beforeAll(async () => { redis = await start(); });
   afterAll(async () => {
     await Promise.all(backends.map((b) => b.close()));
     await redis?.stop();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/serve.ts';
+import { nodeEndOfLifeWarning } from '../../src/hosting/index.ts';
 import { memoryIo } from '../support/cli-io.ts';
 import { HttpClient } from '../support/http-client.ts';
 import { parsePrometheusText, sampleSum, sampleValue } from '../support/prometheus-text.ts';
@@ -107,7 +108,7 @@ describe('surfacer serve with metrics', () => {
     const dir = mkdtempSync(join(tmpdir(), 'surfacer-serve-log-'));
     try {
       for (const format of ['json', 'pretty'] as const) {
-        // No session secret and no tokens: two warnings at start-up.
+        // No session secret and no tokens: two warnings at start-up (and a third on a Node past its end of life).
         const t = memoryIo({ env: format === 'pretty' ? { SURFACER_LOG_FORMAT: 'pretty' } : {} });
         const stop = new AbortController();
         const exit = run(['--port', '0', '--data', dir], t, stop.signal);
@@ -117,9 +118,11 @@ describe('surfacer serve with metrics', () => {
         const lines = t.err().split('\n').filter((l) => l.trim() !== '');
         if (format === 'json') {
           const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+          const pastEndOfLife = nodeEndOfLifeWarning(process.version, new Date());
           expect(parsed.map((l) => [l.level, l.msg])).toEqual([
             ['warn', 'SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops'],
             ['warn', 'agent endpoints open without SURFACER_API_TOKENS: loopback callers only, as one local principal; a request that sends a token is refused (401)'],
+            ...(pastEndOfLife === undefined ? [] : [['warn', pastEndOfLife]]),
           ]);
           expect(parsed[1]).toMatchObject({ hostname: '127.0.0.1' });
           for (const line of parsed) expect(typeof line.time).toBe('string');

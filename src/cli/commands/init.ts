@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { isCheckout, surfacerRoot } from '../../package-root.ts';
 import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
 
@@ -11,15 +13,26 @@ import type { CliIo } from '../main.ts';
  * src/server.ts, a ClientSim test and a README. Its `npm install && npm start` serves it.
  *
  * Surfacer is not on the npm registry, so by default the app depends on the very package this
- * command runs from, by a `file:` spec of its directory, and the app's `.npmrc` says
- * `install-links=true`: npm then copies that package into the app's node_modules as it would a
- * registry package (its dependencies from the registry), rather than linking to a directory the
- * app does not own. `--surfacer` names any other npm spec (a tarball, a version once published).
+ * command runs from, by a `file:` spec of its directory, and the app's `.npmrc` says how npm
+ * installs it:
+ * - from the installed package (node_modules/surfacer of some folder), `install-links=true`: npm
+ *   copies it into the app's node_modules as it would a registry package, rather than linking to
+ *   a directory the app does not own;
+ * - from a clone, `install-links=false`: npm links to the clone. A copy would be a snapshot of
+ *   whatever dist/ held at the app's first `npm install` (none at all in a fresh clone), and npm
+ *   keeps a `file:` copy of the same version on every later install, so a rebuild would never
+ *   reach the app. Through the link, every `npm run build` in the clone does. The clone is built
+ *   first when its dist/ is missing or older than its sources, as the package's `exports` point
+ *   into dist/.
+ * `--surfacer` names any other npm spec (a tarball, a version once published); then nothing is built.
  */
 const USAGE = usageOf('init');
 
 /** The words of the template that are replaced by the app's own. */
 export const APP_NAME_TOKEN = '__APP_NAME__';
+
+/** In the template's npmrc: `true` (copy the package in) or `false` (link to a clone). */
+export const INSTALL_LINKS_TOKEN = '__INSTALL_LINKS__';
 
 /** Files npm pack leaves out of a tarball (dot files) are kept under another name in templates/init/. */
 const RENAMED: Readonly<Record<string, string>> = { gitignore: '.gitignore', npmrc: '.npmrc' };
@@ -34,6 +47,8 @@ export interface InitSettings {
   packageName: string;
   /** How package.json names surfacer. */
   surfacerSpec: string;
+  /** npm links to surfacerSpec's directory (a clone) instead of copying it in. */
+  linkSurfacer: boolean;
   /** Exact versions of DEV_TOOLS. */
   devTools: Readonly<Record<string, string>>;
 }
@@ -68,7 +83,7 @@ export function renderApp(templates: readonly TemplateFile[], settings: InitSett
     const target = join(dirname(path), RENAMED[basename(path)] ?? basename(path)).split('\\').join('/');
     if (path === 'package.json') return { path: target, contents: renderPackageJson(contents, settings) };
     if (path.endsWith('.ts')) return { path: target, contents: contents.split(tsString(APP_NAME_TOKEN)).join(tsString(settings.name)) };
-    return { path: target, contents: contents.split(APP_NAME_TOKEN).join(settings.name) };
+    return { path: target, contents: contents.split(APP_NAME_TOKEN).join(settings.name).split(INSTALL_LINKS_TOKEN).join(String(!settings.linkSurfacer)) };
   });
 }
 
@@ -78,15 +93,6 @@ function renderPackageJson(template: string, settings: InitSettings): string {
   pkg.dependencies = { ...pkg.dependencies, surfacer: settings.surfacerSpec };
   pkg.devDependencies = { ...pkg.devDependencies, ...settings.devTools };
   return `${JSON.stringify(pkg, null, 2)}\n`;
-}
-
-/** This package's root: the nearest directory above this module whose package.json is surfacer's. */
-export function surfacerRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'surfacer') return dir;
-    if (dirname(dir) === dir) throw new Error(`no surfacer package.json above ${from}`);
-  }
 }
 
 export function readTemplates(dir: string): TemplateFile[] {
@@ -118,7 +124,48 @@ function unusable(dir: string): string | undefined {
   return entries.length === 0 ? undefined : `${dir} is not empty (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ', …' : ''})`;
 }
 
-export async function run(args: string[], io: CliIo): Promise<number> {
+/** What `npm run build` reads: its sources, and the prompts it copies beside them. */
+const BUILD_INPUTS = ['src', 'prompts'] as const;
+
+/** Why a checkout's dist/ cannot serve an app as it is (missing, or older than a source), if it cannot. */
+export function staleBuild(root: string): string | undefined {
+  const built = join(root, 'dist', 'src', 'index.js');
+  if (!existsSync(built)) return 'it has no dist/';
+  const builtAt = statSync(built).mtimeMs;
+  for (const dir of BUILD_INPUTS) {
+    if (!existsSync(join(root, dir))) continue;
+    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = join(entry.parentPath, entry.name);
+      if (statSync(file).mtimeMs > builtAt) return `${relative(root, file).split('\\').join('/')} changed since dist/ was built`;
+    }
+  }
+  return undefined;
+}
+
+/** Builds the checkout at `root` as `npm run build` does, its output to `log`; true when it succeeded. */
+export type BuildPackage = (root: string, log: Writable) => Promise<boolean>;
+
+const buildPackage: BuildPackage = (root, log) => new Promise((done) => {
+  const child = spawn(process.execPath, [join(root, 'scripts', 'build-package.mjs')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk: Buffer) => log.write(chunk));
+  child.stderr.on('data', (chunk: Buffer) => log.write(chunk));
+  child.once('error', (error) => { log.write(`${error.message}\n`); done(false); });
+  child.once('close', (code) => done(code === 0));
+});
+
+export function run(args: string[], io: CliIo): Promise<number> {
+  return runInit(args, io, { root: surfacerRoot(), build: buildPackage });
+}
+
+export interface InitDeps {
+  /** The package the app is made from: its templates, its tool versions, what the app depends on. */
+  root: string;
+  build: BuildPackage;
+}
+
+/** `run` with the package and the build given: tests make them up rather than build the checkout they run in. */
+export async function runInit(args: string[], io: CliIo, deps: InitDeps): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: { name: { type: 'string' }, surfacer: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
@@ -151,9 +198,19 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
 
-  const root = surfacerRoot();
+  const { root } = deps;
+  const link = spec === undefined && isCheckout(root);
+  const stale = link ? staleBuild(root) : undefined;
+  if (stale !== undefined) {
+    // Before anything is written: a failed build leaves no app that cannot work.
+    io.stderr.write(`surfacer init: building surfacer in ${root} first (${stale}): npm run build\n`);
+    if (!await deps.build(root, io.stderr)) {
+      io.stderr.write(`surfacer init: the build failed (above); fix it, or run \`npm run build\` in ${root}, then init again\n`);
+      return 1;
+    }
+  }
   const files = renderApp(readTemplates(join(root, 'templates', 'init')), {
-    name, packageName: packageNameOf(dir), surfacerSpec: spec ?? `file:${root}`, devTools: devToolsOf(root),
+    name, packageName: packageNameOf(dir), surfacerSpec: spec ?? `file:${root}`, linkSurfacer: link, devTools: devToolsOf(root),
   });
   for (const file of files) {
     const target = join(dir, ...file.path.split('/'));
@@ -163,15 +220,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   const near = relative(process.cwd(), dir);
   const shown = near === '' ? '.' : near.startsWith('..') ? dir : near;
+  const how = spec !== undefined ? '' : link
+    ? ' (this clone, linked: its `npm run build` reaches the app; --surfacer to choose another)'
+    : ' (this package, copied in by npm install; --surfacer to choose another)';
   const lines = [
     `Wrote ${name} to ${shown}: ${files.map((f) => f.path).sort().join(', ')}`,
-    `It depends on surfacer as ${spec ?? `file:${root}`}${spec === undefined ? ' (this package; --surfacer to choose another)' : ''}.`,
+    `It depends on surfacer as ${spec ?? `file:${root}`}${how}.`,
+    '', 'Next:', `  cd ${shown}`, '  npm install', '  npm test      # type-check, then the ClientSim test',
+    '  npm start     # serves http://127.0.0.1:8787: say "a note about the team meeting"',
   ];
-  if (spec === undefined && !existsSync(join(root, 'dist', 'src', 'index.js'))) {
-    // A checkout runs its sources; the app installs the built package.
-    lines.push(`This checkout is not built yet: run \`npm run build\` in ${root} before the app's \`npm install\`.`);
-  }
-  lines.push('', 'Next:', `  cd ${shown}`, '  npm install', '  npm start     # serves http://127.0.0.1:8787', '  npm test      # the ClientSim test');
+  if (link) lines.push(`After changing surfacer itself: \`npm run build\` in ${root}, then restart the app.`);
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -1,9 +1,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { nodeEndOfLifeWarning } from '../../hosting/index.ts';
 import { createPinoLogger, logSettingsFromEnv } from '../../telemetry/log.ts';
 import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
+import { untilStopped } from '../until-stopped.ts';
 import { buildSurfacer, plannerAndStore, startProblem } from './serve.ts';
 
 const USAGE = usageOf('mcp');
@@ -53,29 +54,12 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   if (surfacer.mcp === undefined) throw new Error('the MCP door is off');
   const connection = surfacer.mcp.serveStdio({ transport: new StdioServerTransport(io.stdin, io.stdout) });
   logger.info('MCP over stdio ready', { planner: surfacer.planner.label, store: built.backend.engine });
-  await untilClosed(io.stdin, stop);
+  const pastEndOfLife = nodeEndOfLifeWarning(process.version, new Date());
+  if (pastEndOfLife !== undefined) logger.warn(pastEndOfLife);
+  // Until the host closes our standard input, or the process is told to stop.
+  await untilStopped(stop, io.stdin);
   await connection.close();
   await surfacer.close();
   await cards?.close();
   return 0;
-}
-
-/** Until the host closes our standard input, or the process is told to stop. */
-function untilClosed(stdin: Readable, stop?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      stdin.off('end', done);
-      stdin.off('close', done);
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      stop?.removeEventListener('abort', done);
-      resolve();
-    };
-    stdin.once('end', done);
-    stdin.once('close', done);
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    stop?.addEventListener('abort', done, { once: true });
-    if (stop?.aborted || stdin.readableEnded) done();
-  });
 }

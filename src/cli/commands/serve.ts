@@ -13,10 +13,11 @@ import { startTelemetry, TelemetryConfigError, type Telemetry } from '../../tele
 import { createPinoLogger, logSettingsFromEnv } from '../../telemetry/log.ts';
 import { surfacerMetrics } from '../../telemetry/metrics.ts';
 import { createMetricsApp } from '../../telemetry/metrics-route.ts';
-import { chooseAgentAuthenticate, isLoopbackHost, parseApiTokens } from '../../hosting/index.ts';
+import { chooseAgentAuthenticate, isLoopbackHost, nodeEndOfLifeWarning, parseApiTokens } from '../../hosting/index.ts';
 import { ListenError, startServer } from '../../host-html/index.ts';
 import { usageOf } from '../commands-spec.ts';
 import type { CliIo } from '../main.ts';
+import { untilStopped } from '../until-stopped.ts';
 
 const USAGE = usageOf('serve');
 
@@ -276,18 +277,9 @@ export async function run(args: string[], io: CliIo, stop?: AbortSignal): Promis
   io.stdout.write(`Surfacer listening on ${server.url} (${server.plannerLabel}; ${server.backend.engine === 'redis' ? 'shared state on Redis' : 'JSONL log'}`
     + `${server.agentsOpen ? '; agent endpoints open to this machine without tokens' : ''})\n`);
   if (server.metricsUrl !== undefined) io.stdout.write(`Metrics for Prometheus at ${server.metricsUrl}\n`);
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      stop?.removeEventListener('abort', done);
-      resolve();
-    };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    stop?.addEventListener('abort', done, { once: true });
-    if (stop?.aborted) done();
-  });
+  const pastEndOfLife = nodeEndOfLifeWarning(process.version, new Date());
+  if (pastEndOfLife !== undefined) logger.warn(pastEndOfLife);
+  await untilStopped(stop);
   io.stdout.write('Shutting down…\n');
   await server.close();
   // After the server: the spans of the last requests are flushed, not dropped.

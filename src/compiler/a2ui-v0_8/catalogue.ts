@@ -5,6 +5,7 @@
  * `MultipleChoice.variant`/`filterable` are deliberately absent: the resolved schema lacks them
  * and WC strips `variant` (a2ui-v0.8.md §2.3, §0.6).
  */
+import { ICON_NAMES } from '../../ui-ir/index.ts';
 
 /** `Object.prototype.hasOwnProperty`: in a for-in over the same object V8 folds `.call` away (Object.hasOwn it does not). */
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -37,15 +38,6 @@ export interface ComponentSpec {
   readonly required: readonly string[];
 }
 
-export const ICON_NAMES = [
-  'accountCircle', 'add', 'arrowBack', 'arrowForward', 'attachFile', 'calendarToday', 'call', 'camera',
-  'check', 'close', 'delete', 'download', 'edit', 'event', 'error', 'favorite', 'favoriteOff', 'folder',
-  'help', 'home', 'info', 'locationOn', 'lock', 'lockOpen', 'mail', 'menu', 'moreVert', 'moreHoriz',
-  'notificationsOff', 'notifications', 'payment', 'person', 'phone', 'photo', 'print', 'refresh',
-  'search', 'send', 'settings', 'share', 'shoppingCart', 'star', 'starHalf', 'starOff', 'upload',
-  'visibility', 'visibilityOff', 'warning',
-] as const;
-
 const str = { kind: 'bound', literal: 'literalString' } as const;
 const url = { kind: 'bound', literal: 'literalString', url: true } as const;
 const num = { kind: 'bound', literal: 'literalNumber' } as const;
@@ -71,6 +63,7 @@ export const CATALOGUE: Readonly<Record<A2uiComponentType, ComponentSpec>> = {
     },
     required: ['url'],
   },
+  // The IR's icon names are v0.8's, in the schema's order (the catalogue test holds them to it).
   Icon: { props: { name: { kind: 'bound', literal: 'literalString', literalEnum: ICON_NAMES } }, required: ['name'] },
   Video: { props: { url }, required: ['url'] },
   AudioPlayer: { props: { url, description: str }, required: ['url'] },

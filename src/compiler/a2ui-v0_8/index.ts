@@ -1,7 +1,7 @@
 // The A2UI v0.8 compiler. Names both versions share (surface ids, limits, batch types, JSONL)
 // are exported from ../a2ui-shared.
 export { compileA2uiUpdate, compileConversationToA2ui, compileSurfaceToA2ui } from './compile.ts';
-export { CATALOGUE, ICON_NAMES, STANDARD_CATALOG_ID, STANDARD_COMPONENT_TYPES } from './catalogue.ts';
+export { CATALOGUE, STANDARD_CATALOG_ID, STANDARD_COMPONENT_TYPES } from './catalogue.ts';
 export type { A2uiComponentType } from './catalogue.ts';
 export { RESERVED_CONTEXT_KEYS } from './components.ts';
 export { COMPONENT_ID_SHAPE } from './ids.ts';

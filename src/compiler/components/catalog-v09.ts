@@ -5,7 +5,8 @@ import {
   AccessibilityAttributes, Action, CheckRule, ChildList, ComponentId, DynamicBoolean, DynamicNumber, DynamicString, DynamicStringList,
   DynamicValue,
 } from '../../a2ui-v0_9-protocol/common.ts';
-import { COLLECTION_PROPS, bindableKind } from './props.ts';
+import { COLLECTION_PROPS } from '../../ui-ir/index.ts';
+import { bindableKind } from './props.ts';
 
 /**
  * The app catalogue as an A2UI v0.9 catalogue document, generated from the zod schemas: the

@@ -9,7 +9,6 @@ export type { CatalogDocumentV09, JsonSchema } from './catalog-v09.ts';
 export { appCatalogSpecV09, wireSchemaV09 } from './wire-v09.ts';
 export type { AppCatalogV09 } from './wire-v09.ts';
 export { COMPONENT_BOUND_KEY, COMPONENT_ITEM_KEY, componentBoundPath, componentDataKey, componentView, hasComponentData } from './view.ts';
-export { COLLECTION_PROPS, RESERVED_PROP_NAMES } from './props.ts';
 export { appCatalogFromDocumentV09 } from './catalog-load-v09.ts';
 export { appCatalogSpecV08, wireSchemaV08 } from './wire-v08.ts';
 export type { AppCatalogV08 } from './wire-v08.ts';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { unguardA2uiString } from '../a2ui-v0_8/text.ts';
-import { bindableKind, COLLECTION_PROPS } from './props.ts';
+import { COLLECTION_PROPS } from '../../ui-ir/index.ts';
+import { bindableKind } from './props.ts';
 import { cachedAppCatalogSpec } from './app-catalog-spec.ts';
 
 /**

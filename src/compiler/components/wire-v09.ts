@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { AccessibilityAttributes, Action, DataBinding, DynamicString, DynamicValue } from '../../a2ui-v0_9-protocol/common.ts';
-import { COLLECTION_PROPS } from './props.ts';
+import { COLLECTION_PROPS } from '../../ui-ir/index.ts';
 import { cachedAppCatalogSpec } from './app-catalog-spec.ts';
 
 /**

@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileConversationToHtml } from '../../../src/compiler/html/index.ts';
-import { launchChromium } from '../../support/browser/index.ts';
+import { chromiumSuite } from '../../support/browser/index.ts';
 import { irWith, surfaceOf } from '../html/fixtures.ts';
 import { catalogueView } from './fixtures.ts';
 
@@ -11,14 +10,12 @@ import { catalogueView } from './fixtures.ts';
  * this checks the fragment's behaviour, which needs none.)
  */
 describe('basic catalogue HTML in Chromium, JavaScript off', () => {
-  let browser: Browser;
-  beforeAll(async () => { browser = await launchChromium(); });
-  afterAll(async () => { await browser?.close(); });
+  const chromium = chromiumSuite();
 
   it('tabs switch (one open at a time) and the modal opens, from the native elements alone', async () => {
     const ir = irWith(surfaceOf(catalogueView(), { draft: { nick: 'Ari', note: 'hello' } }));
     const fragment = compileConversationToHtml(ir).html;
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.setContent(`<!doctype html><html><head><title>t</title></head><body>${fragment}</body></html>`);

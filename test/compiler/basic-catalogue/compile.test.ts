@@ -3,7 +3,6 @@ import {
   compileConversationToA2ui, compileConversationToA2uiV09, validateA2uiMessages, validateA2uiV09Messages,
   type A2uiMessage, type A2uiV09Message,
 } from '../../../src/compiler/index.ts';
-import { ICON_NAMES as V08_ICONS } from '../../../src/compiler/a2ui-v0_8/catalogue.ts';
 import { ICON_NAMES as V09_ICONS } from '../../../src/a2ui-v0_9-protocol/index.ts';
 import { ICON_NAMES, SurfaceView } from '../../../src/ui-ir/index.ts';
 import { feed as feedV09, newOracle } from '../../support/a2ui-v0_9-oracle.ts';
@@ -41,11 +40,9 @@ function v09Components(): Map<string, Record<string, unknown>> {
 }
 
 describe('basic catalogue blocks compiled to A2UI', () => {
-  it('IR icon names are names of both versions\' catalogues', () => {
-    for (const name of ICON_NAMES) {
-      expect(V08_ICONS, name).toContain(name);
-      expect(V09_ICONS, name).toContain(name);
-    }
+  // They are v0.8's by construction (its catalogue's enum, held to the official schema by test/compiler/a2ui-v0_8/catalogue.test.ts).
+  it('IR icon names are names of the v0.9 catalogue too', () => {
+    for (const name of ICON_NAMES) expect(V09_ICONS, name).toContain(name);
   });
 
   it('v0.8: Tabs over the tab groups, Modal with a Card trigger (no action sent on open), Icon, Video, AudioPlayer', () => {

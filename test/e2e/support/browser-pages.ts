@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { findSurface } from '../../../src/ui-ir/index.ts';
-import type { ConsoleLog } from '../../support/browser/index.ts';
+import { closedNetwork, type ConsoleLog } from '../../support/browser/index.ts';
 import type { HttpClient } from '../../support/http-client.ts';
 import type { Conversation, E2eServer } from './stack.ts';
 
@@ -49,8 +49,7 @@ export function browserPages(server: () => E2eServer, browser: () => Browser, co
     async newPage(ctx) {
       const page = await consoleLog.watch(await ctx.newPage());
       await page.addInitScript(TRACK_EVENT_SOURCES);
-      const origin = new URL(server().url).origin;
-      await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+      await closedNetwork(page, [new URL(server().url).origin]);
       return page;
     },
     async openA2ui(ctx, c, query = '') {

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createConsoleLog, launchChromium, type ConsoleLog } from '../../support/browser/index.ts';
+import { chromiumSuite, type ConsoleLog } from '../../support/browser/index.ts';
 import { browserPages, type BrowserPages } from './browser-pages.ts';
 import type { E2eServer } from './stack.ts';
 
@@ -35,26 +34,18 @@ const PHONE = { width: 390, height: 844 };
  */
 export function browserSuite(options: BrowserSuiteOptions): BrowserSuite {
   let server: E2eServer | undefined;
-  let browser: Browser | undefined;
-  const consoleLog = createConsoleLog();
-  const started = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`the browser suite's ${what} is not started (use it inside a test)`);
-    return value;
+  const started = (): E2eServer => {
+    if (server === undefined) throw new Error('the browser suite\'s server is not started (use it inside a test)');
+    return server;
   };
-  const pages = browserPages(() => started(server, 'server'), () => started(browser, 'browser'), consoleLog);
-
-  beforeAll(async () => {
-    mkdirSync(options.artifacts, { recursive: true });
-    server = await options.start();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  beforeAll(async () => { server = await options.start(); });
+  afterAll(async () => { await server?.close(); });
+  // Chromium after the server, closed before it; its console checked after the hook below.
+  const chromium = chromiumSuite({ artifacts: options.artifacts, cleanConsole: true });
+  const { consoleLog } = chromium;
+  const pages = browserPages(started, () => chromium.browser, consoleLog);
   afterEach(async () => {
     await pages.closeContext();
-    expect(consoleLog.drain(), 'the browser console is empty').toEqual([]);
     if (server !== undefined) expect(server.errors.splice(0), 'the server logged no error').toEqual([]);
   });
 
@@ -65,8 +56,8 @@ export function browserSuite(options: BrowserSuiteOptions): BrowserSuite {
     openHtmx: pages.openHtmx,
     closeContext: pages.closeContext,
     get context() { return pages.context; },
-    get server() { return started(server, 'server'); },
-    get browser() { return started(browser, 'browser'); },
+    get server() { return started(); },
+    get browser() { return chromium.browser; },
     consoleLog,
     async shoot(page, name) {
       await page.screenshot({ path: `${options.artifacts}/${name}-desktop.png`, fullPage: true });

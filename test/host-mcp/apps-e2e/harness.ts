@@ -1,25 +1,74 @@
 import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { ServeHandle } from '../../../src/cli/commands/serve.ts';
 import type { Authenticate } from '../../../src/hosting/index.ts';
 import type { Surfacer } from '../../../src/server/index.ts';
 import type { E2eServer } from '../../e2e/support/stack.ts';
-import type { createConsoleLog } from '../../support/browser/index.ts';
+import { chromiumSuite, closedNetwork, CSP_VIOLATIONS, type ConsoleLog } from '../../support/browser/index.ts';
 import { HttpClient } from '../../support/http-client.ts';
-import type { AppsHosts } from './server.ts';
+import { ARTIFACTS } from '../view-support/shots.ts';
+import { startAppsHosts, type AppsHosts } from './server.ts';
 
 /*
- * What both end-to-end MCP Apps suites (mcp-apps-browser, mcp-apps-live-browser) share: the
- * agent token acting as a browser session's owner, the Surfacer seen as an E2eServer (for the
- * htmx session helpers), and the host page opened in Chromium with its frames, its foreign
- * requests and the CSP of its sandbox proxy recorded.
+ * What both end-to-end MCP Apps suites (mcp-apps-browser, mcp-apps-live-browser) share: their
+ * hooks (the host's origins, the Surfacer, Chromium), the agent token acting as a browser
+ * session's owner, the Surfacer seen as an E2eServer (for the htmx session helpers), and the
+ * host page opened in Chromium with its frames, its foreign requests and the CSP of its sandbox
+ * proxy recorded.
  */
 
-/** Records every CSP violation of every frame (each frame runs it when its document starts). */
-export const VIOLATIONS = `window.__svViolations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__svViolations.push(e.violatedDirective + ' ' + e.blockedURI), true);`;
+/** What a suite's Surfacer must be: the MCP stack of ../support.ts, or one of a suite's own. */
+type SuiteStack = { url: string; errors: string[]; surfacer: Surfacer; close(): Promise<void> };
 
-declare global {
-  interface Window { __svViolations?: string[] }
+export interface AppsE2eSuite<S extends SuiteStack> {
+  /** The host page's and the sandbox proxy's origins (from the first test on). */
+  readonly hosts: AppsHosts;
+  readonly stack: S;
+  readonly consoleLog: ConsoleLog;
+  /** The browser session the host's token acts for: a test sets it once it made the session. */
+  sessionOwner: string | undefined;
+  /** The Surfacer as the htmx helpers of test/e2e take a server. */
+  asE2e(): E2eServer;
+  /** The host page at `viewport` (see openHostPage). */
+  open(viewport: { width: number; height: number }): Promise<OpenedHost>;
+  /** What the host page recorded: the requests its client sent, the model context it got. */
+  recorded(page: Page): Promise<Window['appsHost']['recorded']>;
+}
+
+/**
+ * Registers the hooks of an MCP Apps suite: the host's origins start, then the Surfacer `start`
+ * makes with the host page's origin allowed and `token` acting as the session's owner, then
+ * Chromium; after the last test they stop in the reverse order. Call inside its describe block.
+ */
+export function appsE2eSuite<S extends SuiteStack>(
+  token: string, start: (options: { agentOrigins: string[]; authenticate: Authenticate }) => Promise<S>,
+): AppsE2eSuite<S> {
+  let hosts: AppsHosts | undefined;
+  let stack: S | undefined;
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the MCP Apps suite's ${what} is not started (use it inside a test)`);
+    return value;
+  };
+  beforeAll(async () => {
+    // The host's origins first: the server must allow the host page's origin for /mcp.
+    hosts = await startAppsHosts();
+    stack = await start({ agentOrigins: [hosts.hostOrigin], authenticate: sessionAgent(token, () => suite.sessionOwner) });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await hosts?.close();
+  });
+  const chromium = chromiumSuite({ artifacts: ARTIFACTS });
+  const suite: AppsE2eSuite<S> = {
+    get hosts() { return started(hosts, 'hosts'); },
+    get stack() { return started(stack, 'Surfacer'); },
+    consoleLog: chromium.consoleLog,
+    sessionOwner: undefined,
+    asE2e: () => asE2eServer(suite.stack),
+    open: (viewport) => openHostPage(chromium.browser, chromium.consoleLog, suite.hosts, suite.stack.url, viewport),
+    recorded: (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.appsHost.recorded)) as typeof window.appsHost.recorded),
+  };
+  return suite;
 }
 
 /** `token` acts as the owner `owner()` names (a browser session's, once the test made one). */
@@ -52,19 +101,12 @@ export interface OpenedHost {
 
 /** The host page at `viewport`, every request outside the three origins aborted and recorded. */
 export async function openHostPage(
-  browser: Browser, consoleLog: ReturnType<typeof createConsoleLog>, hosts: AppsHosts, serverUrl: string, viewport: { width: number; height: number },
+  browser: Browser, consoleLog: ConsoleLog, hosts: AppsHosts, serverUrl: string, viewport: { width: number; height: number },
 ): Promise<OpenedHost> {
   const context = await browser.newContext({ viewport });
   const page = await consoleLog.watch(await context.newPage());
-  await page.addInitScript(VIOLATIONS);
-  const allowed = new Set([hosts.hostOrigin, new URL(hosts.sandboxUrl).origin, new URL(serverUrl).origin]);
-  const foreign: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (allowed.has(new URL(url).origin)) return route.continue();
-    foreign.push(url);
-    return route.abort();
-  });
+  await page.addInitScript(CSP_VIOLATIONS);
+  const foreign = await closedNetwork(page, [hosts.hostOrigin, new URL(hosts.sandboxUrl).origin, new URL(serverUrl).origin]);
   const sandboxCsp: Array<string | null> = [];
   page.on('response', (response) => {
     if (response.url().split('?')[0] === hosts.sandboxUrl) sandboxCsp.push(response.headers()['content-security-policy'] ?? null);
