@@ -30,15 +30,38 @@ export const TicketTable = defineComponent({
     '<% const rows = [...it.items].sort((a, b) => cmp(a, b) || String(a.value.id).localeCompare(String(b.value.id))); %>',
     '<section class="ticket-table" data-list="<%= it.name %>"><div class="ticket-table__scroll"><table>',
     '<% if (it.props.caption) { %><caption><%= it.props.caption %></caption><% } %>',
-    '<thead><tr><th scope="col">Ticket</th><th scope="col">Subject</th><th scope="col" class="ticket-table__customer">Customer</th><th scope="col">Priority</th><th scope="col">Status</th>',
+    '<thead><tr><th scope="col" class="ticket-table__id">Ticket</th><th scope="col">Subject</th><th scope="col" class="ticket-table__customer">Customer</th><th scope="col">Priority</th><th scope="col">Status</th>',
     '<% if (it.actions.length > 0) { %><th scope="col"><span class="visually-hidden">Actions</span></th><% } %></tr></thead>',
     '<tbody><% for (const item of rows) { %><tr class="ticket-table__row" id="<%= item.id %>" data-key="<%= item.key %>">',
-    '<td><%= item.value.id %></td><td><%= item.value.subject %></td><td class="ticket-table__customer"><%= item.value.customer %></td>',
+    '<td class="ticket-table__id"><%= item.value.id %></td><td><%= item.value.subject %></td><td class="ticket-table__customer"><%= item.value.customer %></td>',
     '<td><span class="badge ticket-table__priority--<%= item.value.priority %>"><%= item.value.priority %></span></td><td class="ticket-table__status"><%= item.value.status %></td>',
     '<% if (it.actions.length > 0) { %><td class="ticket-table__actions"><% for (const b of item.buttons) { %><button type="submit" class="button<%= b.primary ? " button--primary" : "" %>" form="<%= item.formId %>" name="_action" value="<%= b.name %>"><%= b.label %></button><% } %></td><% } %>',
     '</tr><% } %></tbody></table></div>',
     '<% if (it.note) { %><p class="ticket-table__note"><%= it.note %></p><% } %></section>',
   ].join('\n'),
+  // The htmx page's table, like the element's: priority chips, quiet headings, compact buttons
+  // (the page's own .button and .badge, restyled only inside the table); on a phone the
+  // ticket and customer columns go, as in the element.
+  css: `
+.ticket-table__scroll { overflow-x: auto; }
+.ticket-table table { width: 100%; border-collapse: collapse; font-size: .95rem; }
+.ticket-table caption { text-align: start; font-weight: 600; padding: 0 0 .5rem; }
+.ticket-table th, .ticket-table td { text-align: start; padding: .45rem .5rem; border-bottom: 1px solid var(--line, #d1d5db); vertical-align: middle; }
+.ticket-table thead th { font-size: .8rem; font-weight: 600; color: var(--muted, #6b7280); text-transform: uppercase; letter-spacing: .04em; }
+.ticket-table__row:hover { background: var(--tint, #f8fafc); }
+.ticket-table .badge { display: inline-block; padding: .05rem .5rem; border: 0; border-radius: 999px; background: #eef2ff; color: #3730a3; font-size: .85em; }
+.ticket-table .ticket-table__priority--urgent { background: #fee2e2; color: #991b1b; }
+.ticket-table .ticket-table__priority--low { background: #f1f5f9; color: #4b5563; }
+.ticket-table__actions { white-space: nowrap; }
+.ticket-table__actions .button { padding: .25rem .6rem; font-size: .9em; margin: .1rem .15rem; }
+.ticket-table__note { margin: .5rem 0 0; color: var(--muted, #6b7280); font-size: .9rem; }
+@media (max-width: 35rem) {
+  .ticket-table__id, .ticket-table__customer { display: none; }
+  .ticket-table th, .ticket-table td { padding: .4rem .25rem; }
+  .ticket-table__actions { white-space: normal; }
+  .ticket-table__actions .button { padding: .25rem .45rem; }
+}
+`,
   fallback({ block, props }): Block[] {
     return [{
       ...fallbackListOf(block),
@@ -74,6 +97,22 @@ export const BarChart = defineComponent({
     '<dd><meter min="0" max="<%= max %>" value="<%= b.value.value %>"><%= b.value.value %></meter> <span class="bar-chart__value"><%= b.value.value %><%= it.props.unit ? " " + it.props.unit : "" %></span></dd></div><% } %>',
     '</dl></figure>',
   ].join('\n'),
+  // Each meter drawn as a bar in the page's accent colour, its label before it and its count
+  // after. Chromium and Firefox name a meter's parts differently: one rule each (a selector list
+  // with a pseudo-element a browser does not know is dropped whole).
+  css: `
+.bar-chart { margin: 0; }
+.bar-chart figcaption { font-weight: 600; margin-bottom: .5rem; }
+.bar-chart__bars { margin: 0; display: grid; gap: .35rem; }
+.bar-chart__bar { display: grid; grid-template-columns: 3.5rem 1fr; align-items: center; gap: .5rem; }
+.bar-chart__bar dt { font-size: .85rem; color: var(--muted, #6b7280); }
+.bar-chart__bar dd { margin: 0; display: flex; align-items: center; gap: .5rem; }
+.bar-chart meter { flex: 1 1 auto; min-width: 0; height: 1.1rem; appearance: none; background: var(--tint, #eef2ff); border-radius: 4px; }
+.bar-chart meter::-webkit-meter-bar { background: var(--tint, #eef2ff); border: 0; border-radius: 4px; height: 1.1rem; }
+.bar-chart meter::-webkit-meter-optimum-value { background: var(--accent, #1d4ed8); border-radius: 4px; }
+.bar-chart meter::-moz-meter-bar { background: var(--accent, #1d4ed8); border-radius: 4px; }
+.bar-chart__value { flex: none; min-width: 5.5rem; font-size: .85rem; font-variant-numeric: tabular-nums; }
+`,
   fallback({ block, props }): Block[] {
     return [{
       ...fallbackListOf(block),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RESERVED_PROP_NAMES } from '../compiler/components/props.ts';
-import { ComponentName, type Block, type ComponentBlock, type ListBlock } from '../ui-ir/index.ts';
+import { componentClass, componentCssProblem } from './component-css.ts';
+import { ComponentName, RESERVED_PROP_NAMES, type Block, type ComponentBlock, type ListBlock } from '../ui-ir/index.ts';
 
 /**
  * An app's own component (issue 22): defined once, shown by every client. A client holding the
@@ -34,6 +34,14 @@ export interface ComponentDefinition<
    * without JavaScript: item actions are forms the compiler renders (`it.actions`).
    */
   html: string;
+  /**
+   * The template's stylesheet on the htmx page (the A2UI pages style the `element` instead).
+   * Every rule names the component's class, its name in kebab case (`.portrait-card`,
+   * `.portrait-card__name` for PortraitCard), so that it cannot restyle the page or another
+   * component. The page serves all the app's component CSS as one file under a URL that names
+   * its content (component-css.ts; docs/components.md).
+   */
+  css?: string;
   /**
    * Pure: the same content as basic-catalogue blocks (no `component` block, no input), for clients
    * without the app's catalogue. `props` are the block's literal properties (bound ones are
@@ -81,7 +89,8 @@ function isOptionalKey(schema: z.ZodObject, key: string): boolean {
 /**
  * Checks a definition once, at startup (throws ComponentDefinitionError): the name, that the
  * schemas have a JSON Schema (the catalogue is generated from them), the bindable properties,
- * that the template never writes unescaped output, and the element's tag.
+ * that the template never writes unescaped output, that the CSS keeps to the component's class,
+ * and the element's tag.
  */
 export function defineComponent<P extends z.ZodObject, I extends z.ZodObject | undefined = undefined>(
   definition: ComponentDefinition<P, I>,
@@ -109,6 +118,11 @@ export function defineComponent<P extends z.ZodObject, I extends z.ZodObject | u
   }
   if (typeof definition.html !== 'string') fail('html must be an Eta template');
   if (RAW_OUTPUT.test(definition.html)) fail('the html template writes raw output (<%~ %>); only escaped output (<%= %>) is allowed');
+  if (definition.css !== undefined) {
+    if (typeof definition.css !== 'string') fail('css must be a string');
+    const problem = componentCssProblem(definition.css, componentClass(name));
+    if (problem !== undefined) fail(`css: ${problem}`);
+  }
   if (typeof definition.fallback !== 'function') fail('a fallback is required');
   if (definition.element !== undefined) {
     if (!ELEMENT_TAG.test(definition.element.tag)) fail(`element tag "${definition.element.tag}" is not a custom element name`);

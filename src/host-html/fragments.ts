@@ -1,7 +1,7 @@
 import type { ComponentRegistry } from '../app-kit/component.ts';
 import { compileConversationToHtml, compileRegenerateForm, compileSurfaceToHtml, type HtmlCompileOptions } from '../compiler/html/index.ts';
 import type { ResolvedAppTexts } from '../conversation/index.ts';
-import { addedTranscriptEntries, findLiveSurface, findSurface, type ConversationIr, type Toast, type TranscriptEntry } from '../ui-ir/index.ts';
+import { addedTranscriptEntries, findLiveSurface, findSurface, surfaceToast, type ConversationIr, type Toast, type TranscriptEntry } from '../ui-ir/index.ts';
 import type { Views } from './views.ts';
 
 /** What every fragment of one conversation page needs. */
@@ -62,8 +62,20 @@ export function messageFormHtml(pc: PageContext, options: { text?: string; autof
 /** Empties the page's alerts: a success answers whatever they said (e.g. "Please type a message."). */
 export const CLEAR_ALERTS_HTML = '<div id="alerts" class="alerts" role="alert" hx-swap-oob="true"></div>';
 
-export function statusHtml(pc: PageContext, text: string): string {
-  return pc.views.render('partials/status', { text, oob: true });
+/**
+ * The page's status line. `quiet`: the text is already on screen where the person looks (the
+ * panel's own message), so the line keeps it for screen readers only (a live region, visually
+ * hidden): it is never shown twice.
+ */
+export function statusHtml(pc: PageContext, text: string, quiet = false): string {
+  return pc.views.render('partials/status', { text, oob: true, quiet });
+}
+
+/** True when panel `surfaceId` of `ir` shows `text` as its own message (its toast, /ui/toast). */
+export function panelShows(ir: ConversationIr, surfaceId: string, text: string): boolean {
+  const surface = findSurface(ir, surfaceId);
+  // A closed panel is rendered empty and hidden: its toast is not on screen.
+  return surface !== undefined && surface.lifecycle !== 'deleted' && surfaceToast(surface)?.text === text;
 }
 
 export function surfacesHtml(pc: PageContext, ir: ConversationIr): string {
@@ -98,10 +110,12 @@ function toastsHtml(pc: PageContext, toasts: readonly Toast[]): string {
 /**
  * Out-of-band fragments for what changed between two IRs: changed surfaces replaced whole
  * (outerHTML by id), new surfaces appended, new transcript entries and page-level toasts
- * appended, and the status line. Surface toasts travel inside their surface (`/ui/toast`).
+ * appended, and the status line (`quietStatus`: for screen readers only, see statusHtml). Surface
+ * toasts travel inside their surface (`/ui/toast`).
  */
 export function changesHtml(
-  pc: PageContext, prev: ConversationIr, next: ConversationIr, options: { skipSurface?: string; status?: string; clearAlerts?: boolean } = {},
+  pc: PageContext, prev: ConversationIr, next: ConversationIr,
+  options: { skipSurface?: string; status?: string; quietStatus?: boolean; clearAlerts?: boolean } = {},
 ): string {
   const parts: string[] = [];
   const opts = compileOptions(pc);
@@ -120,7 +134,7 @@ export function changesHtml(
   if (entries.length > 0) parts.push(`<div hx-swap-oob="beforeend:#transcript">${transcriptHtml(pc, entries)}</div>`);
   const toasts = added(prev.toasts, next.toasts).filter((t) => t.surfaceId === undefined);
   if (toasts.length > 0) parts.push(`<div hx-swap-oob="beforeend:#toasts">${toastsHtml(pc, toasts)}</div>`);
-  if (options.status !== undefined) parts.push(statusHtml(pc, options.status));
+  if (options.status !== undefined) parts.push(statusHtml(pc, options.status, options.quietStatus));
   if (options.clearAlerts === true) parts.push(CLEAR_ALERTS_HTML);
   return parts.join('\n');
 }

@@ -8,4 +8,4 @@ export type {
   Planner, PlannerFallback, PlannerInput, PlannerName, PlannerOutput, PlannerStream, PlannerToolDefinition, PlannerTools, RepairAttempt, RepairIssue, TokenUsage, ToolStep,
 } from './types.ts';
 export { sumUsage } from './usage.ts';
-export { plannerBadge } from './badge.ts';
+export { plannerBadge, type PlannerBadge } from './badge.ts';

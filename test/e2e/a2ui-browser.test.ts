@@ -108,10 +108,8 @@ describe('the A2UI page on the real product', () => {
     const page = await openA2ui(await contextFor(client), c);
     await page.locator('a2ui-surface[data-surface-id="main--e0"]').waitFor();
     await page.getByText('What would you like to set up?', { exact: true }).waitFor();
-    // The Lit MultipleChoice: open its dropdown, pick the option.
-    const choice = page.locator('a2ui-multiplechoice');
-    await choice.locator('.dropdown-header').click();
-    await choice.locator('.option-item', { hasText: 'persona' }).click();
+    // A single choice: the page's MultipleChoice shows it as a select (src/host-a2ui/client/overrides.ts).
+    await page.locator('a2ui-surfacer-multiplechoice select').selectOption({ label: 'persona' });
     const exchanges = recordEvents(page, s, c);
     await page.locator('a2ui-surfacer-button', { hasText: 'Continue' }).locator('button').click();
     await expect.poll(() => exchanges.length).toBe(1);

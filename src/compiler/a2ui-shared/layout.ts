@@ -3,7 +3,7 @@ import type { ComponentCompileOptions } from '../components/check.ts';
 import { checkComponentBlock } from '../components/check.ts';
 import { COMPONENT_ITEM_KEY, componentBoundPath, componentDataKey } from '../components/view.ts';
 import {
-  surfaceToast, type ActionSpec, type Block, type ComponentBlock, type DataValue, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
+  getAt, surfaceToast, type ActionSpec, type Block, type ComponentBlock, type DataValue, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
   type TabShape,
 } from '../../ui-ir/index.ts';
 import { listView } from '../list-view.ts';
@@ -19,7 +19,8 @@ import { ComponentIds, contextFieldNames, idPart as idPartOf } from './ids.ts';
  * heading level n → Text h(n+1); text → Text body|caption; divider → Divider; image → Image
  * (http/https only; otherwise its alt text); value → Row [label caption, value Text bound to
  * /view/<key>]; upload → Text with the block's fallback (A2UI has no file control); group →
- * Column or Row (a titled row group is Column [title h4, Row]); field → the version's input, in a
+ * Column or Row (a titled row group is Column [title h4, Row]), nothing while it holds only
+ * values none of which is set (onlyUnsetValues); field → the version's input, in a
  * Column [label?, input, help caption?] when it needs a label above it or has help text; one
  * Button per allowlisted action, its label a body Text; list → Column [title h4?, List, note
  * caption bound to /view/<l-name>/note], the List a template over /view/<l-name>/items whose
@@ -184,6 +185,13 @@ class Layout {
         return sink.text(key, block.fallback !== '' ? block.fallback : `${block.label}: file upload is not available here.`, 'body');
       }
       case 'group': {
+        // As on the htmx page: a group of values none of which is set yet ("Saved" before the
+        // first save) shows nothing. Its ids are still taken, so the ids of later blocks do not
+        // depend on whether it is shown.
+        if (onlyUnsetValues(block, this.surface)) {
+          this.reserveIds(block.blocks, indexPath);
+          return undefined;
+        }
         if (block.title === undefined || block.title === '') {
           const items = this.blocks(block.blocks, indexPath, []);
           return block.layout === 'row' ? sink.row(key, items) : sink.column(key, items);
@@ -263,6 +271,15 @@ class Layout {
       props.collection = { itemsPath: `${dataPath}/items`, notePath: `${dataPath}/note`, actions };
     }
     return this.sink.custom(key, block.component, props);
+  }
+
+  /** Takes the ids `blocks` (at `prefix`) would have, emitting nothing. */
+  private reserveIds(blocks: readonly Block[], prefix: readonly number[]): void {
+    blocks.forEach((b, i) => {
+      const indexPath = [...prefix, i];
+      this.ids.unique(b, indexPath, this.warnings);
+      if (b.kind === 'group') this.reserveIds(b.blocks, indexPath);
+    });
   }
 
   /** A tab's content: its group's Row or Column (the title is on the tab). */
@@ -345,6 +362,22 @@ class Layout {
     });
     return out;
   }
+}
+
+/**
+ * True for a group holding only value blocks (or such groups), at least one, none of whose values
+ * is set: absent, "", or an empty list or map (the htmx page's rule, compiler/html/view-model.ts).
+ */
+export function onlyUnsetValues(group: Extract<Block, { kind: 'group' }>, surface: Pick<Surface, 'data'>): boolean {
+  if (group.blocks.length === 0) return false;
+  return group.blocks.every((b) => (b.kind === 'group' ? onlyUnsetValues(b, surface)
+    : b.kind === 'value' && isUnset(getAt(surface.data, b.path.slice(1).split('/')) as DataValue | undefined)));
+}
+
+function isUnset(v: DataValue | undefined): boolean {
+  if (v === undefined || v === '') return true;
+  if (Array.isArray(v)) return v.every(isUnset);
+  return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 }
 
 /**

@@ -3,7 +3,7 @@ import { addedTranscriptEntries, type ConversationIr } from '../../ui-ir/index.t
 import { SurfaceId } from '../../ui-ir/index.ts';
 import { makeError } from '../../errors/index.ts';
 import { respondFailure } from '../errors.ts';
-import { changesHtml, surfaceHtml } from '../fragments.ts';
+import { changesHtml, panelShows, surfaceHtml } from '../fragments.ts';
 import { single } from '../form.ts';
 import type { Host, HostHono } from '../host.ts';
 import { clientKind } from '../responses.ts';
@@ -40,6 +40,9 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
     const next = turn?.ok ? turn.next : result.next;
     const done = result.replayed ? 'Already done: this form was submitted before.' : result.toast?.text ?? 'Done.';
     const message = turn === undefined ? done : turn.ok ? turn.error?.message ?? 'The assistant replied.' : turn.error.message;
+    // The panel's own message ("Saved to your card library…") is where the person looks: the
+    // page does not say it a second time (issue 33).
+    const inPanel = turn === undefined && !result.replayed && panelShows(next, sid, message);
     if (kind === 'json') {
       return c.json({
         ok: true, replayed: result.replayed, action: result.action, surface: surfaceSummary(result.next, sid),
@@ -48,12 +51,15 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
       });
     }
     if (kind === 'html') {
+      // Without JavaScript: no flash beside the panel's message; the reloaded page opens at that
+      // message (its id: compiler/html/views/surface.eta), in view even below a long form.
+      if (inPanel) return c.redirect(`${pc.base}#surface-${sid}-toast`, 303);
       const failed = turn !== undefined && (!turn.ok || turn.error !== undefined);
       const level = failed ? (turn.ok && turn.outcome === 'cancelled' ? 'info' : 'error') : result.toast?.level ?? 'success';
       await host.sessions.setFlash(c, { level, text: message });
       return c.redirect(pc.base, 303);
     }
-    return c.html(`${surfaceHtml(pc, next, sid)}\n${changesHtml(pc, result.prev, next, { skipSurface: sid, status: message, clearAlerts: true })}`);
+    return c.html(`${surfaceHtml(pc, next, sid)}\n${changesHtml(pc, result.prev, next, { skipSurface: sid, status: message, quietStatus: inPanel, clearAlerts: true })}`);
   });
 
   app.post('/c/:cid/surfaces/:sid/regenerate', async (c) => {

@@ -9,7 +9,7 @@
  * is dispatched as the component's own wire action for that item (`itemActions[i].action`, resolved
  * against the item's data context), so the server gets what the fallback list's button sends.
  */
-import { basicCatalog } from '@a2ui/lit/v0_9';
+import { pageBasicCatalog } from './overrides.ts';
 import { Catalog, type ComponentContext, type WebComponentImplementation } from '@a2ui/web_core/v0_9';
 import {
   indexOfItem, ITEM_ACTION_EVENT, itemActionDetail, itemsOf, plain, wireItemActions, type AppComponentsSpec, type AppElementInput,
@@ -136,7 +136,8 @@ export const wrapperTag = (tag: string): string => `surfacer-v09-${tag}`;
  * otherwise (then a stream that names the app catalogue is refused, never half-rendered).
  */
 export function appCatalogV09(spec: AppComponentsSpec | undefined): Catalog<WebComponentImplementation>[] {
-  if (spec === undefined || spec.components.length === 0) return [basicCatalog];
+  const basic = pageBasicCatalog();
+  if (spec === undefined || spec.components.length === 0) return [basic];
   const own = spec.components.map(({ name, tag }): WebComponentImplementation => {
     const wrapper = wrapperTag(tag);
     if (customElements.get(wrapper) === undefined) customElements.define(wrapper, wrapperFor(tag));
@@ -146,7 +147,7 @@ export function appCatalogV09(spec: AppComponentsSpec | undefined): Catalog<WebC
     return { name, tagName: wrapper, schema: PASS_THROUGH };
   });
   return [
-    basicCatalog,
-    new Catalog(spec.catalogId, [...basicCatalog.components.values(), ...own], [...basicCatalog.functions.values()]),
+    basic,
+    new Catalog(spec.catalogId, [...basic.components.values(), ...own], [...basic.functions.values()]),
   ];
 }
