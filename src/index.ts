@@ -30,6 +30,9 @@ export {
   itemActionNames,
 } from './app-kit/index.ts';
 export type { AppSpec, ComponentDefinition, ComponentRegistry } from './app-kit/index.ts';
+// One theme per app (AppDefinition.theme): its schema, the WCAG contrast check defineApp runs.
+export { AppThemeSchema, contrastRatio, MIN_CONTRAST, safeResolveTheme, textOnPrimary, ThemeError } from './app-kit/index.ts';
+export type { AppTheme, ThemeCheck } from './app-kit/index.ts';
 
 // --- the IR: schemas (zod, the single source of truth), types, pure transitions --------------
 export * from './ui-ir/index.ts';

@@ -29,5 +29,7 @@ export function createSupportDeskApp(): AppDefinition {
       emptyState: 'No queue open yet. Ask for “the queue” or a “new ticket”.',
       hints: ['show the queue', 'new ticket about the printer, urgent'],
     },
+    // A dark desk with square-ish corners and a teal accent (the demo app is light and violet).
+    theme: { primaryColor: '#0f766e', fontFamily: '"Segoe UI", Helvetica, Arial, sans-serif', radius: 4, mode: 'dark' },
   });
 }

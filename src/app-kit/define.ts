@@ -2,6 +2,7 @@ import type { AppDefinition } from '../conversation/app-definition.ts';
 import { ComponentDefinitionError, createComponentRegistry, type ComponentDefinition } from './component.ts';
 import { createDirectiveRegistry, type DirectiveDefinition } from '../directives/index.ts';
 import { createActionRegistry, type ActionDefinition } from '../ingress/index.ts';
+import { resolveTheme } from './theme.ts';
 
 /**
  * What `defineApp` takes: an AppDefinition with lists instead of registries (it builds them,
@@ -29,7 +30,9 @@ export function isCatalogId(id: unknown): id is string {
 
 /**
  * An AppDefinition from plain lists. Throws when two directives (or aliases) or two actions
- * share a name: an app with a clash would be ambiguous to the model and to ingress.
+ * share a name: an app with a clash would be ambiguous to the model and to ingress. Throws a
+ * ThemeError for a theme that fails its schema or WCAG AA contrast (the reason names the colour
+ * and the ratio): refused at start rather than shown unreadable.
  */
 export function defineApp(spec: AppSpec): AppDefinition {
   const { directives, actions, components, ...rest } = spec;
@@ -39,8 +42,10 @@ export function defineApp(spec: AppSpec): AppDefinition {
   if (components !== undefined && components.length > 0 && rest.catalog === undefined) {
     throw new ComponentDefinitionError('an app with components names its catalogue: catalog: { id: "https://…" }');
   }
+  // The parsed theme (trimmed font list): what the hosts emit is what was checked.
+  const theme = rest.theme === undefined ? {} : { theme: resolveTheme(rest.theme).theme };
   return {
-    ...rest, directives: createDirectiveRegistry(directives), actions: createActionRegistry(actions),
+    ...rest, ...theme, directives: createDirectiveRegistry(directives), actions: createActionRegistry(actions),
     ...(components === undefined ? {} : { components: createComponentRegistry(components) }),
   };
 }

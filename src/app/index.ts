@@ -1,4 +1,4 @@
-import { createComponentRegistry, type AppDefinition } from '../index.ts';
+import { createComponentRegistry, type AppDefinition, type AppTheme } from '../index.ts';
 import { createDemoActionRegistry } from './actions/index.ts';
 import { DEMO_CATALOG_ID, DEMO_COMPONENTS } from './components/index.ts';
 import type { CardLibrary } from './card-library/index.ts';
@@ -8,6 +8,11 @@ import { createOfflinePlanner, type OfflinePlannerOptions } from './offline-plan
 import { createCardTools } from './tools.ts';
 
 export const DEMO_APP_NAME = 'Surfacer Roleplay Studio';
+
+/** Checked by createSurfacer (this app is built without defineApp). */
+export const DEMO_THEME: AppTheme = {
+  primaryColor: '#6b3fa0', fontFamily: 'Georgia, "Iowan Old Style", "Palatino Linotype", serif', radius: 14, mode: 'light',
+};
 
 export interface DemoAppOptions {
   offlinePlanner?: OfflinePlannerOptions;
@@ -34,6 +39,8 @@ export function createDemoApp(options: DemoAppOptions = {}): AppDefinition {
       emptyState: 'No panels yet. Ask for one, for example “create a character card”.',
       hints: ['create a character card named Aria', 'show me sample characters', 'edit my persona'],
     },
+    // A storyteller's look: violet, a book face, round corners.
+    theme: DEMO_THEME,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ComponentRegistry } from '../app-kit/component.ts';
+import type { AppTheme } from '../app-kit/theme.ts';
 import type { DirectiveRegistry } from '../directives/registry.ts';
 import type { ActionRegistry } from '../ingress/actions.ts';
 import type { Planner } from '../planner/types.ts';
@@ -38,6 +39,11 @@ export interface AppDefinition {
    * https URL the app names; required when the app has components.
    */
   catalog?: AppCatalogRef;
+  /**
+   * The app's look (primary colour, font, corner radius, light/dark): the pages' CSS variables,
+   * A2UI v0.8 `beginRendering.styles` and v0.9 `createSurface.theme`. Absent: Surfacer's own.
+   */
+  theme?: AppTheme;
 }
 
 export interface AppCatalogRef {

@@ -246,6 +246,12 @@ async function bundleScript(bundle: Bundle): Promise<ClientAsset> {
   return asset('js', output.text, 'text/javascript; charset=utf-8', BUNDLES[bundle].prefix);
 }
 
+/** The app's theme stylesheet (hosting/theme-css.ts) as the renderer pages link it. */
+export const THEME_ASSET_PREFIX = 'a2ui-theme-';
+export function a2uiThemeAsset(css: string): ClientAsset {
+  return asset('css', css, 'text/css; charset=utf-8', THEME_ASSET_PREFIX);
+}
+
 function asset(ext: 'js' | 'css', contents: string, contentType: string, prefix = BUNDLES.v0_8.prefix): ClientAsset {
   const hash = createHash('sha256').update(contents).digest('hex').slice(0, 16);
   return { path: `/assets/${prefix}${hash}.${ext}`, contents, etag: `"${hash}"`, contentType };

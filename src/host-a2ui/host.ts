@@ -7,9 +7,9 @@ import {
 } from '../conversation/index.ts';
 import { httpStatusOf, type SurfacerError } from '../errors/index.ts';
 import type { IngressRequest } from '../ingress/index.ts';
-import { advertisedInQuery, appCatalogOffer, chooseCatalog, createRateLimiter, PAGE_MESSAGES, recentTranscript, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
+import { advertisedInQuery, appCatalogOffer, appThemeStylesheet, chooseCatalog, createRateLimiter, PAGE_MESSAGES, recentTranscript, type CatalogChoice, type RateLimiter } from '../hosting/index.ts';
 import { createA2uiBridges, type A2uiBridges } from './bridge.ts';
-import { a2uiClientAssets, appElementsOf, type A2uiClientAssets } from './client-bundle.ts';
+import { a2uiClientAssets, a2uiThemeAsset, appElementsOf, type A2uiClientAssets } from './client-bundle.ts';
 import type { A2uiFeed } from './feed.ts';
 import { createA2uiHub, type A2uiHub, type HubOptions } from './hub.ts';
 import { mountCatalogRoutes, serverCapabilities, type CatalogDocuments } from './catalog-routes.ts';
@@ -194,6 +194,7 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
         ...(owns ? { composer: { action: `/c/${cid}/messages`, csrf: session.csrf as string, placeholder: texts.placeholder, maxLength: options.maxMessageLength ?? 4000 } } : {}),
       };
     },
+    ...((css) => (css === undefined ? {} : { themeStyle: a2uiThemeAsset(css) }))(appThemeStylesheet(service.app)),
     connectInfo: async (_c, cid) => {
       const conversation = await service.get(cid);
       return conversation === undefined ? undefined : { token: conversation.a2uiToken };
@@ -238,14 +239,18 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
 }
 
 /**
- * A client's compile options: the app's components with its catalogue (the app's elements, or
- * their fallbacks). Without components, the options as given: nothing to negotiate.
+ * A client's compile options: the app's theme (beginRendering.styles / createSurface.theme) and
+ * the app's components with its catalogue (the app's elements, or their fallbacks). Without
+ * either, the options as given.
  */
 function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
-  if (app.components === undefined) return base;
+  const themed = app.theme === undefined || base?.theme !== undefined ? base : {
+    ...base, theme: { primaryColor: app.theme.primaryColor, ...(app.theme.fontFamily === undefined ? {} : { font: app.theme.fontFamily }) },
+  };
+  if (app.components === undefined) return themed;
   const registry = app.components;
   // 'app' only ever comes with a catalogue id (appCatalogOffer); without one every client is basic.
-  return { ...base, components: catalog === 'app' && app.catalog !== undefined ? { registry, catalog, catalogId: app.catalog.id } : { registry, catalog: 'basic' } };
+  return { ...themed, components: catalog === 'app' && app.catalog !== undefined ? { registry, catalog, catalogId: app.catalog.id } : { registry, catalog: 'basic' } };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { a2uiWire, type A2uiVersion } from '../compiler/index.ts';
+import type { PlannerBadge } from '../planner/index.ts';
 
 /**
  * The HTML page that mounts the official A2UI Lit renderer of one wire version (v0.8, or v0.9
@@ -13,6 +14,8 @@ export interface A2uiPageParams {
   version: A2uiVersion;
   scriptPath: string;
   stylePath: string;
+  /** The app's theme stylesheet (AppDefinition.theme), linked after the page's own; absent: no theme. */
+  themePath?: string;
   streamUrl: string;
   eventsUrl: string;
   /** Shown in a "Connect an A2UI client" box: the conversation's bearer token and curl lines. */
@@ -29,7 +32,7 @@ export interface A2uiPageParams {
 export interface A2uiPageChrome {
   appName: string;
   description: string | undefined;
-  planner: { label: string; offline: boolean; title: string };
+  planner: PlannerBadge;
   /** The htmx page of the same conversation. */
   htmlUrl: string;
   emptyState: string;
@@ -64,6 +67,11 @@ export const A2UI_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The badge's words; a closing remark in its own span, which a phone's top bar leaves out. */
+function badgeText(badge: PlannerBadge): string {
+  return badge.detail === '' ? escapeHtml(badge.label) : `${escapeHtml(badge.short)}<span class="a2ui-badge__detail">${escapeHtml(badge.detail)}</span>`;
+}
+
 const ROLE_LABELS = { user: 'You', assistant: 'Assistant', system: 'Note' } as const;
 
 export function renderA2uiPage(p: A2uiPageParams): string {
@@ -79,14 +87,15 @@ export function renderA2uiPage(p: A2uiPageParams): string {
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(p.stylePath)}">
-<script type="module" src="${escapeHtml(p.scriptPath)}"></script>
+${p.themePath === undefined ? '' : `<link rel="stylesheet" href="${escapeHtml(p.themePath)}">
+`}<script type="module" src="${escapeHtml(p.scriptPath)}"></script>
 </head>
 <body>
 <header class="a2ui-topbar">
 <span class="a2ui-topbar__brand">${escapeHtml(title)}</span>
-${chrome === undefined ? '' : `<span class="a2ui-badge${chrome.planner.offline ? ' a2ui-badge--offline' : ''}" title="${escapeHtml(chrome.planner.title)}">${escapeHtml(chrome.planner.label)}</span>
+${chrome === undefined ? '' : `<span class="a2ui-badge${chrome.planner.offline ? ' a2ui-badge--offline' : ''}" title="${escapeHtml(chrome.planner.title)}">${badgeText(chrome.planner)}</span>
 `}<p id="a2ui-status" class="a2ui-status" role="status" aria-live="polite" data-state="connecting">Connecting…</p>
-${chrome === undefined ? '' : `<nav class="a2ui-topbar__nav" aria-label="Conversation"><a href="${escapeHtml(chrome.htmlUrl)}">HTML view</a> <a href="/">New conversation</a></nav>
+${chrome === undefined ? '' : `<nav class="a2ui-topbar__nav" aria-label="Conversation"><a href="${escapeHtml(chrome.htmlUrl)}">HTML view</a> ${versionSwitch(p.version)} <a href="/">New conversation</a></nav>
 `}</header>
 <main id="a2ui-app" class="a2ui-page${chrome === undefined ? '' : ' a2ui-page--chat'}" data-stream-url="${escapeHtml(p.streamUrl)}" data-events-url="${escapeHtml(p.eventsUrl)}"${version}>
 ${chrome === undefined ? '' : chatColumn(chrome)}<section class="a2ui-panels" aria-label="Panels">
@@ -112,6 +121,18 @@ ${chrome.composer === undefined ? '<p class="a2ui-chat__readonly">Open this conv
 </div>
 </section>
 `;
+}
+
+/**
+ * The other A2UI page of the same conversation, one link per wire version, the shown one marked.
+ * Query-only links keep the page's path (`/a2ui/c/{cid}`); v0.9.1 is shown as v0.9.
+ */
+function versionSwitch(version: A2uiVersion): string {
+  const shown = version === '0.8' ? '0.8' : '0.9';
+  const link = (v: '0.8' | '0.9'): string => (v === shown
+    ? `<a class="a2ui-switch__option" href="?v=${v}" aria-current="page">v${v}</a>`
+    : `<a class="a2ui-switch__option" href="?v=${v}">v${v}</a>`);
+  return `<span class="a2ui-switch" role="group" aria-label="A2UI version">${link('0.8')}${link('0.9')}</span>`;
 }
 
 /** Posts like the htmx page's form (same route, same CSRF token); the bundle sends it with fetch. */

@@ -40,6 +40,8 @@ export interface A2uiRouteDeps {
   connectInfo?(c: Context, cid: string): Promise<{ token: string } | undefined>;
   /** Resolves the (cached) client bundle and stylesheet of a wire version's page; `a2uiClientAssets` in production. */
   clientAssets(version: A2uiVersion): Promise<A2uiClientAssets>;
+  /** The app's theme stylesheet (AppDefinition.theme); absent: the pages' own look. */
+  themeStyle?: ClientAsset;
   /** Interval of `: ping` comments on idle streams. Default 15 000. */
   heartbeatMs?: number;
   /** SSE `retry:` hint sent first on every stream. Default 2 000. */
@@ -69,6 +71,7 @@ export const SNAPSHOT_CONTENT_TYPE = 'application/jsonl; charset=utf-8';
 export const SNAPSHOT_CHECKPOINT_HEADER = 'x-a2ui-checkpoint';
 
 const ASSET_ROUTE = '/assets/:file{a2ui-client-(?:v09-)?[0-9a-f]{8,64}\\.(?:js|css)}';
+const THEME_ROUTE = '/assets/:file{a2ui-theme-[0-9a-f]{8,64}\\.css}';
 
 /** The wire version a request asks for: `?v=0.9`, `?v=0.9.1`, or v0.8 (no `v`, or `v=0.8`). */
 function requestedVersion(c: Context): { ok: true; version: A2uiVersion } | { ok: false; response: Response } {
@@ -236,6 +239,7 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       version,
       scriptPath: assets.script.path,
       stylePath: assets.style.path,
+      ...(deps.themeStyle ? { themePath: deps.themeStyle.path } : {}),
       // The page advertises the app catalogue only when its client holds the app's elements.
       streamUrl: pageStreamUrl(`${base}/stream`, version, c.req.queries('catalog'), assets.appComponents === false ? undefined : deps.appCatalogId),
       eventsUrl: `${base}/events`,
@@ -249,6 +253,8 @@ export function mountA2uiRoutes(app: Hono, deps: A2uiRouteDeps): void {
       'X-Content-Type-Options': 'nosniff',
     });
   });
+
+  app.get(THEME_ROUTE, (c) => (deps.themeStyle?.path === c.req.path ? serveAsset(c, deps.themeStyle) : c.notFound()));
 
   app.get(ASSET_ROUTE, async (c) => {
     const assets = await deps.clientAssets(clientBundleOfAsset(c.req.param('file') ?? ''));

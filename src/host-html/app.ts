@@ -7,7 +7,7 @@ import { makeError, type SurfacerError } from '../errors/index.ts';
 import { loadAssets } from './assets.ts';
 import { DEFAULT_HOST_LIMITS, type BackendStatus, type HostDeps } from './deps.ts';
 import { readFields } from './form.ts';
-import { clientAddress, createHeartbeat, createRateLimiter, secureHeadersOnNode } from '../hosting/index.ts';
+import { appThemeStylesheet, clientAddress, createHeartbeat, createRateLimiter, secureHeadersOnNode } from '../hosting/index.ts';
 import { PAGE_ID, type Host, type HostContext, type HostEnv } from './host.ts';
 import { clientKind, htmxError, jsonError, retryHint, statusFor } from './responses.ts';
 import { registerActionRoutes } from './routes/actions.ts';
@@ -104,7 +104,7 @@ export function createApp(deps: HostDeps): HostApp {
   const limits = { ...DEFAULT_HOST_LIMITS, ...deps.limits };
   const logger = deps.logger ?? silentLogger;
   const randomToken = deps.randomToken ?? createRandomTokens();
-  const assets = loadAssets();
+  const assets = loadAssets(deps.conversations.app.components, appThemeStylesheet(deps.conversations.app));
   const views = createViews(assets);
   const sessions = createSessions({ secret: deps.sessionSecret, secure: deps.secureCookies ?? false, randomToken });
   const streams = createStreamRegistry();

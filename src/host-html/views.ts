@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Eta, type TemplateFunction } from 'eta';
 import type { Assets } from './assets.ts';
+import type { PlannerBadge } from '../planner/index.ts';
 
 /**
  * htmx 2 configuration, carried by a meta tag (no inline script under our CSP):
@@ -32,7 +33,7 @@ export const HTMX_CONFIG = JSON.stringify({
 export interface LayoutData {
   title: string;
   appName: string;
-  planner: { label: string; offline: boolean; title: string };
+  planner: PlannerBadge;
   traceUrl?: string;
   a2uiUrl?: string;
   hxHeaders?: string;
@@ -50,7 +51,11 @@ export function createViews(assets: Assets): Views {
     autoEscape: true,
     autoTrim: [false, 'nl'],
   });
-  const assetPaths = { css: assets.css.path, htmx: assets.htmx.path, sse: assets.sse.path, js: assets.js.path };
+  const assetPaths = {
+    css: assets.css.path, htmx: assets.htmx.path, sse: assets.sse.path, js: assets.js.path,
+    ...(assets.components ? { components: assets.components.path } : {}),
+    ...(assets.theme ? { theme: assets.theme.path } : {}),
+  };
   // eta.render(name) resolves the file path again on every call (a JSON key, path.join and
   // path.relative); the path and the compiled function of each view are looked up once here.
   // Includes inside a view still resolve against its `filepath`, as before.

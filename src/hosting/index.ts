@@ -21,3 +21,4 @@ export {
 } from './catalog-choice.ts';
 export type { AdvertisedCatalogs, AppCatalogOffer, AppWithCatalog, CatalogChoice } from './catalog-choice.ts';
 export { nodeEndOfLifeWarning, TESTED_NODE_LINES } from './node-runtime.ts';
+export { appThemeStylesheet, themeStylesheet } from './theme-css.ts';

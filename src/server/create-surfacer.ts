@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { MeterProvider } from '@opentelemetry/api';
 import type { Hono } from 'hono';
 import { createLocalBackend, type Backend } from '../backend/index.ts';
+import { safeResolveTheme } from '../app-kit/index.ts';
 import type { AppDefinition } from '../conversation/app-definition.ts';
 import {
   createMemoryStore, silentLogger, type ConversationService, type ConversationStore, type DirectivesMode, type Logger, type ServiceLimits,
@@ -13,16 +14,16 @@ import { AGUI_PATH, createAguiHost, type AguiHost } from '../host-agui/index.ts'
 import { createApp, createConversationStack, DEFAULT_HOST_LIMITS, startServer, type HostLimits, type RunningServer } from '../host-html/index.ts';
 import {
   agentCors, AgentOriginsError, agentGate, chooseAgentAuthenticate, parseAgentOrigins, parsedUrl, isLoopbackHost, parseApiTokens, type Authenticate,
-  nodeEndOfLifeWarning,
 } from '../hosting/index.ts';
 import { A2A_PATH, AGENT_CARD_PATH, createA2aHost } from '../host-a2a/index.ts';
 import { createMcpHost, MCP_PATH, mcpViewHtml, PROTECTED_RESOURCE_PATHS, type McpHost } from '../host-mcp/index.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../ingress/index.ts';
 import { createConfiguredPlanner, plannerConfigFromEnv, type PlannerKind } from '../llm/index.ts';
 import type { Planner } from '../planner/types.ts';
-import { instrumentPlanner, instrumentService, instrumentStore } from '../telemetry/instrument.ts';
+import { instrumentPlanner } from '../telemetry/instrument.ts';
+import { instrumentService, instrumentStore } from './instrument.ts';
 import { surfacerMetrics, type SurfacerMetrics } from '../telemetry/metrics.ts';
-import { surfacerVersion } from '../telemetry/sdk.ts';
+import { surfacerVersion } from '../package-root.ts';
 import { METRICS_PATH, metricsHandler, type MetricsEndpoint } from '../telemetry/metrics-route.ts';
 import { createSystemSource, type EntropySource } from '../ui-ir/index.ts';
 
@@ -145,6 +146,9 @@ export interface Surfacer {
 export function createSurfacer(options: SurfacerOptions): Surfacer {
   const logger = options.logger ?? silentLogger;
   const { app } = options;
+  // Checked again here: an AppDefinition need not come from defineApp.
+  const theme = app.theme === undefined ? undefined : safeResolveTheme(app.theme);
+  if (theme !== undefined && !theme.ok) throw new SurfacerConfigError(theme.reason);
   const env = options.env ?? process.env;
   const metrics = surfacerMetrics(options.meterProvider);
   const { planner, repairAttempts } = choosePlanner(app, options.planner ?? 'offline', env, metrics, logger);
@@ -157,7 +161,7 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
   if (secret === undefined || secret.length < MIN_SESSION_SECRET_LENGTH) {
     logger.warn('SURFACER_SESSION_SECRET not set (or under 16 characters): using a random one; sessions end when the server stops');
   }
-  // Metrics around the service's ports (src/telemetry/instrument.ts), not inside it.
+  // Metrics around the service's ports (./instrument.ts), not inside it.
   const conversations = instrumentService(createConversationStack({
     app, planner, store: instrumentStore(backend.store, metrics), turns: backend.turns,
     idempotency: backend.idempotency('client-errors', { ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS }),
@@ -249,8 +253,6 @@ export function createSurfacer(options: SurfacerOptions): Surfacer {
         }
         logger.warn('agent endpoints open without SURFACER_API_TOKENS: loopback callers only, as one local principal; a request that sends a token is refused (401)', { hostname });
       }
-      const pastEndOfLife = nodeEndOfLifeWarning(process.version, new Date());
-      if (pastEndOfLife !== undefined) logger.warn(pastEndOfLife);
       const server = await startServer({ fetch: host.fetch, closeStreams }, listenOptions);
       // After the last connection: wait for appends still in flight, then close the log files.
       const close = async (...args: Parameters<RunningServer['close']>): Promise<void> => {

@@ -2,13 +2,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
 import { compareHashes, createClientSim, type ClientSim } from '../../src/clientsim/index.ts';
-import { unguardA2uiValue } from '../../src/compiler/index.ts';
+import { compileConversationToA2ui, unguardA2uiValue } from '../../src/compiler/index.ts';
 import { createMemoryStore } from '../../src/conversation/index.ts';
 import { A2UI_CLIENT_HEADER, createA2uiHost, type A2uiHost } from '../../src/host-a2ui/index.ts';
 import { createApp, createConversationStack, type HostApp } from '../../src/host-html/index.ts';
 import { createSeededSource, findSurface } from '../../src/ui-ir/index.ts';
 import { SseParser } from '../support/sse-client.ts';
-import { errorsOf, initLines, SAME_STATE } from './support/host.ts';
+import { errorsOf, initLines, SAME_STATE, wire } from './support/host.ts';
 
 /*
  * The round trip of round-trip.test.ts through the real Hono app (app.request, no sockets):
@@ -93,7 +93,9 @@ describe('round trip through the Hono app (POST /a2ui/c/:cid/events)', () => {
     expect(findSurface(ir, 'main')!.data.committed).toEqual({ ...expected, tags: ['fantasy', 'bard'] });
     // The streamed client equals a fresh init of the committed IR.
     const fresh = createClientSim({ hash: SAME_STATE });
-    fresh.applyAll(initLines(ir));
+    // Compiled as the host compiles for this app: with its theme (beginRendering.styles).
+    const theme = { primaryColor: app.theme!.primaryColor, ...(app.theme!.fontFamily === undefined ? {} : { font: app.theme!.fontFamily }) };
+    fresh.applyAll(wire(compileConversationToA2ui(ir, { theme })));
     await events.until(() => compareHashes(sim.hashes(), fresh.hashes()).length === 0);
 
     // The draft came back guarded ("[a bard]" + U+2060); submitting it untouched must store

@@ -53,8 +53,8 @@ export class DeskTicketTable extends LitElement {
     .priority { display: inline-block; padding: 0.05rem 0.5rem; border-radius: 999px; background: #eef2ff; color: #3730a3; font-size: 0.85em; }
     .priority--urgent { background: #fee2e2; color: #991b1b; }
     .actions { display: flex; gap: 0.35rem; flex-wrap: wrap; }
-    .actions button { font: inherit; font-size: 0.9em; padding: 0.3rem 0.7rem; border-radius: var(--radius, 6px); border: 1px solid var(--line, #d1d5db); background: #fff; color: inherit; cursor: pointer; }
-    .actions button.primary { background: var(--accent, #1d4ed8); border-color: var(--accent, #1d4ed8); color: #fff; }
+    .actions button { font: inherit; font-size: 0.9em; padding: 0.3rem 0.7rem; border-radius: var(--radius, 6px); border: 1px solid var(--line, #d1d5db); background: var(--panel, #fff); color: inherit; cursor: pointer; }
+    .actions button.primary { background: var(--accent, #1d4ed8); border-color: var(--accent, #1d4ed8); color: var(--accent-text, #fff); }
     .empty { color: var(--muted, #6b7280); }
     @media (max-width: 560px) {
       .col-customer, .col-id { display: none; }

@@ -19,6 +19,8 @@ export { a2uiBatchesToJsonl, createA2uiCompiler, internalError } from './pipelin
 export type { A2uiCompiler, A2uiTarget, PartsBase, UpdatePlan } from './pipeline.ts';
 export { isFinding, RECOVERY_RANK, recoveryOf } from './recovery.ts';
 export { decodeA2uiSurfaceId, encodeA2uiSurfaceId } from './surface-id.ts';
+export { wireTheme } from './surface-theme.ts';
+export type { SurfaceTheme } from './surface-theme.ts';
 export { DEFAULT_A2UI_LIMITS } from './types.ts';
 export type {
   A2uiBatchKind, A2uiBatchStats, A2uiLimits, CompileOptionsBase, CompileResult, RecoveryDecision, SurfaceBatch,

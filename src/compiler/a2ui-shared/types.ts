@@ -1,5 +1,6 @@
 import type { SurfacerError } from '../../errors/index.ts';
 import type { ComponentCompileOptions } from '../components/check.ts';
+import type { SurfaceTheme } from './surface-theme.ts';
 
 /**
  * What both A2UI compilers return, whatever the wire version: per-surface batches (one
@@ -104,6 +105,8 @@ export interface CompileOptionsBase {
    * a surface showing a component cannot be compiled (COMPILER_COMPONENT_UNKNOWN, surface_fail).
    */
   components?: ComponentCompileOptions;
+  /** The app's theme: v0.8 `beginRendering.styles` (unless `styles` is given), v0.9 `createSurface.theme`. */
+  theme?: SurfaceTheme;
 }
 
 /** What a validator is asked, whatever the version. */

@@ -1,5 +1,5 @@
-import { makeError, type SurfacerError } from '../../errors/index.ts';
-import { createA2uiCompiler, treeDepth, type A2uiTarget, type Violation } from '../a2ui-shared/index.ts';
+import type { SurfacerError } from '../../errors/index.ts';
+import { createA2uiCompiler, treeDepth, wireTheme, type A2uiTarget, type Violation } from '../a2ui-shared/index.ts';
 import { childIds } from './catalogue.ts';
 import { countDataEntries } from './data-messages.ts';
 import {
@@ -15,17 +15,13 @@ import { appCatalogSpecV08 } from '../components/wire-v08.ts';
  * shared pipeline (a2ui-shared/pipeline.ts: validation, guardrails, recovery, atomic batches).
  */
 
-/** beginRendering styles: only `font` and `primaryColor` (`#RRGGBB`); anything else is a warning. */
+/**
+ * beginRendering styles: `styles` as given, else the app's theme; only `font` and `primaryColor`
+ * (`#RRGGBB`), anything else is a warning.
+ */
 function resolveStyles(options: A2uiCompileOptions): { styles: A2uiStyles | undefined; warnings: SurfacerError[] } {
-  const warnings: SurfacerError[] = [];
-  if (options.styles === undefined) return { styles: undefined, warnings };
-  const s: A2uiStyles = {};
-  if (typeof options.styles.font === 'string') s.font = options.styles.font;
-  if (options.styles.primaryColor !== undefined) {
-    if (/^#[0-9a-fA-F]{6}$/.test(options.styles.primaryColor)) s.primaryColor = options.styles.primaryColor;
-    else warnings.push(makeError('A2UI_S2C_STYLES_INVALID', 'primaryColor must be #RRGGBB; default colour used'));
-  }
-  return { styles: s, warnings };
+  const { theme, warnings } = wireTheme(options.styles ?? options.theme);
+  return { styles: theme, warnings };
 }
 
 /** Removes soft_fail findings the validator can point at (orphan components); true if anything changed. */

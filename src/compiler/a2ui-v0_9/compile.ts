@@ -1,8 +1,8 @@
-import { treeDepth, createA2uiCompiler, type A2uiTarget, type Violation } from '../a2ui-shared/index.ts';
+import { treeDepth, createA2uiCompiler, wireTheme, type A2uiTarget, type Violation } from '../a2ui-shared/index.ts';
 import { ROOT_ID } from './components.ts';
 import { countDataEntries } from './data-messages.ts';
 import { compileParts, deleteMessage, fallbackMessages, initMessages, updateMessages, type SurfaceParts } from './surface.ts';
-import type { A2uiV09CompileOptions, A2uiV09CompileResult, A2uiV09Message, A2uiV09Version } from './types.ts';
+import type { A2uiV09CompileOptions, A2uiV09CompileResult, A2uiV09Message, A2uiV09Version, JsonObject } from './types.ts';
 import { childRefsOf } from './validate-component.ts';
 import { validateA2uiV09Messages } from './validate.ts';
 import { validateWithAppCatalog } from '../components/app-catalog-spec.ts';
@@ -13,6 +13,12 @@ import { appCatalogSpecV09 } from '../components/wire-v09.ts';
  * pipeline (validation, guardrails, recovery per code, per-surface atomic batches).
  */
 const versionOf = (options: A2uiV09CompileOptions): A2uiV09Version => options.version ?? 'v0.9';
+
+/** createSurface.theme: the basic catalogue's theme has `primaryColor` (no font); none without one. */
+function surfaceThemeOf(options: A2uiV09CompileOptions): JsonObject | undefined {
+  const color = wireTheme(options.theme).theme?.primaryColor;
+  return color === undefined ? undefined : { primaryColor: color };
+}
 
 /** Drops the components the validator found unreachable (soft_fail); true if any went. */
 function dropOrphans(messages: A2uiV09Message[], violations: readonly Violation[]): boolean {
@@ -30,7 +36,7 @@ function dropOrphans(messages: A2uiV09Message[], violations: readonly Violation[
 
 const V09: A2uiTarget<A2uiV09Message, SurfaceParts, A2uiV09CompileOptions> = {
   parts: compileParts,
-  init: (parts, options) => initMessages(versionOf(options), parts),
+  init: (parts, options) => initMessages(versionOf(options), parts, surfaceThemeOf(options)),
   update: (prev, next, _viewChanged, options) => updateMessages(versionOf(options), prev, next),
   deleteSurface: (a2uiSurfaceId, options) => deleteMessage(versionOf(options), a2uiSurfaceId),
   fallback: (irSurfaceId, a2uiSurfaceId, options) => fallbackMessages(versionOf(options), irSurfaceId, a2uiSurfaceId),
@@ -48,7 +54,7 @@ const V09: A2uiTarget<A2uiV09Message, SurfaceParts, A2uiV09CompileOptions> = {
     for (const m of messages) if ('updateComponents' in m) components += m.updateComponents.components.length;
     return { components, dataEntries: countDataEntries(messages) };
   },
-  optionWarnings: () => [],
+  optionWarnings: (options) => wireTheme(options.theme).warnings,
   rebuildOnTombstones: false,
   appComponents: true,
 };

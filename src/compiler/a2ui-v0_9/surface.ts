@@ -34,11 +34,11 @@ export function compileParts(surface: Surface, allowedActions: ReadonlySet<strin
   };
 }
 
-/** createSurface (the parts' catalogue), every component, the whole data model. */
-export function initMessages(version: A2uiV09Version, parts: SurfaceParts): A2uiV09Message[] {
+/** createSurface (the parts' catalogue, the app's theme), every component, the whole data model. */
+export function initMessages(version: A2uiV09Version, parts: SurfaceParts, theme?: JsonObject): A2uiV09Message[] {
   const surfaceId = parts.a2uiSurfaceId;
   return [
-    { version, createSurface: { surfaceId, catalogId: parts.catalogId } },
+    { version, createSurface: { surfaceId, catalogId: parts.catalogId, ...(theme === undefined ? {} : { theme }) } },
     { version, updateComponents: { surfaceId, components: parts.components } },
     ...initDataMessages(version, surfaceId, parts.model),
   ];

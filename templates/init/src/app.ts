@@ -94,5 +94,8 @@ export function createApp(): AppDefinition {
       emptyState: 'No note open yet. Ask for one to get started.',
       hints: ['a note about the team meeting', 'a note called Groceries'],
     },
+    // The look of both pages and of A2UI clients. Change it: defineApp refuses a primaryColor
+    // whose text (white or near-black) would not reach WCAG AA contrast, and says why.
+    theme: { primaryColor: '#2f6f4e', fontFamily: 'system-ui, "Segoe UI", Roboto, sans-serif', radius: 10, mode: 'light' },
   });
 }
