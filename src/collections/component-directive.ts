@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { makeError } from '../errors/index.ts';
 import { DEFAULT_LIMITS, itemBudget, type DirectiveDefinition } from '../directives/index.ts';
 import {
-  ComponentBlock, DataKey, DataMapSchema, findLiveSurface, MAX_LIST_ITEMS, openSurface, SurfaceId,
-  type Block, type ConversationIr, type DataMap, type TransitionResult,
+  ComponentBlock, DataKey, DataMapSchema, findLiveSurface, MAX_LIST_ITEMS, openSurface, panelFor, SurfaceId,
+  type Block, type ConversationIr, type DataMap, type SurfaceView, type TransitionResult,
 } from '../ui-ir/index.ts';
 import { componentItemSchema } from './component-items.ts';
 import { ITEM_KEY_FIELD, ItemValue } from './items.ts';
@@ -138,11 +138,12 @@ export function createComponentDirective(options: ComponentDirectiveOptions): Di
       }
       const block: Block = parsed.data;
       const blocks: Block[] = p.intro === undefined ? [block] : [{ kind: 'text', text: p.intro, tone: 'body' }, block];
-      const id = p.surface ?? defaultSurface;
+      const view: SurfaceView = { template: 'component', title: p.title, blocks, actions: [] };
+      const id = panelFor(ir, p.surface ?? defaultSurface, view);
       const existing = findLiveSurface(ir, id);
       const { lists: _lists, ...ui } = existing?.data.ui ?? {};
       const next = openSurface(ir, {
-        id, view: { template: 'component', title: p.title, blocks, actions: [] }, draft: {},
+        id, view, draft: {},
         ui: (items === undefined ? ui : { ...ui, lists: { [name]: items } }) as DataMap,
       }, draw);
       return { ok: true, ir: next };

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { makeError } from '../errors/index.ts';
 import { DEFAULT_LIMITS, itemBudget, type DirectiveDefinition, type NormaliseContext } from '../directives/index.ts';
 import {
-  DataKey, findListBlock, findLiveSurface, isPlainObject, ListBlock, MAX_LIST_ITEMS, openSurface, SurfaceId, writeListItems,
-  type Block, type CollectionBlock, type ConversationIr, type DataMap, type ListItemDisplay, type TransitionResult,
+  DataKey, findListBlock, findLiveSurface, isPlainObject, ListBlock, MAX_LIST_ITEMS, openSurface, panelFor, SurfaceId, writeListItems,
+  type Block, type CollectionBlock, type ConversationIr, type DataMap, type ListItemDisplay, type SurfaceView, type TransitionResult,
 } from '../ui-ir/index.ts';
 import type { PlaceableComponent } from './component-directive.ts';
 import { componentItemSchemas } from './component-items.ts';
@@ -153,7 +153,7 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
     type: 'ui.show_list',
     aliases: ['show_list', 'ui.list', 'list', 'ui.showList', 'ui.show_items', 'show_items'],
     description: 'Open a panel with a list of items (search results, options to choose from, saved things), each with the fields '
-      + 'you name and the buttons of the item actions you pick. Replaces what the panel showed.',
+      + 'you name and the buttons of the item actions you pick. Replaces what the panel showed, unless it holds a form: then it opens beside it.',
     payload: ShowListPayload as unknown as z.ZodType<ShowListPayload>,
     example: {
       title: 'Options', list: 'options', fields: [{ name: 'name', show: 'title' }, { name: 'note' }],
@@ -168,7 +168,6 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
       const limits = context?.limits ?? DEFAULT_LIMITS;
       const over = itemBudget(p.items, p.items.length, limits, '/items');
       if (over !== undefined) return { ok: false, error: over };
-      const id = p.surface ?? defaultSurface;
       const name = p.list ?? DEFAULT_LIST;
       const block: ListBlock = {
         kind: 'list', name, path: `/ui/lists/${name}`, itemKey: ITEM_KEY_FIELD, display: p.fields.map(display),
@@ -176,11 +175,11 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
         empty: p.empty ?? DEFAULT_EMPTY, maxItems: p.max_shown ?? DEFAULT_SHOWN,
       };
       const blocks: Block[] = p.intro === undefined ? [block] : [{ kind: 'text', text: p.intro, tone: 'body' }, block];
+      const view: SurfaceView = { template: 'list', title: p.title, blocks, actions: [] };
+      const id = panelFor(ir, p.surface ?? defaultSurface, view);
       const existing = findLiveSurface(ir, id);
       const { lists: _lists, ...ui } = existing?.data.ui ?? {};
-      const next = openSurface(ir, {
-        id, view: { template: 'list', title: p.title, blocks, actions: [] }, draft: {}, ui: { ...ui, lists: { [name]: p.items } } as DataMap,
-      }, draw);
+      const next = openSurface(ir, { id, view, draft: {}, ui: { ...ui, lists: { [name]: p.items } } as DataMap }, draw);
       return { ok: true, ir: next };
     },
   };

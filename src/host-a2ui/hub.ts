@@ -111,7 +111,11 @@ export interface A2uiHub {
   /** `lastEventId`: the client's Last-Event-ID, if any. Throws HubClosedError after close(). */
   subscribe(cid: string, lastEventId: string | undefined, sink: HubSink): SubscribeResult;
   /** Where the stream of `cid` stands now (for snapshot readers that want to resume later). */
-  checkpoint(cid: string): { stream: string; version: number; id: string };
+  /**
+   * The checkpoint (`version`: the last version that sent messages, and its event `id`), and
+   * `published`: the last version the hub was given, whether or not it sent anything.
+   */
+  checkpoint(cid: string): { stream: string; version: number; id: string; published: number };
   /** False when a client whose last event id is `lastEventId` can be resumed from the buffer (or needs nothing). */
   needsCatchUp(cid: string, lastEventId: string | undefined): boolean;
   subscriberCount(cid: string): number;
@@ -401,7 +405,7 @@ export function createA2uiHub(options: HubOptions = {}): A2uiHub {
 
     checkpoint(cid) {
       const ch = channel(cid);
-      return { stream: ch.stream, version: ch.sent, id: formatEventId(ch.stream, ch.sent) };
+      return { stream: ch.stream, version: ch.sent, id: formatEventId(ch.stream, ch.sent), published: ch.version };
     },
 
     subscriberCount(cid) {

@@ -1,6 +1,6 @@
 export * as pointer from './pointer.ts';
 export {
-  canonicaliseDataPath, DATA_KEY_PATTERN, escapeToken, formatPointer, getAt, isPlainObject, isSafeDataKey,
+  canonicaliseDataPath, DATA_KEY_PATTERN, escapeToken, formatPointer, getAt, isPlainObject, isSafeDataKey, jsonEqual,
   NAMESPACES, parsePointer, unescapeToken,
 } from './pointer.ts';
 export type { DataPath, Namespace } from './pointer.ts';
@@ -10,13 +10,14 @@ export {
   collectionBlocks, findListBlock, findShownItem, isCollectionBlock, listBlocks, listItems, listsOffering, pathTokens, touchesList,
 } from './collections.ts';
 export type { CollectionBlock, CollectionSource, ListItem, ListItems } from './collections.ts';
+export { COLLECTION_PROPS, RESERVED_PROP_NAMES } from './component-props.ts';
 export {
   createRandomTokens, createRecordingSource, createReplaySource, createSeededSource, createSystemSource, draw,
 } from './source.ts';
 export type { Draw, EntropySource, RecordedDraw } from './source.ts';
 export {
   addToast, appendTranscript, closeSurface, commitSurface, emptyConversation, expireSurface,
-  findLiveSurface, findSurface, openSurface, patchSurfaceData, resetSurfaceEpoch, surfaceToast, viewHasInputs, writeListItems,
+  findLiveSurface, findSurface, openSurface, panelFor, patchSurfaceData, resetSurfaceEpoch, sameForm, surfaceToast, viewHasInputs, writeListItems,
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
 export { isValidConversationIr, isValidTranscript } from './validate.ts';

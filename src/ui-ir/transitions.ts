@@ -1,7 +1,7 @@
 import { makeError, type SurfacerError } from '../errors/index.ts';
 import { findListBlock, pathTokens, touchesList } from './collections.ts';
 import { walkBlocks } from './ids.ts';
-import { formatPointer, getAt, isPlainObject, removeAt, setAt, type Namespace } from './pointer.ts';
+import { formatPointer, getAt, isPlainObject, jsonEqual, removeAt, setAt, type Namespace } from './pointer.ts';
 import {
   IR_VERSION, MAX_TOASTS, ToastLevel, type ConversationIr, type DataMap, type DataValue, type Surface,
   type SurfaceView, type TranscriptEntry,
@@ -44,6 +44,42 @@ export function viewHasInputs(view: SurfaceView): boolean {
   return found;
 }
 
+function fieldNames(view: SurfaceView): string {
+  const names: string[] = [];
+  walkBlocks(view.blocks, (b) => { if (b.kind === 'field' || b.kind === 'upload') names.push(b.name); });
+  return names.sort().join('\u0000');
+}
+
+/** The same form: one template asking for the same fields, so a draft of one is a draft of the other. */
+export function sameForm(a: SurfaceView, b: SurfaceView): boolean {
+  return a.template === b.template && fieldNames(a) === fieldNames(b);
+}
+
+/**
+ * The surface a directive's new view goes on. What a person types stays in their client until
+ * they submit it, so a panel with inputs is never given another form or view by a directive: the
+ * new view goes on the live panel that already shows that form, else on a new panel beside it
+ * (`main-2`, `main-3`, …). The panel that was asked for is used when it is free, shows no inputs,
+ * or shows this same form (whose directive keeps the draft). Only the person ends a draft: by
+ * submitting, cancelling, or closing the panel (docs/directives.md, "Drafts").
+ */
+export function panelFor(ir: ConversationIr, requested: string, view: SurfaceView): string {
+  const existing = findLiveSurface(ir, requested);
+  if (existing === undefined || !viewHasInputs(existing.view) || sameForm(existing.view, view)) return requested;
+  if (viewHasInputs(view)) {
+    const showing = ir.surfaces.find((s) => s.lifecycle !== 'deleted' && sameForm(s.view, view));
+    if (showing !== undefined) return showing.id;
+  }
+  for (let n = 2; ; n += 1) {
+    const suffix = `-${n}`;
+    const id = `${requested.slice(0, SURFACE_ID_MAX - suffix.length)}${suffix}`;
+    const taken = findLiveSurface(ir, id);
+    if (taken === undefined || !viewHasInputs(taken.view)) return id;
+  }
+}
+
+const SURFACE_ID_MAX = 40;
+
 /** Pointers of leaves present in `before` but missing in `after` (for tombstones). */
 function removedLeaves(namespace: Namespace, before: DataMap, after: DataMap, prefix: string[] = []): string[] {
   const out: string[] = [];
@@ -71,7 +107,8 @@ export interface OpenSurfaceParams {
 
 /**
  * Opens a surface or replaces the view of a live one. Replacing keeps epoch and nonce and bumps
- * rev (old tabs then get 409); committed values survive only when the template is the same.
+ * rev (old tabs then get 409); committed values survive only when the template is the same. The
+ * same view with the same draft (and data) is no change at all: the IR comes back as it was.
  * Re-opening a deleted surface starts a new epoch so nothing from before can act on it.
  */
 export function openSurface(ir: ConversationIr, params: OpenSurfaceParams, draw: Draw): ConversationIr {
@@ -80,6 +117,9 @@ export function openSurface(ir: ConversationIr, params: OpenSurfaceParams, draw:
   const draft = params.draft ?? {};
   const ui = params.ui ?? {};
   if (existing && existing.lifecycle !== 'deleted') {
+    // The same panel asked for again, as it is: nothing changes, and nothing is sent (a new rev
+    // would re-send it and reset what the person typed into it to the draft on record).
+    if (jsonEqual(existing.view, params.view) && jsonEqual(existing.data.draft, draft) && (params.ui === undefined || jsonEqual(existing.data.ui, ui))) return ir;
     const committed = existing.view.template === params.view.template ? existing.data.committed : {};
     const tombstones = uniq([
       ...existing.tombstones,

@@ -19,16 +19,20 @@ const showCard = (values: Record<string, unknown> = {}) => ({ type: 'ui.show_for
 const patch = (ops: unknown[], surface?: string) => ({ type: 'ui.patch', payload: { ops, ...(surface ? { surface } : {}) } });
 
 describe('demo directives', () => {
-  it('ui.show_form fills defaults, then values; re-opening keeps the draft', () => {
+  it('ui.show_form fills defaults, then values; re-opening keeps the draft; another form opens beside it', () => {
     let ir = applied(emptyConversation('a'), showCard({ name: 'Aria' }));
     expect(findLiveSurface(ir, 'main')!.data.draft).toMatchObject({ name: 'Aria', visibility: 'private', tags: '' });
     ir = applied(ir, patch([{ op: 'replace', path: '/draft/tagline', value: 'bard' }]));
     ir = applied(ir, showCard({ visibility: 'public' }));
     expect(findLiveSurface(ir, 'main')!.data.draft).toMatchObject({ name: 'Aria', tagline: 'bard', visibility: 'public' });
     ir = applied(ir, { type: 'ui.show_form', payload: { template: 'persona', title: 'Me' } });
-    const s = findLiveSurface(ir, 'main')!;
+    // The card may hold what the person typed: the persona goes beside it, the card stays as it was.
+    expect(findLiveSurface(ir, 'main')!.data.draft).toMatchObject({ name: 'Aria', tagline: 'bard', visibility: 'public' });
+    const s = findLiveSurface(ir, 'main-2')!;
     expect(s.view).toMatchObject({ template: 'persona', title: 'Me' });
     expect(s.data.draft).toEqual({ display_name: '', pronouns: '', bio: '', speaking_style: 'casual' });
+    // The card asked for again, as it is: nothing changes, so no client's fields are reset.
+    expect(applied(ir, showCard())).toBe(ir);
   });
 
   it('ui.show_form refuses values that do not belong to the template or have the wrong type', () => {

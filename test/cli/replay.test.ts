@@ -48,7 +48,9 @@ beforeAll(async () => {
   // The clarifier: its submit continues the conversation with a planner turn.
   const asked = await service.runTurn(c.id, 'ask me something');
   if (!asked.ok) throw new Error('ask failed');
-  const answered = await service.applyAction(c.id, formAction(asked.next, 'main', { goal: 'persona', details: 'named Kim' }, { action: 'ask.submit', idempotencyKey: 'k2' }));
+  // Beside the card (a form is never replaced by another): the clarifier's own panel.
+  const clarifier = asked.next.surfaces.find((s) => s.lifecycle !== 'deleted' && s.view.template === 'ask')!.id;
+  const answered = await service.applyAction(c.id, formAction(asked.next, clarifier, { goal: 'persona', details: 'named Kim' }, { action: 'ask.submit', idempotencyKey: 'k2' }));
   if (!answered.ok || answered.kind !== 'applied' || !(await answered.continuation)?.ok) throw new Error('continuation failed');
   liveIr = (await service.get(c.id))!.ir;
   await store.close();

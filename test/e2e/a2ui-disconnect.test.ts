@@ -163,7 +163,8 @@ describe('re-initialisation removes what the client can no longer hold', () => {
       .flatMap((m) => (m.deleteSurface ? [m.deleteSurface.surfaceId] : []));
     expect(deletes).toContain('main--e0');
     feed(sim, again);
-    expect([...sim.surfaces().keys()]).toEqual(['main--e1']);
+    // The card in its new epoch, and the scene settings beside it (issue 33 item 1: a form never replaces another).
+    expect([...sim.surfaces().keys()].sort()).toEqual(['main--e1', 'main-2--e0']);
     expect(sim.stuckBuffering()).toEqual([]);
   }
 

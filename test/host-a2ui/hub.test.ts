@@ -45,8 +45,8 @@ describe('A2UI hub', () => {
     expect(subscription.take().map((e) => [e.id, e.version, e.index])).toEqual([
       ['sa-1.0', 1, 0], ['sa-1.1', 1, 1], ['sa-1', 1, 2], ['sa-2', 2, 0],
     ]);
-    // The checkpoint is the last id sent, and a client holding it is current.
-    expect(hub.checkpoint('a')).toEqual({ stream: 'sa', version: 2, id: 'sa-2' });
+    // The checkpoint is the last id sent, and a client holding it is current; `published` is the last version given (3 sent nothing).
+    expect(hub.checkpoint('a')).toEqual({ stream: 'sa', version: 2, id: 'sa-2', published: 3 });
     const current = hub.subscribe('a', 'sa-2', recordingSink());
     expect(current.mode === 'resume' && current.missed).toEqual([]);
     expect(hub.checkpoint('b').id).toBe('sb-1');

@@ -5,7 +5,7 @@ import { createDemoDirectiveRegistry } from '../../src/app/index.ts';
 import { compareHashes, createClientSim, type ClientSim, type Violation } from '../../src/clientsim/index.ts';
 import { compileA2uiUpdate } from '../../src/compiler/index.ts';
 import { runDirectives } from '../../src/directives/index.ts';
-import { createSeededSource, emptyConversation, type ConversationIr } from '../../src/ui-ir/index.ts';
+import { createSeededSource, draw, emptyConversation, openSurface, type ConversationIr } from '../../src/ui-ir/index.ts';
 import {
   askPayload, requestUploadPayload, showFormPayload, validDirective, type Directive,
 } from '../support/arbitraries-directives.ts';
@@ -127,9 +127,12 @@ describe('coalescing on vs off (metamorphic)', () => {
     const start = runDirectives(registry, emptyConversation('c1'), {
       directives: [{ type: 'ui.ask', payload: { title: 'Q', prompt: 'p', submit: 'Go', fields: [{ name: 'b', label: 'B', type: 'text' }] } }],
     }, { mode: 'strict', source }).ir;
-    const next = runDirectives(registry, start, {
+    // The same panel given a form with one more field, in front (an IR transition: the directives
+    // would open that other form beside the first, which may hold the person's typing).
+    const wider = runDirectives(registry, emptyConversation('c1'), {
       directives: [{ type: 'ui.ask', payload: { title: 'Q', prompt: 'p', submit: 'Go', fields: [{ name: 'a', label: 'A', type: 'text' }, { name: 'b', label: 'B', type: 'text' }] } }],
-    }, { mode: 'strict', source }).ir;
+    }, { mode: 'strict', source }).ir.surfaces[0]!;
+    const next = openSurface(start, { id: wider.id, view: wider.view, draft: wider.data.draft }, draw(source));
     const off = createClientSim();
     off.applyAll([...initLines(start), ...updateLines(start, next)]);
     const fresh = createClientSim();

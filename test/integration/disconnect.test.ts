@@ -25,12 +25,13 @@ beforeAll(async () => {
     { type: [['main.f-tagline.TextField', 'A wandering bard [with a secret]']], click: 'main.a0-form_submit.Button' },
     { type: [['main.f-name.TextField', 'Not Aria']], click: 'main.a1-form_cancel.Button' },
     { say: 'now the scene settings please' },
-    { type: [['main.f-setting.TextField', 'A rain-soaked harbour town'], ['main.f-tone.Slider', 8], ['main.f-genre.MultipleChoice', ['mystery']],
-      ['main.f-content_warnings.CheckBox', true], ['main.f-scene_date.TextField', '1888-10-01']], click: 'main.a0-form_submit.Button' },
+    // Beside the card, which keeps what was typed into it (issue 33 item 1); so are the upload and the persona.
+    { type: [['main-2.f-setting.TextField', 'A rain-soaked harbour town'], ['main-2.f-tone.Slider', 8], ['main-2.f-genre.MultipleChoice', ['mystery']],
+      ['main-2.f-content_warnings.CheckBox', true], ['main-2.f-scene_date.TextField', '1888-10-01']], click: 'main-2.a0-form_submit.Button' },
     { say: 'I want to upload a picture' },
     { say: 'close it' },
     { say: 'edit my persona' },
-    { type: [['main.f-display_name.TextField', 'Sam'], ['main.f-pronouns.MultipleChoice', ['they_them']]], click: 'main.a0-form_submit.Button' },
+    { type: [['main-3.f-display_name.TextField', 'Sam'], ['main-3.f-pronouns.MultipleChoice', ['they_them']]], click: 'main-3.a0-form_submit.Button' },
     { say: 'hmm' },
   ]);
 });
@@ -102,8 +103,10 @@ describe('disconnect at every message boundary of a recorded demo conversation',
     const kinds = rec.stream.map((m) => Object.keys(m as object)[0]);
     expect(new Set(kinds)).toEqual(new Set(['surfaceUpdate', 'dataModelUpdate', 'beginRendering', 'deleteSurface']));
     const ids = new Set(rec.stream.map((m) => Object.values(m as Record<string, { surfaceId: string }>)[0]!.surfaceId));
-    // Discarding changes starts a new epoch (e1); reopening after "close it" takes the next (e2).
-    expect(ids).toEqual(new Set(['main--e0', 'main--e1', 'main--e2']));
+    // Discarding changes starts a new epoch of the card (main e1); the scene and the upload open
+    // beside it (main-2, main-3), the persona reopens main-3 after "close it" in its next epoch, and
+    // the clarifier for "hmm" goes beside them all.
+    expect([...ids].sort()).toEqual(['main--e0', 'main--e1', 'main-2--e0', 'main-3--e0', 'main-3--e1', 'main-4--e0']);
     expect(rec.irs.length).toBe(12);
     // The uncut stream is clean and ends where a fresh init of the last IR starts.
     const uncut = replay(rec.stream, { hash: SAME_STATE });

@@ -32,6 +32,14 @@ function specifiers(file: string): string[] {
     .map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
+/** The example clients' folder: scripts that talk to a server over its protocols, not apps built on `surfacer`. */
+const CLIENT_EXAMPLES = 'clients';
+
+/** The example apps: every folder under examples/ but the clients'. */
+function exampleApps(): string[] {
+  return readdirSync(join(ROOT, 'examples'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== CLIENT_EXAMPLES).map((e) => e.name);
+}
+
 describe('the public API', () => {
   it('src/app imports only its own folder, the public entry, zod (the instance the entry re-exports) and Node built-ins', () => {
     const appDir = join(ROOT, 'src/app');
@@ -51,7 +59,7 @@ describe('the public API', () => {
 
   it('examples/ import only `surfacer`, Node built-ins and their own folder', () => {
     const examples = join(ROOT, 'examples');
-    const apps = readdirSync(examples, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(examples, e.name));
+    const apps = exampleApps().map((name) => join(examples, name));
     expect(apps.length).toBeGreaterThan(0);
     const offending: string[] = [];
     for (const app of apps) {
@@ -67,8 +75,17 @@ describe('the public API', () => {
     expect(offending).toEqual([]);
   });
 
+  it('examples/clients/ (clients of a running server, not apps) import only their protocol\'s official SDK and Node built-ins', () => {
+    const scripts = tsFiles(join(ROOT, 'examples', CLIENT_EXAMPLES));
+    expect(scripts.map((file) => relative(ROOT, file)).sort()).toEqual(['examples/clients/a2a-client.ts', 'examples/clients/agui-client.ts']);
+    const offending = scripts.flatMap((file) => specifiers(file)
+      .filter((spec) => !spec.startsWith('node:') && !/^@ag-ui\/client$|^@a2a-js\/sdk(\/client)?$/.test(spec))
+      .map((spec) => `${relative(ROOT, file)}: ${spec}`));
+    expect(offending).toEqual([]);
+  });
+
   it('no file under src/ mentions an example app', () => {
-    const examples = readdirSync(join(ROOT, 'examples'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const examples = exampleApps();
     // Its folder name in any spelling (support-desk, support_desk, "Support Desk", SupportDesk), and the folder itself.
     const patterns = [/examples\//i, ...examples.map((name) => new RegExp(name.split('-').join('[-_ ]?'), 'i'))];
     const mentions = tsFiles(join(ROOT, 'src')).flatMap((file) => {

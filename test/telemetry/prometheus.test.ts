@@ -27,7 +27,7 @@ import { RULES_FILE, alertNames, exportedSeries, readRules, unknownReferences } 
 const TOKEN = 'prometheus-test-token-0123456789';
 const SECRET = 'prometheus-test-secret-0123456789';
 const CHARACTER = { name: 'Aria', personality: 'Brave and kind.', tags: 'brave, kind' };
-const MESSAGES = ['scene settings', 'create a character card'];
+const MESSAGES = ['create a character card', 'thanks'];
 
 interface Instance { job: string; url: string; metricsUrl: string }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DataKey, openSurface, type DirectiveDefinition, type FieldBlock } from '../../index.ts';
+import { DataKey, findLiveSurface, openSurface, panelFor, sameForm, type DirectiveDefinition, type FieldBlock } from '../../index.ts';
 import { defaultDraft } from '../fields.ts';
 import { askView } from '../views.ts';
 import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';
@@ -47,7 +47,8 @@ export function askFieldBlocks(fields: AskPayload['fields']): FieldBlock[] {
 export const askDirective: DirectiveDefinition<AskPayload> = {
   type: 'ui.ask',
   aliases: ['ask', 'ui.clarify', 'clarify', 'ask_user'],
-  description: 'Ask the user a question with a small ad-hoc form (a clarifier). Use when a request is ambiguous.',
+  description: 'Ask the user a question with a small ad-hoc form (a clarifier). Use when a request is ambiguous. '
+    + 'It opens beside a panel that holds another form, never over it.',
   payload: AskPayloadSchema,
   example: {
     title: 'Which character?', prompt: 'Tell me a little about the character you want.',
@@ -60,6 +61,10 @@ export const askDirective: DirectiveDefinition<AskPayload> = {
   apply(ir, payload, draw) {
     const fields = askFieldBlocks(payload.fields);
     const view = askView({ title: payload.title, prompt: payload.prompt, fields, submit: payload.submit, cancel: payload.cancel });
-    return { ok: true, ir: openSurface(ir, { id: payload.surface ?? DEFAULT_SURFACE, view, draft: defaultDraft(fields) }, draw) };
+    const id = panelFor(ir, payload.surface ?? DEFAULT_SURFACE, view);
+    const existing = findLiveSurface(ir, id);
+    // The same question in new words keeps the answers already on record.
+    const draft = existing !== undefined && sameForm(existing.view, view) ? { ...defaultDraft(fields), ...existing.data.draft } : defaultDraft(fields);
+    return { ok: true, ir: openSurface(ir, { id, view, draft }, draw) };
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { openSurface, UploadAccept, type DirectiveDefinition } from '../../index.ts';
+import { openSurface, panelFor, UploadAccept, type DirectiveDefinition } from '../../index.ts';
 import { UPLOAD_KEY, uploadView } from '../views.ts';
 import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';
 
@@ -38,6 +38,6 @@ export const requestUploadDirective: DirectiveDefinition<RequestUploadPayload> =
   },
   apply(ir, payload, draw) {
     const view = uploadView({ accept: payload.accept, purpose: payload.purpose, label: payload.label });
-    return { ok: true, ir: openSurface(ir, { id: payload.surface ?? DEFAULT_SURFACE, view, draft: { [UPLOAD_KEY]: '' } }, draw) };
+    return { ok: true, ir: openSurface(ir, { id: panelFor(ir, payload.surface ?? DEFAULT_SURFACE, view), view, draft: { [UPLOAD_KEY]: '' } }, draw) };
   },
 };

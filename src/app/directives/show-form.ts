@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findLiveSurface, openSurface, type DataMap, type DataValue, type DirectiveDefinition } from '../../index.ts';
+import { findLiveSurface, openSurface, panelFor, type DataMap, type DataValue, type DirectiveDefinition } from '../../index.ts';
 import { draftValueSchema } from '../fields.ts';
 import { DEMO_TEMPLATES, resolveTemplateName, templateByName } from '../templates.ts';
 import { templateDraft, templateView } from '../views.ts';
@@ -28,8 +28,9 @@ export const ShowFormPayloadSchema = z.discriminatedUnion(
 export const showFormDirective: DirectiveDefinition<ShowFormPayload> = {
   type: 'ui.show_form',
   aliases: ['show_form', 'showForm', 'open_form', 'ui.open_form', 'form'],
-  description: `Open one of the app's forms, or replace the form on a panel: ${DEMO_TEMPLATES.map((t) => `\`${t.name}\` (${t.description})`).join('; ')}. `
-    + 'Re-opening the same form keeps what the user typed and what they saved.',
+  description: `Open one of the app's forms: ${DEMO_TEMPLATES.map((t) => `\`${t.name}\` (${t.description})`).join('; ')}. `
+    + 'Re-opening the same form keeps what the user typed and what they saved. A panel that holds another form is never replaced '
+    + '(the user may be typing in it): the form opens on a panel beside it ("main-2", …), or on the panel already showing it.',
   payload: ShowFormPayloadSchema,
   example: { template: 'character_card', values: { name: 'Aria', tags: 'fantasy, bard' } },
   normalise(payload, ctx) {
@@ -48,12 +49,17 @@ export const showFormDirective: DirectiveDefinition<ShowFormPayload> = {
   },
   apply(ir, payload, draw) {
     const template = templateByName(payload.template)!; // the schema admits known names only
-    const id = payload.surface ?? DEFAULT_SURFACE;
+    const view = templateView(template, payload.title);
+    const id = panelFor(ir, payload.surface ?? DEFAULT_SURFACE, view);
     const existing = findLiveSurface(ir, id);
     const same = existing !== undefined && existing.view.template === template.name;
+    const values = Object.entries(payload.values ?? {}).filter(([, value]) => value !== undefined);
+    // The form already open, asked for again as it is: nothing to send, so every client keeps
+    // what the person typed into it (re-sending it would reset their fields to the draft on record).
+    if (same && values.length === 0 && existing.view.title === view.title) return { ok: true, ir };
     const draft: DataMap = { ...templateDraft(template), ...(same ? existing.data.draft : {}) };
-    for (const [key, value] of Object.entries(payload.values ?? {})) if (value !== undefined) draft[key] = value;
-    const params = { id, view: templateView(template, payload.title), draft, ...(existing ? { ui: existing.data.ui } : {}) };
+    for (const [key, value] of values) draft[key] = value!;
+    const params = { id, view, draft, ...(existing ? { ui: existing.data.ui } : {}) };
     return { ok: true, ir: openSurface(ir, params, draw) };
   },
 };

@@ -1,4 +1,4 @@
-import { formatPointer } from '../../ui-ir/index.ts';
+import { formatPointer, jsonEqual } from '../../ui-ir/index.ts';
 import { NAMESPACES } from './data.ts';
 import type { A2uiV09Message, A2uiV09Version, JsonObject, JsonValue } from './types.ts';
 
@@ -30,19 +30,6 @@ function get(m: JsonObject, key: string): JsonValue | undefined {
   return Object.hasOwn(m, key) ? m[key] : undefined;
 }
 
-export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i += 1) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
-  return true;
-}
 
 /** Each changed or removed key of `b` against `a`, written alone; maps that changed are narrowed into. */
 function eachKey(path: readonly string[], a: JsonObject, b: JsonObject, write: Write): void {

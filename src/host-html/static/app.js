@@ -78,6 +78,72 @@
     }
   });
 
+  /*
+   * What a person typed into a panel is theirs until they submit it, and the server has not seen
+   * it: kept in this tab's storage by panel, epoch and rev, and put back whenever that panel is
+   * drawn again at the same epoch and rev (a message shown on it, a reload, another instance's
+   * page). A new rev (their own submit, the model setting a field) or epoch (Discard) starts
+   * afresh. docs/directives.md, "Drafts".
+   */
+  function draftKey(surface) {
+    return 'surfacer:draft:' + location.pathname + ':' + surface.getAttribute('data-surface') + ':'
+      + surface.getAttribute('data-epoch') + ':' + surface.getAttribute('data-rev');
+  }
+  function typedControls(surface) {
+    var all = surface.querySelectorAll('input[name], textarea[name], select[name]');
+    var out = [];
+    for (var i = 0; i < all.length; i++) {
+      var t = all[i].type;
+      if (t !== 'hidden' && t !== 'submit' && t !== 'button' && t !== 'reset' && t !== 'image' && t !== 'file') out.push(all[i]);
+    }
+    return out;
+  }
+  function valueOf(c) {
+    if (c.type === 'checkbox' || c.type === 'radio') return c.checked;
+    if (c.multiple) {
+      var chosen = [];
+      for (var i = 0; i < c.options.length; i++) if (c.options[i].selected) chosen.push(c.options[i].value);
+      return chosen;
+    }
+    return c.value;
+  }
+  function setValue(c, v) {
+    if (c.type === 'checkbox' || c.type === 'radio') c.checked = v === true;
+    else if (c.multiple && Array.isArray(v)) for (var i = 0; i < c.options.length; i++) c.options[i].selected = v.indexOf(c.options[i].value) >= 0;
+    else if (typeof v === 'string') c.value = v;
+  }
+  function saveDraft(surface) {
+    var controls = typedControls(surface);
+    var saved = { names: [], values: [] };
+    for (var i = 0; i < controls.length; i++) { saved.names.push(controls[i].name); saved.values.push(valueOf(controls[i])); }
+    try { window.sessionStorage.setItem(draftKey(surface), JSON.stringify(saved)); } catch (e) { /* storage off or full: typing stays on the page only */ }
+  }
+  function restoreDraft(surface) {
+    if (surface.hidden || surface.getAttribute('data-draft-restored') === '1') return;
+    surface.setAttribute('data-draft-restored', '1');
+    var raw = null;
+    try { raw = window.sessionStorage.getItem(draftKey(surface)); } catch (e) { return; }
+    if (!raw) return;
+    var saved;
+    try { saved = JSON.parse(raw); } catch (e) { return; }
+    var controls = typedControls(surface);
+    // The same fields in the same order, or the saved values belong to another form.
+    if (!saved || !Array.isArray(saved.names) || saved.names.length !== controls.length) return;
+    for (var i = 0; i < controls.length; i++) if (controls[i].name !== saved.names[i]) return;
+    for (var j = 0; j < controls.length; j++) setValue(controls[j], saved.values[j]);
+  }
+  function onTyped(event) {
+    var target = event.target;
+    var surface = target && target.closest ? target.closest('#surfaces > .surface') : null;
+    if (surface) saveDraft(surface);
+  }
+  document.addEventListener('input', onTyped);
+  document.addEventListener('change', onTyped);
+  function restoreDrafts() {
+    var surfaces = document.querySelectorAll('#surfaces > .surface');
+    for (var i = 0; i < surfaces.length; i++) restoreDraft(surfaces[i]);
+  }
+
   /** The transcript scrolls on its own on wide screens: keep its newest entry in view. */
   function pinTranscript() {
     var list = document.getElementById('transcript');
@@ -111,6 +177,7 @@
   }
 
   function start() {
+    restoreDrafts();
     scanSurfaces(false);
     pinTranscript();
     var surfaces = document.getElementById('surfaces');
@@ -119,6 +186,7 @@
     var queued = false;
     function settle() {
       queued = false;
+      restoreDrafts();
       var scrolled = scanSurfaces(true);
       if (entriesAdded) {
         pinTranscript();

@@ -18,7 +18,7 @@ async function view(cid: string, wire: A2uiVersion, lastEventId: string): Promis
   // Undefined while the instance cannot read the conversation (its Redis is away).
   const version = (await server.handle.conversations.get(cid).catch(() => undefined))?.version;
   const { hub } = server.handle.a2ui.wire(wire);
-  return { ...(version === undefined ? {} : { version }), checkpoint: hub.checkpoint(cid).version, holds: holdsEverything(hub, cid, lastEventId) };
+  return { ...(version === undefined ? {} : { version }), checkpoint: hub.checkpoint(cid).published, holds: holdsEverything(hub, cid, lastEventId) };
 }
 
 serveParent<InstanceQuestion>(async (question) => {

@@ -84,10 +84,23 @@ export async function followHtmx(url: string, c: Conversation, cookie: string, p
  * to `s`) has received everything `s` published for it, then feeds the follower's ClientSim.
  */
 export async function caughtUp(s: E2eServer, cid: string, follower: A2uiFollower<unknown>, timeoutMs = 10_000): Promise<number> {
-  const version = (await s.handle.conversations.get(cid))!.version;
+  const { ir, version } = (await s.handle.conversations.get(cid))!;
   const { hub } = s.handle.a2ui.wire(follower.version);
-  await expect.poll(() => hub.checkpoint(cid).version >= version
-    && holdsEverything(hub, cid, follower.lastEventId), { timeout: timeoutMs, interval: 5 }).toBe(true);
+  // Published, not sent: a version that changed nothing a renderer holds sends nothing. And the
+  // hub is given only versions that changed the IR: entries that changed nothing (a form asked
+  // for again as it is) leave the IR the hub last had the current one.
+  const published = async (): Promise<boolean> => {
+    const at = hub.checkpoint(cid).published;
+    return at >= version || (await s.handle.conversations.irAt(cid, at)) === ir;
+  };
+  const deadline = performance.now() + timeoutMs;
+  while (!((await published()) && holdsEverything(hub, cid, follower.lastEventId))) {
+    if (performance.now() > deadline) {
+      throw new Error(`renderer not caught up within ${timeoutMs} ms: instance at version ${version}, hub ${JSON.stringify(hub.checkpoint(cid))}, `
+        + `renderer at ${follower.lastEventId}${follower.ended ? ' (its stream ended)' : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   follower.sync();
   return version;
 }
