@@ -33,11 +33,13 @@ describe('a draft a person typed survives other panels', () => {
 
     await say(page, 'set up my persona');
     await page.locator('#surface-main-2 input[name="display_name"]').waitFor();
-    expect(await name.inputValue()).toBe('Brannoc');
+    // Polled: a panel drawn again (the events stream's refresh when it connects behind the page)
+    // gets its typing back on the next tick.
+    await expect.poll(() => name.inputValue()).toBe('Brannoc');
 
     await say(page, 'create a character card');
-    expect(await name.inputValue()).toBe('Brannoc');
-    expect(await page.locator('#surface-main textarea[name="personality"]').inputValue()).toBe('Gruff, loyal');
+    await expect.poll(() => name.inputValue()).toBe('Brannoc');
+    await expect.poll(() => page.locator('#surface-main textarea[name="personality"]').inputValue()).toBe('Gruff, loyal');
 
     // A message shown on the card (the whole panel is drawn again, at the same rev).
     const toast = await suite.server.handle.conversations.applyHostAnswer(c.cid, {
