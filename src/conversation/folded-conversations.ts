@@ -250,7 +250,10 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
    * the lost state get what brings them to the kept one.
    */
   async function reloadRewritten(cid: string, state: FoldedState): Promise<void> {
-    logger.error('conversation log no longer holds what was folded; reloading it', { cid, folded: state.folded.version });
+    // A warning, not an error: a failover may lose appends that were never acknowledged but that
+    // this process had already read (docs/deployment.md); it is what the reload is for, and
+    // every acknowledged entry is still there. What was shown of them is taken back.
+    logger.warn('conversation log no longer holds what was folded; reloading it', { cid, folded: state.folded.version });
     if (states.get(cid) === state) states.delete(cid);
     const fresh = await cached(cid);
     if (fresh !== undefined && fresh.folded.ir !== state.folded.ir) {
