@@ -53,12 +53,10 @@ export const showFormDirective: DirectiveDefinition<ShowFormPayload> = {
     const id = panelFor(ir, payload.surface ?? DEFAULT_SURFACE, view);
     const existing = findLiveSurface(ir, id);
     const same = existing !== undefined && existing.view.template === template.name;
-    const values = Object.entries(payload.values ?? {}).filter(([, value]) => value !== undefined);
-    // The form already open, asked for again as it is: nothing to send, so every client keeps
-    // what the person typed into it (re-sending it would reset their fields to the draft on record).
-    if (same && values.length === 0 && existing.view.title === view.title) return { ok: true, ir };
     const draft: DataMap = { ...templateDraft(template), ...(same ? existing.data.draft : {}) };
-    for (const [key, value] of values) draft[key] = value!;
+    for (const [key, value] of Object.entries(payload.values ?? {})) if (value !== undefined) draft[key] = value;
+    // The form already open, asked for again as it is, comes back unchanged from openSurface
+    // (nothing is sent, so every client keeps what the person typed into it).
     const params = { id, view, draft, ...(existing ? { ui: existing.data.ui } : {}) };
     return { ok: true, ir: openSurface(ir, params, draw) };
   },
