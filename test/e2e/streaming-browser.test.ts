@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDemoApp } from '../../src/app/index.ts';
+import type { AppDefinition } from '../../src/index.ts';
 import { browserSuite } from './support/browser-suite.ts';
 import { newConversation, startE2e } from './support/stack.ts';
 
@@ -11,7 +12,25 @@ import { newConversation, startE2e } from './support/stack.ts';
  * renderer) of the same conversation shows the form before the answer ends too.
  */
 const ARTIFACTS = 'test-artifacts/e2e';
-const app = createDemoApp({ offlinePlanner: { fenced: true, stream: { chars: 2, everyMs: 25 } } });
+const demo = createDemoApp({ offlinePlanner: { fenced: true, stream: { chars: 2, everyMs: 25 } } });
+/*
+ * The form's directive closes a few characters before the answer's end, so the answer's stream
+ * stays open a second longer, as a provider's does while it sends its closing usage chunk: "the
+ * form before the answer ends" then means the streamed form, not a race of the two pages' own
+ * deliveries on a loaded machine (CI once saw the A2UI page's form 5 ms after the htmx request).
+ */
+const STREAM_OPEN_AFTER_MS = 1_000;
+const app: AppDefinition = {
+  ...demo,
+  offlinePlanner: {
+    ...demo.offlinePlanner,
+    plan: async (input, signal) => {
+      const output = await demo.offlinePlanner.plan(input, signal);
+      await new Promise((resolve) => setTimeout(resolve, STREAM_OPEN_AFTER_MS));
+      return output;
+    },
+  },
+};
 const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e({}, { app }) });
 const { contextFor, openA2ui, openHtmx } = suite;
 

@@ -6,7 +6,7 @@ import { call, mcpClient, startMcp, TOKEN_A, type McpStack } from './support.ts'
 /*
  * Issue 30, "Done when": 2,000 junk JSON-RPC bodies and tool arguments against /mcp, in both
  * protocol eras: never a 5xx, never a logged server error, and nothing applied to the
- * conversation they aim at but what the server answered as applied (junk never is).
+ * conversation they aim at but what the server answered as applied (junk that happens to be a valid call may be, and is answered so).
  */
 const RUNS = 2_000;
 let stack: McpStack;
@@ -29,7 +29,7 @@ type Junk =
   | { kind: 'tool'; era: Era; name: string; args: Record<string, unknown> };
 
 describe('the MCP door under junk', () => {
-  it(`answers ${RUNS} junk bodies and tool calls without a 5xx and applies none of them`, async () => {
+  it(`answers ${RUNS} junk bodies and tool calls without a 5xx, and changes the conversation only when it answers "applied"`, async () => {
     const tools = [
       ...stack.surfacer.conversations.app.directives.definitions.map((d) => directiveToolName(d.type)),
       READ_TOOL, MESSAGE_TOOL, VIEW_ACTION_TOOL, 'no_such_tool',
@@ -52,11 +52,12 @@ describe('the MCP door under junk', () => {
       }),
       fc.record({ kind: fc.constant('tool' as const), era, name: fc.constantFrom(...tools), args: fc.dictionary(key, value, { maxKeys: 5 }) }),
     );
-    const before = (await stack.surfacer.conversations.get(cid))!.version;
-    let appliedToTarget = 0;
+    const versionOf = async (): Promise<number> => (await stack.surfacer.conversations.get(cid))!.version;
+    let unansweredChanges = 0;
     const statuses = new Map<number, number>();
     await fc.assert(fc.asyncProperty(junk, async (j) => {
       const { body, headers } = encode(j);
+      const before = await versionOf();
       const res = await fetch(`${stack.url}/mcp`, {
         method: 'POST', body,
         headers: { authorization: `Bearer ${TOKEN_A}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -64,11 +65,12 @@ describe('the MCP door under junk', () => {
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       const text = await res.text();
       expect(res.status, `${JSON.stringify(j).slice(0, 300)} → ${text.slice(0, 300)}`).toBeLessThan(500);
-      // A call the server took as applied to the target conversation (junk never should be).
-      if (j.kind === 'tool' && j.args['conversationId'] === cid && /"isError":false|"outcome":"(applied|shown)"/.test(text) && j.name !== READ_TOOL) appliedToTarget += 1;
+      // Junk can happen to be a valid call (a message tool with a string text, a toast): the server
+      // may apply that, and says so. Any other answer leaves the conversation as it was.
+      const answeredApplied = j.kind === 'tool' && j.name !== READ_TOOL && /"isError":false|"outcome":"(applied|shown)"/.test(text);
+      if (!answeredApplied && (await versionOf()) !== before) unansweredChanges += 1;
     }), { numRuns: RUNS });
-    expect(appliedToTarget).toBe(0);
-    expect((await stack.surfacer.conversations.get(cid))!.version).toBe(before);
+    expect(unansweredChanges).toBe(0);
     expect(stack.errors).toEqual([]);
     // The junk reached past the door: most answers are the protocol's own (200 with a JSON-RPC error, 202, 400).
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
