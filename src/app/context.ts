@@ -18,8 +18,9 @@ const checkbox = z.preprocess((v) => {
   return v;
 }, z.boolean());
 
+/** Decimal text as sent (not trimmed: the field rules read it as every client does). */
 const numberLike = z.preprocess((v) => {
-  if (typeof v === 'string' && NUMBER_TEXT.test(v.trim())) return Number(v.trim());
+  if (typeof v === 'string' && NUMBER_TEXT.test(v)) return Number(v);
   return v;
 }, z.union([z.number().finite(), z.string().max(100)]).optional());
 

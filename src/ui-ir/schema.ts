@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FieldPattern } from './field-rules.ts';
 import { DATA_KEY_PATTERN, isSafeDataKey } from './pointer.ts';
 
 /**
@@ -97,7 +98,10 @@ export const FieldBlock = z.object({
   min: z.number().finite().optional(),
   max: z.number().finite().optional(),
   step: z.number().positive().optional(),
+  minLength: z.number().int().positive().max(100_000).optional(),
   maxLength: z.number().int().positive().max(100_000).optional(),
+  /** The whole value must match it; its message is what the person reads (ui-ir/field-rules.ts). */
+  pattern: FieldPattern.optional(),
 });
 export type FieldBlock = z.infer<typeof FieldBlock>;
 

@@ -22,7 +22,7 @@ describe('model-facing JSON Schema', () => {
   it('carries payload constraints from the zod schemas (enums, patterns, bounds)', () => {
     const text = JSON.stringify(schema);
     expect(text).toContain('"enum":["info","success","warning","error"]');
-    expect(text).toContain('"enum":["text","textarea","select","checkbox","number","tags"]');
+    expect(text).toContain('"enum":["text","textarea","select","checkbox","number","tags","email","url"]');
     expect(text).toContain('"maximum":10');
     expect(text).toContain('^\\\\/(draft|ui)');
   });

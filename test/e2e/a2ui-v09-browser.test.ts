@@ -99,6 +99,8 @@ describe('the official v0.9 renderer on the real product (?v=0.9)', () => {
 
     const exchanges = recordEvents(page, s, c);
     await field09(page, 'Name').fill('Stale');
+    // A card its checks let go (Personality is required too): what is refused here is the rev.
+    await field09(page, 'Personality').fill('Late.');
     await saveButton09(page).click();
     await expect.poll(() => exchanges.length).toBe(1);
     expect(exchanges[0]).toMatchObject({ status: 409, response: { code: 'A2UI_C2S_SURFACE_STALE' } });

@@ -54,6 +54,7 @@ const PAGE_CSS = `
   textarea { min-height: 64px; }
   input[type="radio"], input[type="checkbox"] { width: auto; margin: 0 6px 0 0; }
   button { margin-top: 12px; padding: 6px 14px; border-radius: 4px; border: 1px solid #245; background: #2b5d9b; color: white; font: inherit; cursor: pointer; }
+  button:disabled { opacity: .5; cursor: not-allowed; }
   h1, h2, h3, h4 { margin: 4px 0 8px; }
 `;
 
@@ -92,8 +93,22 @@ describe('the official React renderer fed from POST /ag-ui', () => {
     await htmx.locator('#surface-main form').waitFor();
     await react.screenshot({ path: `${ARTIFACTS}/react-card.png`, fullPage: true });
 
+    // The card's field checks (issue 32), in the server's words: shown at once, Save disabled.
+    const save = react.getByRole('button', { name: 'Save character' });
+    await react.getByText('Name is required.', { exact: true }).waitFor();
+    await react.getByText('Personality is required.', { exact: true }).waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await react.getByLabel('Name *', { exact: true }).fill('   ');
+    await react.getByText('Name is required.', { exact: true }).waitFor();
+    await react.screenshot({ path: `${ARTIFACTS}/react-field-checks.png`, fullPage: true });
+    await react.setViewportSize({ width: 390, height: 844 });
+    await react.screenshot({ path: `${ARTIFACTS}/react-field-checks-phone.png`, fullPage: true });
+    await react.setViewportSize({ width: 1280, height: 900 });
+    expect((await runs()).length).toBe(1);
     await react.getByLabel('Name *', { exact: true }).fill('Aria');
     await react.getByLabel('Personality *', { exact: true }).fill('Brave, curious and kind.');
+    await expect.poll(() => react.getByText('Name is required.', { exact: true }).count()).toBe(0);
+    await expect.poll(() => save.isDisabled()).toBe(false);
     await react.getByLabel('Tags', { exact: true }).fill('bard, brave');
     const version = (await s.handle.conversations.get(c.cid))!.version;
     await react.getByRole('button', { name: 'Save character' }).click();

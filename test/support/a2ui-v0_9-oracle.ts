@@ -117,3 +117,28 @@ export function officialInput(oracle: Oracle, surfaceId: string, componentId: st
   const binder = new GenericBinder(new ComponentContext(surface, componentId, dataPath), api.schema);
   (binder.snapshot as { setValue: (v: unknown) => void }).setValue(value);
 }
+
+/**
+ * What the official renderers show of component `componentId`'s checks: the GenericBinder's
+ * `isValid` and `validationErrors` (Lit and React read these; a Button is disabled when
+ * `isValid` is false), with any error the evaluation reported.
+ */
+export function officialValidity(oracle: Oracle, surfaceId: string, componentId: string, dataPath = '/'):
+  { isValid: boolean | undefined; validationErrors: string[]; errors: string[] } {
+  const surface = oracle.processor.model.getSurface(surfaceId);
+  if (!surface) throw new Error(`no surface ${surfaceId}`);
+  const api = oracle.catalog.components.get(surface.componentsModel.get(componentId)!.type)!;
+  // What the renderer would report to the server (an expression that failed): errors too.
+  const reported: string[] = [];
+  const listener = surface.onError.subscribe((e: { code?: string; message?: string }) => { reported.push(`${e.code}: ${e.message}`); });
+  const run = capturingErrors(() => {
+    const binder = new GenericBinder(new ComponentContext(surface, componentId, dataPath), api.schema);
+    const snapshot = binder.snapshot as { isValid?: boolean; validationErrors?: string[] };
+    const out = { isValid: snapshot.isValid, validationErrors: [...(snapshot.validationErrors ?? [])] };
+    binder.dispose?.();
+    return out;
+  });
+  listener.unsubscribe();
+  if (run.thrown !== undefined) throw run.thrown;
+  return { ...run.value!, errors: [...run.errors, ...reported] };
+}

@@ -12,7 +12,7 @@ export function inputInvalid(problems: readonly FieldProblem[]): Failure {
   const message = problems.length === 1 ? problems[0]!.message : problems.map((p) => p.message).join(' ');
   return {
     ok: false,
-    error: makeError('ACTION_INPUT_INVALID', problems.map((p) => `${p.name}: ${p.message}`).join('; '), {
+    error: makeError('ACTION_INPUT_INVALID', problems.map((p) => `${p.name} (${p.rule}): ${p.message}`).join('; '), {
       pointer: `/${problems[0]?.name ?? ''}`, message,
     }),
   };

@@ -19,12 +19,12 @@ export const uploadSubmitAction: ActionDefinition = {
     const names: string[] = [];
     walkBlocks(surface.view.blocks, (b) => { if (b.kind === 'upload') names.push(b.name); });
     const name = names[0];
-    if (name === undefined) return inputInvalid([{ name: '', message: 'This panel does not take a file.' }]);
+    if (name === undefined) return inputInvalid([{ name: '', rule: 'required', message: 'This panel does not take a file.' }]);
     const raw = Object.hasOwn(context, name) && typeof context[name] === 'string' ? context[name] : '';
     const value = raw.trim();
-    if (value === '') return inputInvalid([{ name, message: 'Choose a file or paste a link first.' }]);
+    if (value === '') return inputInvalid([{ name, rule: 'required', message: 'Choose a file or paste a link first.' }]);
     if (/^[a-z][a-z0-9+.-]*:/i.test(value) ? !HTTP_URL.test(value) : !FILE_NAME.test(value)) {
-      return inputInvalid([{ name, message: 'That is neither a file name nor an http(s) link.' }]);
+      return inputInvalid([{ name, rule: 'pattern', message: 'That is neither a file name nor an http(s) link.' }]);
     }
     const committed = commitSurface(ir, surface.id, { draft: { [name]: raw }, committed: { [name]: value } }, draw);
     return committed.ok ? { ok: true, ir: committed.ir, toast: { level: 'success', text: `Recorded ${value.slice(0, 200)}` } } : committed;

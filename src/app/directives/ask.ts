@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DataKey, findLiveSurface, openSurface, panelFor, sameForm, type DirectiveDefinition, type FieldBlock } from '../../index.ts';
+import { DataKey, FieldBlock, findLiveSurface, openSurface, panelFor, sameForm, type DirectiveDefinition } from '../../index.ts';
 import { defaultDraft } from '../fields.ts';
 import { askView } from '../views.ts';
 import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';
@@ -7,10 +7,17 @@ import { DEFAULT_SURFACE, Label, SurfaceField } from './common.ts';
 const AskField = z.object({
   name: DataKey.describe('answer key: letters, digits, "_" or "-"'),
   label: Label,
-  type: z.enum(['text', 'textarea', 'select', 'checkbox', 'number', 'tags']),
+  type: z.enum(['text', 'textarea', 'select', 'checkbox', 'number', 'tags', 'email', 'url']),
   options: z.array(z.string().min(1).max(100)).min(1).max(50).optional().describe('choices; required for select'),
   placeholder: z.string().max(200).optional(),
   required: z.boolean().optional(),
+  // The field rules (ui-ir/field-rules.ts): checked by every client as the person types, and by the server.
+  minLength: FieldBlock.shape.minLength.describe('text: at least this many characters'),
+  maxLength: FieldBlock.shape.maxLength.describe('text: at most this many characters'),
+  pattern: FieldBlock.shape.pattern,
+  min: FieldBlock.shape.min.describe('number: the smallest allowed'),
+  max: FieldBlock.shape.max.describe('number: the largest allowed'),
+  step: FieldBlock.shape.step.describe('number: allowed values are min (or 0) plus a multiple of this'),
 }).strict();
 
 export const AskPayloadSchema = z.object({
@@ -31,6 +38,17 @@ export const AskPayloadSchema = z.object({
     if (f.type !== 'select' && f.options !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['fields', i, 'options'], message: 'options apply to select fields only' });
     }
+    const text = !['select', 'checkbox', 'number'].includes(f.type);
+    for (const key of ['minLength', 'maxLength', 'pattern'] as const) {
+      if (!text && f[key] !== undefined) ctx.addIssue({ code: 'custom', path: ['fields', i, key], message: `${key} applies to text fields only` });
+    }
+    for (const key of ['min', 'max', 'step'] as const) {
+      if (f.type !== 'number' && f[key] !== undefined) ctx.addIssue({ code: 'custom', path: ['fields', i, key], message: `${key} applies to number fields only` });
+    }
+    if (f.minLength !== undefined && f.maxLength !== undefined && f.minLength > f.maxLength) {
+      ctx.addIssue({ code: 'custom', path: ['fields', i, 'minLength'], message: 'minLength is more than maxLength' });
+    }
+    if (f.min !== undefined && f.max !== undefined && f.min > f.max) ctx.addIssue({ code: 'custom', path: ['fields', i, 'min'], message: 'min is more than max' });
   });
 });
 export type AskPayload = z.infer<typeof AskPayloadSchema>;
@@ -40,6 +58,9 @@ export function askFieldBlocks(fields: AskPayload['fields']): FieldBlock[] {
     const block: FieldBlock = { kind: 'field', name: f.name, label: f.label, control: f.type, required: f.required ?? false };
     if (f.options !== undefined) block.options = [...new Set(f.options)].map((o) => ({ value: o, label: o }));
     if (f.placeholder !== undefined) block.placeholder = f.placeholder;
+    for (const key of ['minLength', 'maxLength', 'pattern', 'min', 'max', 'step'] as const) {
+      if (f[key] !== undefined) (block as Record<string, unknown>)[key] = f[key];
+    }
     return block;
   });
 }

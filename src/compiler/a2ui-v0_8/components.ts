@@ -1,5 +1,5 @@
 import type { SurfacerError } from '../../errors/index.ts';
-import type { ActionSpec, DataValue, FieldBlock, IconName, ListItemAction, Surface } from '../../ui-ir/index.ts';
+import { allOf, DATE_REGEX, fieldPatterns, type ActionSpec, type DataValue, type FieldBlock, type IconName, type ListItemAction, type Surface } from '../../ui-ir/index.ts';
 import type { ComponentCompileOptions } from '../components/check.ts';
 import {
   INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type CustomComponentProps, type TextStyle,
@@ -7,6 +7,21 @@ import {
 import type { A2uiComponentType } from './catalogue.ts';
 import { guardA2uiString, plainText } from './text.ts';
 import type { A2uiAction, A2uiComponent } from './types.ts';
+
+/**
+ * v0.8 carries one pattern per TextField, which the official Lit renderer sets as its input's
+ * HTML `pattern` (the whole value, the `v` flag, never applied to an empty value): the field's
+ * pattern rules and its length as one (ui-ir/field-rules.ts). No messages: v0.8 has no place for
+ * them; the server's refusal says them.
+ */
+function textFieldPattern(f: FieldBlock): string | undefined {
+  if (f.control === 'number') return undefined;
+  const parts = fieldPatterns(f).map((p) => p.regex);
+  if (f.control === 'date') parts.push(DATE_REGEX);
+  if (f.minLength !== undefined || f.maxLength !== undefined) parts.push(`[\\s\\S]{${f.minLength ?? 0},${f.maxLength ?? ''}}`);
+  const all = allOf(parts);
+  return all === undefined ? undefined : `^(?:${all})$`;
+}
 
 /**
  * IR view → one closed component set, root first, every component reachable from the root: the
@@ -35,9 +50,6 @@ export interface ComponentOptions {
 /** Context keys owned by ingress; a field with one of these names is not sent with actions. */
 export const RESERVED_CONTEXT_KEYS: ReadonlySet<string> = new Set(INGRESS_CONTEXT_KEYS.keys());
 
-const URL_PATTERN = '^https?://\\S+$';
-const EMAIL_PATTERN = '^[^@\\s]+@[^@\\s]+$';
-const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 const TEXT_TYPE: Partial<Record<FieldBlock['control'], string>> = {
   text: 'shortText', textarea: 'longText', number: 'number', secret: 'obscured', date: 'date',
   url: 'shortText', email: 'shortText', tags: 'shortText',
@@ -149,10 +161,7 @@ class V08Components implements ComponentSink {
       }
       default: {
         const props: Record<string, unknown> = { label: { literalString: label }, text: { path }, textFieldType: TEXT_TYPE[f.control] ?? 'shortText' };
-        const pattern = f.control === 'url' ? URL_PATTERN
-          : f.control === 'email' ? EMAIL_PATTERN
-            : f.control === 'date' ? DATE_PATTERN
-              : f.maxLength !== undefined && f.control !== 'number' ? `^[\\s\\S]{0,${f.maxLength}}$` : undefined;
+        const pattern = textFieldPattern(f);
         if (pattern !== undefined) props.validationRegexp = pattern;
         input = this.add(key, 'TextField', props);
       }

@@ -5,6 +5,7 @@ import {
   escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type CustomComponentProps, type TextStyle,
 } from '../a2ui-shared/index.ts';
 import type { ComponentCompileOptions } from '../components/check.ts';
+import { fieldChecks, submitCheck, type CheckRule } from './field-checks.ts';
 import type { A2uiV09Component } from './types.ts';
 
 /**
@@ -38,8 +39,6 @@ export const RESERVED_CONTEXT_KEYS_V09: ReadonlyMap<string, string> = new Map([
   ['call', 'the v0.9 renderer (it reads such a context as a function call)'],
 ]);
 
-const URL_PATTERN = '^https?://\\S+$';
-const EMAIL_PATTERN = '^[^@\\s]+@[^@\\s]+$';
 const TEXT_VARIANT: Partial<Record<FieldBlock['control'], string>> = { textarea: 'longText', number: 'number', secret: 'obscured' };
 
 class V09Components implements ComponentSink {
@@ -51,6 +50,8 @@ class V09Components implements ComponentSink {
    * biggest single cost).
    */
   private fieldContext: { names: readonly string[]; context: Record<string, unknown> } | undefined;
+  /** Every input's checks so far: a submit button repeats them (renderers disable a button by its own checks only). */
+  private readonly checks: CheckRule[] = [];
 
   constructor(private readonly surface: Surface) {}
 
@@ -91,29 +92,27 @@ class V09Components implements ComponentSink {
 
   input(f: FieldBlock, key: string, label: string): { id: string; labelAbove: boolean } {
     const value = { path: `/draft/${f.name}` };
+    const own = fieldChecks(f);
+    this.checks.push(...own);
+    const checks = own.length === 0 ? {} : { checks: own };
     switch (f.control) {
-      case 'checkbox': return { id: this.add(key, 'CheckBox', { label, value }), labelAbove: false };
+      case 'checkbox': return { id: this.add(key, 'CheckBox', { label, value, ...checks }), labelAbove: false };
       case 'date':
       case 'datetime':
       case 'time':
-        return { id: this.add(key, 'DateTimeInput', { label, value, enableDate: f.control !== 'time', enableTime: f.control !== 'date' }), labelAbove: false };
+        return { id: this.add(key, 'DateTimeInput', { label, value, enableDate: f.control !== 'time', enableTime: f.control !== 'date', ...checks }), labelAbove: false };
       case 'select':
       case 'multiselect': {
         const options = (f.options ?? []).map((o) => ({ label: o.label, value: o.value }));
         const variant = f.control === 'select' ? 'mutuallyExclusive' : 'multipleSelection';
-        return { id: this.add(key, 'ChoicePicker', { label, options, value, variant }), labelAbove: false };
+        return { id: this.add(key, 'ChoicePicker', { label, options, value, variant, ...checks }), labelAbove: false };
       }
       case 'slider': {
         const { min, max } = sliderBounds(f.min, f.max);
-        return { id: this.add(key, 'Slider', { label, min, max, value }), labelAbove: false };
+        return { id: this.add(key, 'Slider', { label, min, max, value, ...checks }), labelAbove: false };
       }
-      default: {
-        const pattern = f.control === 'url' ? URL_PATTERN
-          : f.control === 'email' ? EMAIL_PATTERN
-            : f.maxLength !== undefined && f.control !== 'number' ? `^[\\s\\S]{0,${f.maxLength}}$` : undefined;
-        const props = { label, value, variant: TEXT_VARIANT[f.control] ?? 'shortText', ...(pattern === undefined ? {} : { validationRegexp: pattern }) };
-        return { id: this.add(key, 'TextField', props), labelAbove: false };
-      }
+      default:
+        return { id: this.add(key, 'TextField', { label, value, variant: TEXT_VARIANT[f.control] ?? 'shortText', ...checks }), labelAbove: false };
     }
   }
 
@@ -126,7 +125,11 @@ class V09Components implements ComponentSink {
       this.fieldContext = { names: fieldNames, context };
     }
     const { context } = this.fieldContext;
-    return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
+    const checks = action.role === 'submit' ? submitCheck(this.checks) : [];
+    return this.add(base, 'Button', {
+      child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } },
+      ...(checks.length === 0 ? {} : { checks }),
+    });
   }
 
   card(base: string, child: string): string {

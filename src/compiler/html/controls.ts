@@ -17,8 +17,10 @@ const INPUT_TYPES: Record<FieldControl, { shape: ControlShape; type?: string }> 
   multiselect: { shape: 'checkboxes' },
   slider: { shape: 'input', type: 'range' },
   tags: { shape: 'input', type: 'text' },
-  url: { shape: 'input', type: 'url' },
-  email: { shape: 'input', type: 'email' },
+  // Text with the matching keyboard: type=url and type=email would add each browser's own idea of
+  // a valid link or address, which is not the one the server and A2UI clients check.
+  url: { shape: 'input', type: 'text' },
+  email: { shape: 'input', type: 'text' },
 };
 
 export function controlOf(control: FieldControl): { shape: ControlShape; type?: string } {

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import {
-  collectionBlocks, getAt, listItems, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock,
+  allOf, collectionBlocks, fieldPatterns, fieldRules, getAt, listItems, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock,
   type ListBlock, type Surface,
 } from '../../ui-ir/index.ts';
 import type { ComponentRegistry } from '../../app-kit/component.ts';
@@ -75,8 +75,16 @@ export interface FieldVm {
   min?: number;
   max?: number;
   step?: number | 'any';
+  minLength?: number;
   maxLength?: number;
   autocomplete?: string;
+  inputMode?: string;
+  /** The field's pattern rules as HTML's one `pattern` (ui-ir/field-rules.ts); inputs only (a textarea has none). */
+  pattern?: string;
+  /** Its message (with JavaScript off, browsers show the title beside their own words). */
+  title?: string;
+  /** Every rule with its message, as JSON: app.js shows the server's words, and checks what the attributes cannot. */
+  rules?: string;
 }
 
 export type BlockVm =
@@ -480,6 +488,18 @@ function submittedValue(surface: Surface, field: FieldBlock, submitted: Submitte
  * `!== undefined` or truthiness), so all fields share one object shape and the per-render copy
  * in fieldViewModel stays a fast monomorphic spread.
  */
+/** The attributes that carry a field's rules. */
+function htmlRules(field: FieldBlock, shape: ControlShape): Pick<FieldVm, 'pattern' | 'title' | 'rules'> {
+  const rules = fieldRules(field);
+  const patterns = shape === 'input' && field.control !== 'date' && field.control !== 'number' && field.control !== 'slider' ? fieldPatterns(field) : [];
+  const pattern = allOf(patterns.map((p) => p.regex));
+  return {
+    pattern,
+    title: pattern === undefined ? undefined : [...new Set(patterns.map((p) => p.message))].join(' '),
+    rules: rules.length === 0 ? undefined : JSON.stringify(rules),
+  };
+}
+
 function staticFieldViewModel(surface: Surface, field: FieldBlock): FieldVm {
   const id = `${fieldIdPrefix(surface)}-${field.name}`;
   const { shape, type } = controlOf(field.control);
@@ -497,7 +517,10 @@ function staticFieldViewModel(surface: Surface, field: FieldBlock): FieldVm {
     options: freeze((field.options ?? []).map((o, i) => freeze({ id: `${id}-${i}`, value: o.value, label: o.label, selected: false }))) as OptionVm[],
     min: field.min, max: field.max,
     step: field.step ?? (field.control === 'number' ? 'any' : undefined),
+    minLength: field.minLength,
     maxLength: field.maxLength,
-    autocomplete: field.control === 'secret' ? 'off' : field.control === 'email' ? 'email' : undefined,
+    autocomplete: field.control === 'secret' ? 'off' : field.control === 'email' ? 'email' : field.control === 'url' ? 'url' : undefined,
+    inputMode: field.control === 'email' ? 'email' : field.control === 'url' ? 'url' : undefined,
+    ...htmlRules(field, shape),
   };
 }

@@ -144,6 +144,105 @@
     for (var i = 0; i < surfaces.length; i++) restoreDraft(surfaces[i]);
   }
 
+  /*
+   * Field checks (docs/directives.md "Field checks"): each control carries its rules and their
+   * messages (data-rules, the server's own, in the server's order). The first rule a value fails
+   * becomes the control's validity message, so the browser refuses the submit with the server's
+   * words before any request, and they show under the field. The rules are read as the server
+   * reads them (src/ui-ir/field-rules.ts): the value as it is, "required" as not blank, an empty
+   * value meeting every other rule. Without JavaScript the attributes still check most of them.
+   */
+  var patterns = {};
+  function wholeMatch(regex, text) {
+    var re = patterns[regex];
+    if (!re) {
+      try { re = new RegExp('^(?:' + regex + ')$', 'v'); } catch (e) { return true; }
+      patterns[regex] = re;
+    }
+    return re.test(text);
+  }
+  function realDate(text) {
+    var d = new Date(text + 'T00:00:00Z');
+    return !isNaN(d.getTime()) && d.toISOString().indexOf(text) === 0;
+  }
+  function onStep(n, step, base) {
+    var q = (n - base) / step;
+    return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
+  }
+  function meets(rule, text) {
+    switch (rule.rule) {
+      case 'minLength': return text.length >= rule.length;
+      case 'maxLength': return text.length <= rule.length;
+      case 'pattern': case 'email': case 'url': return wholeMatch(rule.regex, text);
+      case 'date': return wholeMatch(rule.regex, text) && realDate(text);
+      case 'number': return wholeMatch(rule.regex, text) && isFinite(Number(text));
+      case 'range': return (rule.min === undefined || Number(text) >= rule.min) && (rule.max === undefined || Number(text) <= rule.max);
+      case 'step': return onStep(Number(text), rule.step, rule.base);
+      case 'choice': return rule.values.indexOf(text) >= 0;
+      default: return true;
+    }
+  }
+  function failedMessage(control) {
+    var rules;
+    try { rules = JSON.parse(control.getAttribute('data-rules') || '[]'); } catch (e) { return ''; }
+    if (control.type === 'checkbox') return rules.length > 0 && rules[0].rule === 'required' && !control.checked ? rules[0].message : '';
+    var text = control.value;
+    for (var i = 0; i < rules.length; i++) {
+      var rule = rules[i];
+      if (rule.rule === 'required') { if (!/\S/.test(text)) return rule.message; continue; }
+      if (text === '') return '';
+      if (!meets(rule, text)) return rule.message;
+    }
+    return '';
+  }
+  function errorOf(control) {
+    var id = control.id + '-error';
+    var shown = document.getElementById(id);
+    return { id: id, shown: shown };
+  }
+  function showError(control, message) {
+    var error = errorOf(control);
+    var describedBy = (control.getAttribute('aria-describedby') || '').split(' ').filter(function (x) { return x && x !== error.id; });
+    if (!message) {
+      if (error.shown) error.shown.remove();
+      control.removeAttribute('aria-invalid');
+    } else {
+      var p = error.shown;
+      if (!p) {
+        p = document.createElement('p');
+        p.id = error.id;
+        p.className = 'field__error';
+        var field = control.closest('.field') || control.parentNode;
+        field.appendChild(p);
+      }
+      p.textContent = message;
+      control.setAttribute('aria-invalid', 'true');
+      describedBy.push(error.id);
+    }
+    if (describedBy.length > 0) control.setAttribute('aria-describedby', describedBy.join(' '));
+    else control.removeAttribute('aria-describedby');
+  }
+  function checkControl(control) {
+    if (!control.hasAttribute || !control.hasAttribute('data-rules') || typeof control.setCustomValidity !== 'function') return;
+    var message = failedMessage(control);
+    control.setCustomValidity(message);
+    // Shown once the person has been told (a refused submit), then kept current as they type.
+    if (!message || document.getElementById(control.id + '-error')) showError(control, message);
+  }
+  function checkWithin(root) {
+    var controls = root.querySelectorAll ? root.querySelectorAll('[data-rules]') : [];
+    for (var i = 0; i < controls.length; i++) checkControl(controls[i]);
+  }
+  document.addEventListener('input', function (event) { checkControl(event.target); });
+  document.addEventListener('change', function (event) { checkControl(event.target); });
+  // Before htmx looks at the form (its listener is on the form): every control's message is set.
+  document.addEventListener('submit', function (event) { checkWithin(event.target); }, true);
+  document.addEventListener('invalid', function (event) {
+    var control = event.target;
+    if (control.hasAttribute && control.hasAttribute('data-rules')) showError(control, control.validationMessage);
+  }, true);
+  document.addEventListener('htmx:load', function (event) { checkWithin(event.detail.elt); });
+
   /** The transcript scrolls on its own on wide screens: keep its newest entry in view. */
   function pinTranscript() {
     var list = document.getElementById('transcript');
@@ -178,6 +277,7 @@
 
   function start() {
     restoreDrafts();
+    checkWithin(document);
     scanSurfaces(false);
     pinTranscript();
     var surfaces = document.getElementById('surfaces');
@@ -187,6 +287,7 @@
     function settle() {
       queued = false;
       restoreDrafts();
+      checkWithin(document);
       var scrolled = scanSurfaces(true);
       if (entriesAdded) {
         pinTranscript();

@@ -5,7 +5,7 @@ import {
 } from '../../../src/compiler/index.ts';
 import { componentId } from '../../../src/compiler/a2ui-v0_8/ids.ts';
 import { escapeMarkdown } from '../../../src/compiler/index.ts';
-import { addToast, closeSurface, type Block } from '../../../src/ui-ir/index.ts';
+import { addToast, closeSurface, EMAIL_REGEX, URL_REGEX, type Block } from '../../../src/ui-ir/index.ts';
 import { componentsOf, find, kinds, ok, only, open, view } from './fixtures.ts';
 import { pathPlusLiteral, stringsEqualToIds } from './invariants.ts';
 import { dataModelOf, feed, newProcessor, silenceWc } from './wc-oracle.ts';
@@ -32,8 +32,11 @@ describe('compileSurfaceToA2ui: full init', () => {
     // Ids follow componentId(surface, [blockKey, role?], Type): stableId parts ending in the type.
     expect(find(m, componentId('main', ['f-meet', 'label'], 'Text')).type).toBe('Text');
     const input = (name: string, type: string) => find(m, `main.f-${name}.${type}`).props;
-    expect(input('name', 'TextField')).toEqual({ label: { literalString: 'Name *' }, text: { path: '/draft/name' }, textFieldType: 'shortText' });
-    expect(input('bio', 'TextField')).toMatchObject({ textFieldType: 'longText', validationRegexp: '^[\\s\\S]{0,300}$' });
+    // v0.8's one pattern (the Lit renderer's HTML pattern): "required" as not blank; a length as a count.
+    expect(input('name', 'TextField')).toEqual({
+      label: { literalString: 'Name *' }, text: { path: '/draft/name' }, textFieldType: 'shortText', validationRegexp: '^(?:[\\s\\S]*\\S[\\s\\S]*)$',
+    });
+    expect(input('bio', 'TextField')).toMatchObject({ textFieldType: 'longText', validationRegexp: '^(?:[\\s\\S]{0,300})$' });
     expect(input('age', 'TextField')).toMatchObject({ textFieldType: 'number' });
     expect(input('pin', 'TextField')).toMatchObject({ textFieldType: 'obscured' });
     expect(input('born', 'TextField')).toMatchObject({ textFieldType: 'date' });
@@ -47,8 +50,8 @@ describe('compileSurfaceToA2ui: full init', () => {
     expect(input('skills', 'MultipleChoice')).not.toHaveProperty('maxAllowedSelections');
     expect(input('level', 'Slider')).toEqual({ label: { literalString: 'Level' }, value: { path: '/draft/level' }, minValue: 1, maxValue: 20 });
     expect(input('tags', 'TextField')).toMatchObject({ textFieldType: 'shortText' });
-    expect(input('site', 'TextField')).toMatchObject({ textFieldType: 'shortText', validationRegexp: '^https?://\\S+$' });
-    expect(input('mail', 'TextField')).toMatchObject({ textFieldType: 'shortText', validationRegexp: '^[^@\\s]+@[^@\\s]+$' });
+    expect(input('site', 'TextField')).toMatchObject({ textFieldType: 'shortText', validationRegexp: `^(?:${URL_REGEX})$` });
+    expect(input('mail', 'TextField')).toMatchObject({ textFieldType: 'shortText', validationRegexp: `^(?:${EMAIL_REGEX})$` });
     // Components without a label property get a caption above them; help goes below.
     expect(find(m, 'main.f-cls.Column').props.children.explicitList).toEqual(['main.f-cls.label.Text', 'main.f-cls.MultipleChoice']);
     expect(find(m, 'main.f-mail.Column').props.children.explicitList).toEqual(['main.f-mail.TextField', 'main.f-mail.help.Text']);

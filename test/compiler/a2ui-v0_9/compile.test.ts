@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compileA2uiV09Update, compileConversationToA2uiV09, compileSurfaceToA2uiV09, validateA2uiV09Messages,
 } from '../../../src/compiler/index.ts';
-import { closeSurface, commitSurface, patchSurfaceData, resetSurfaceEpoch, type Block } from '../../../src/ui-ir/index.ts';
+import { closeSurface, commitSurface, patchSurfaceData, resetSurfaceEpoch, URL_REGEX, type Block } from '../../../src/ui-ir/index.ts';
 import { feed, newOracle, officialClick, renderedTree } from '../../support/a2ui-v0_9-oracle.ts';
 import { FIELDS, find, kinds, modelOf, ok, only, open, view } from './fixtures.ts';
 
@@ -31,7 +31,10 @@ describe('v0.9 full init', () => {
   it('maps every control to a labelled basic-catalogue input bound to /draft/<name>', () => {
     const { messages } = only(compileConversationToA2uiV09(open().ir));
     expect(find(messages, 'main.f-name.TextField')).toMatchObject({ label: 'Name *', value: { path: '/draft/name' }, variant: 'shortText' });
-    expect(find(messages, 'main.f-bio.TextField')).toMatchObject({ variant: 'longText', validationRegexp: '^[\\s\\S]{0,300}$' });
+    // Its rule goes as a check the official renderers evaluate (validationRegexp, which none reads, no more).
+    const bio = find(messages, 'main.f-bio.TextField') as Record<string, unknown>;
+    expect(bio).toMatchObject({ variant: 'longText', checks: [{ condition: { call: 'length', args: { value: { path: '/draft/bio' }, max: 300 } } }] });
+    expect(bio).not.toHaveProperty('validationRegexp');
     expect(find(messages, 'main.f-age.TextField')).toMatchObject({ variant: 'number' });
     expect(find(messages, 'main.f-pin.TextField')).toMatchObject({ variant: 'obscured' });
     expect(find(messages, 'main.f-born.DateTimeInput')).toMatchObject({ label: 'Born', enableDate: true, enableTime: false });
@@ -43,7 +46,9 @@ describe('v0.9 full init', () => {
     });
     expect(find(messages, 'main.f-skills.ChoicePicker')).toMatchObject({ variant: 'multipleSelection' });
     expect(find(messages, 'main.f-level.Slider')).toMatchObject({ min: 1, max: 20, value: { path: '/draft/level' } });
-    expect(find(messages, 'main.f-site.TextField')).toMatchObject({ validationRegexp: '^https?://\\S+$' });
+    expect(find(messages, 'main.f-site.TextField')).toMatchObject({
+      checks: [{ condition: { call: 'regex', args: { value: { path: '/draft/site' }, pattern: `^(?:|(?:${URL_REGEX}))$` } }, message: 'Site must be a link starting with http:// or https://.' }],
+    });
     expect(find(messages, 'main.f-mail.Column')).toMatchObject({ children: ['main.f-mail.TextField', 'main.f-mail.help.Text'] });
   });
 

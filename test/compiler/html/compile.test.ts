@@ -2,7 +2,7 @@ import * as cheerio from 'cheerio';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileConversationToHtml, compileSurfaceToHtml, htmlSurfaceStats, idempotencyKey } from '../../../src/compiler/html/index.ts';
-import { ConversationIr } from '../../../src/ui-ir/index.ts';
+import { ConversationIr, URL_REGEX } from '../../../src/ui-ir/index.ts';
 import { DRAFT, everyControlView, irWith, surfaceOf } from './fixtures.ts';
 
 const load = (html: string) => cheerio.load(html);
@@ -55,7 +55,7 @@ describe('HTML compiler', () => {
     const expectations: Array<[string, string, string | undefined]> = [
       ['title', 'input', 'text'], ['story', 'textarea', undefined], ['age', 'input', 'number'], ['password', 'input', 'password'],
       ['born', 'input', 'date'], ['meeting', 'input', 'datetime-local'], ['alarm', 'input', 'time'], ['agree', 'input', 'checkbox'],
-      ['pick', 'select', undefined], ['volume', 'input', 'range'], ['tags', 'input', 'text'], ['site', 'input', 'url'], ['mail', 'input', 'email'],
+      ['pick', 'select', undefined], ['volume', 'input', 'range'], ['tags', 'input', 'text'], ['site', 'input', 'text'], ['mail', 'input', 'text'],
       ['avatar', 'input', 'file'],
     ];
     for (const [name, tag, type] of expectations) {
@@ -88,6 +88,10 @@ describe('HTML compiler', () => {
     expect(input('volume').attr('value')).toBe('7');
     expect(input('tags').attr('value')).toBe('red, green');
     expect(input('site').attr('value')).toBe('https://example.com');
+    // Links and addresses are text with the matching keyboard, checked by the one pattern every client shares.
+    expect(input('site').attr('inputmode')).toBe('url');
+    expect(input('mail').attr('inputmode')).toBe('email');
+    expect(input('site').attr('pattern')).toBe(URL_REGEX);
   });
 
   it('renders a multiselect as labelled checkboxes in a fieldset', () => {
