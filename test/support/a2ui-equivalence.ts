@@ -42,10 +42,9 @@ const TYPE_SUFFIX = /\.[A-Z][A-Za-z]*$/;
 const ROOT_08 = /^[a-z][a-z0-9_-]*\.root\.Card$/;
 const idOf = (id: string): string => (id === 'root' || ROOT_08.test(id) ? 'root' : id.replace(TYPE_SUFFIX, ''));
 const TYPES_08: Readonly<Record<string, string>> = { MultipleChoice: 'ChoicePicker' };
-const DATE_PATTERN_08 = '^\\d{4}-\\d{2}-\\d{2}$';
-
 function type08(node: TreeNode): string {
-  if (node.type === 'TextField' && node.properties.validationRegexp === DATE_PATTERN_08) return 'DateTimeInput';
+  // v0.8 shows a date as a TextField of the date type (v0.9 as a DateTimeInput).
+  if (node.type === 'TextField' && node.properties.textFieldType === 'date') return 'DateTimeInput';
   return TYPES_08[node.type ?? ''] ?? node.type ?? '?';
 }
 

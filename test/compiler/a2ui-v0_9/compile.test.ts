@@ -33,7 +33,7 @@ describe('v0.9 full init', () => {
     expect(find(messages, 'main.f-name.TextField')).toMatchObject({ label: 'Name *', value: { path: '/draft/name' }, variant: 'shortText' });
     // Its rule goes as a check the official renderers evaluate (validationRegexp, which none reads, no more).
     const bio = find(messages, 'main.f-bio.TextField') as Record<string, unknown>;
-    expect(bio).toMatchObject({ variant: 'longText', checks: [{ condition: { call: 'length', args: { value: { path: '/draft/bio' }, max: 300 } } }] });
+    expect(bio).toMatchObject({ variant: 'longText', checks: [{ condition: { call: 'length', args: { value: { call: 'formatString', args: { value: '${/draft/bio}' } }, max: 300 } } }] });
     expect(bio).not.toHaveProperty('validationRegexp');
     expect(find(messages, 'main.f-age.TextField')).toMatchObject({ variant: 'number' });
     expect(find(messages, 'main.f-pin.TextField')).toMatchObject({ variant: 'obscured' });
@@ -47,7 +47,7 @@ describe('v0.9 full init', () => {
     expect(find(messages, 'main.f-skills.ChoicePicker')).toMatchObject({ variant: 'multipleSelection' });
     expect(find(messages, 'main.f-level.Slider')).toMatchObject({ min: 1, max: 20, value: { path: '/draft/level' } });
     expect(find(messages, 'main.f-site.TextField')).toMatchObject({
-      checks: [{ condition: { call: 'regex', args: { value: { path: '/draft/site' }, pattern: `^(?:|(?:${URL_REGEX}))$` } }, message: 'Site must be a link starting with http:// or https://.' }],
+      checks: [{ condition: { call: 'regex', args: { value: { call: 'formatString', args: { value: '${/draft/site}' } }, pattern: `^(?:|(?:${URL_REGEX}))$` } }, message: 'Site must be a link starting with http:// or https://.' }],
     });
     expect(find(messages, 'main.f-mail.Column')).toMatchObject({ children: ['main.f-mail.TextField', 'main.f-mail.help.Text'] });
   });
