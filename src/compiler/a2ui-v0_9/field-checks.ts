@@ -25,9 +25,8 @@ const unlessEmpty = (value: Condition, condition: Condition): Condition =>
   call('or', { values: [call('not', { value: call('required', { value }) }), condition] });
 const emptyOr = (regex: string): string => `^(?:|(?:${regex}))$`;
 
-type Value = Condition;
 function condition(rule: FieldRule, path: string, control: FieldBlock['control']): Condition | undefined {
-  const value: Value = call('formatString', { value: `\${${path}}` });
+  const value = call('formatString', { value: `\${${path}}` });
   switch (rule.rule) {
     case 'required':
       if (control === 'checkbox') return { path };
