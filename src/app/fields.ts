@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HTTP_URL, ISO_DATE } from '../ui-ir/index.ts';
 import { walkBlocks, type Block, type DataMap, type DataValue, type FieldBlock, type FieldControl, type SurfaceView } from '../index.ts';
 
 /**
@@ -35,9 +36,6 @@ export function defaultDraftValue(field: Pick<FieldSpec, 'control' | 'min' | 'de
 export function defaultDraft(fields: readonly FieldSpec[]): DataMap {
   return Object.fromEntries(fields.map((f) => [f.name, defaultDraftValue(f)]));
 }
-
-export const HTTP_URL = /^https?:\/\/[^\s"'<>]+$/;
-export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * What a model may pre-fill for a field (`ui.show_form` values, `ui.patch` on /draft): the

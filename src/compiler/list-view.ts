@@ -1,4 +1,4 @@
-import { listItems, type DataValue, type ListBlock, type ListItemDisplay, type Surface } from '../ui-ir/index.ts';
+import { HTTP_URL, listItems, type DataValue, type ListBlock, type ListItemDisplay, type Surface } from '../ui-ir/index.ts';
 
 /**
  * What a list block shows, the same for every compiler (A2UI v0.8, v0.9 and HTML): per shown
@@ -24,7 +24,6 @@ export interface ListView {
   readonly invalid: number;
 }
 
-const HTTP_URL = /^https?:\/\/[^\s"'<>]+$/;
 const MAX_URL = 2048;
 
 function textOf(v: DataValue | undefined): string {

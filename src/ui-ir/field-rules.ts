@@ -107,6 +107,9 @@ export const EMAIL_REGEX = '[a-zA-Z0-9._%+\\-]+@[a-zA-Z0-9.\\-]+\\.[a-zA-Z]{2,}'
 export const URL_REGEX = 'https?://[^\\s"\'<>]+';
 export const NUMBER_REGEX = '[+\\-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+\\-]?[0-9]+)?';
 export const DATE_REGEX = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
+/** The same two as whole-value checks, for code that tests a value outside a field (a link in a list, a draft's date). */
+export const HTTP_URL = new RegExp(`^(?:${URL_REGEX})$`);
+export const ISO_DATE = new RegExp(`^(?:${DATE_REGEX})$`);
 
 const compiled = new Map<string, RegExp>();
 /** Whether the whole of `text` matches `regex` (cached: patterns repeat across every submit of a form). */

@@ -24,7 +24,7 @@ export { isValidConversationIr, isValidTranscript } from './validate.ts';
 export { addedTranscriptEntries, createGrowthMemo } from './transcript.ts';
 export type { GrowthMemo } from './transcript.ts';
 export {
-  allOf, DATE_REGEX, EMAIL_REGEX, failedRule, FieldPattern, fieldPatterns, fieldRules, NOT_BLANK_REGEX, NUMBER_REGEX, onStep, patternProblem, splitChoices,
-  URL_REGEX, wholeMatch,
+  allOf, DATE_REGEX, EMAIL_REGEX, failedRule, FieldPattern, fieldPatterns, fieldRules, HTTP_URL, ISO_DATE, NOT_BLANK_REGEX, NUMBER_REGEX, onStep, patternProblem,
+  splitChoices, URL_REGEX, wholeMatch,
 } from './field-rules.ts';
 export type { FieldRule, FieldRuleName, RuledField } from './field-rules.ts';

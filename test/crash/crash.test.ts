@@ -36,7 +36,7 @@ import { ServerGate, SubmittingClient, type Tracked } from './support/runner.ts'
  * the spawned CLI once at the end. CRASH_SEED=n replays another sequence of kill delays (the
  * interleaving still depends on timing); CRASH_KILLS=n changes the number of kills.
  */
-const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+const KILLS = Number(process.env.CRASH_KILLS ?? 12);
 const MAX_DELAY_MS = 300;
 const SEED = Number(process.env.CRASH_SEED ?? 20261124);
 // Sessions survive a restart only with a fixed secret (docs/configuration.md).

@@ -76,7 +76,7 @@ function namesOfMixedControls(surface: Surface): Set<string> {
 }
 
 describe('a v0.9 action and its v0.8 equivalent reach ingress as the same request', () => {
-  it('for any IR, after the user types the same text into both (1,000 runs)', () => {
+  it('for any IR, after the user types the same text into both (300 runs)', () => {
     let clicks = 0;
     let typedInto = 0;
     fc.assert(fc.property(arbConversationIr, fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 4 }), (ir, typed) => {
@@ -114,10 +114,10 @@ describe('a v0.9 action and its v0.8 equivalent reach ingress as the same reques
           sameRequest(surface, unguarded(parseA2uiClientEvent(JSON.stringify(a.message), options)), parseA2uiV09ClientMessage(JSON.stringify(b.message), options));
         }
       }
-    }), { numRuns: 1000 });
-    // The property is about clicks: make sure the generated IRs gave plenty.
-    // (~500 since the IR arbitraries also generate icons, media, tabs and modals.)
-    expect(clicks).toBeGreaterThan(400);
-    expect(typedInto).toBeGreaterThan(400);
+    }), { numRuns: 300 });
+    // The property is about clicks: make sure the generated IRs gave plenty (one run in three or
+    // so has one: the IR arbitraries also generate icons, media, tabs and modals).
+    expect(clicks).toBeGreaterThan(60);
+    expect(typedInto).toBeGreaterThan(60);
   }, 600_000);
 });

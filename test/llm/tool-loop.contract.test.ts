@@ -160,7 +160,9 @@ describe.each(WIRES)('the tool loop through the $name planner', (wire) => {
   it('enforces the time cap: a tool still running when the loop\'s time is up ends the loop; the final request still goes out', async () => {
     const s = await start([{ call: [{ name: 'wait', args: {} }] }, { answer: PERSONA }]);
     const tools = testTools();
-    const output = await s.planner({ toolLoop: { timeoutMs: 50 } }).plan({ text: 'x', ir: emptyConversation('c1'), tools: tools.bound }, new AbortController().signal);
+    // Long enough for the first request's answer on a loaded machine (at 50 ms it once came after
+    // the cap, so the loop stopped before any tool ran); the tool itself never answers.
+    const output = await s.planner({ toolLoop: { timeoutMs: 1_000 } }).plan({ text: 'x', ir: emptyConversation('c1'), tools: tools.bound }, new AbortController().signal);
     expect(output.meta!['tool_loop']).toMatchObject({ stopped: 'time_cap', requests: 1 });
     expect(output.toolSteps!.map((t) => [t.name, t.ok, (t.result as { error: { code: string } }).error.code])).toEqual([['wait', false, 'TOOL_TIMEOUT']]);
     expect(s.bodies().map((b) => [b.tools !== undefined, wire.hasSchema(b)])).toEqual([[true, false], [false, true]]);

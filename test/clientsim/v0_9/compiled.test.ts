@@ -72,20 +72,20 @@ function agree(stream: readonly unknown[], pick: number): void {
 }
 
 describe('ClientSim v0.9 vs the official processor on compiled streams, with a simulated user', () => {
-  it('init + updates along generated IR transitions, lists among them (1,000 runs)', () => {
+  it('init + updates along generated IR transitions, lists among them (300 runs)', () => {
     itemClicks = 0;
-    fc.assert(fc.property(fc.oneof(arbTransitionSequence, arbListHistory), fc.nat(), (ops, pick) => agree(compiledStream(applyTransitions(ops)), pick)), { numRuns: 1000 });
+    fc.assert(fc.property(fc.oneof(arbTransitionSequence, arbListHistory), fc.nat(), (ops, pick) => agree(compiledStream(applyTransitions(ops)), pick)), { numRuns: 300 });
     expect(itemClicks, 'item Buttons clicked inside template instances').toBeGreaterThan(200);
   }, 600_000);
 
-  it('init + updates along demo-app directive sequences (1,000 runs)', () => {
+  it('init + updates along demo-app directive sequences (300 runs)', () => {
     const app = createDemoApp();
     fc.assert(fc.property(fc.array(validDirectiveEnvelope({ maxDirectives: 3 }), { minLength: 1, maxLength: 4 }), fc.nat(), (envelopes, pick) => {
       const source = createSeededSource('sim');
       const irs = [emptyConversation('sim')];
       for (const e of envelopes) irs.push(runDirectives(app.directives, irs[irs.length - 1]!, e, { mode: 'best_effort', source }).ir);
       agree(compiledStream(irs), pick);
-    }), { numRuns: 1000 });
+    }), { numRuns: 300 });
   }, 600_000);
 });
 

@@ -51,7 +51,7 @@ describe('A2UI compiler over generated IR (official processor as oracle)', () =>
       }
       // Every surface renders, with a tree.
       for (const batch of batches) expect(processor.getSurfaces().get(batch.a2uiSurfaceId)?.componentTree).toBeTruthy();
-    }), { numRuns: 1000 });
+    }), { numRuns: 300 });
   }, PROPERTY_TIMEOUT_MS);
 
   it('incremental updates along IR transitions are accepted, never clobber /draft, and end where a fresh init starts', () => {
@@ -73,6 +73,6 @@ describe('A2UI compiler over generated IR (official processor as oracle)', () =>
       const fresh = newProcessor();
       for (const batch of batchesOf(compileConversationToA2ui(irs[irs.length - 1]!))) feed(fresh, batch.messages);
       expect(visibleState(processor)).toBe(visibleState(fresh));
-    }), { numRuns: 1000 });
+    }), { numRuns: 300 });
   }, PROPERTY_TIMEOUT_MS);
 });
