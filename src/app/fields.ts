@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { HTTP_URL, ISO_DATE } from '../ui-ir/index.ts';
-import { walkBlocks, type Block, type DataMap, type DataValue, type FieldBlock, type FieldControl, type SurfaceView } from '../index.ts';
+import { HTTP_URL, ISO_DATE, walkBlocks, type Block, type DataMap, type DataValue, type FieldBlock, type FieldControl, type SurfaceView } from '../index.ts';
 
 /**
  * How each control is stored in `/draft` (flat, one key per field). The A2UI data model is

@@ -1,6 +1,5 @@
-import { commitSurface, walkBlocks, type ActionDefinition } from '../../index.ts';
+import { commitSurface, HTTP_URL, walkBlocks, type ActionDefinition } from '../../index.ts';
 import { uploadContextSchema } from '../context.ts';
-import { HTTP_URL } from '../../ui-ir/index.ts';
 import { inputInvalid } from './common.ts';
 
 // A bare file name: no path separators, no control or shell-ish characters, not "." or "..".
