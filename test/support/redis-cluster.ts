@@ -18,6 +18,11 @@ export interface TestRedisCluster {
   readonly url: string;
   /** The node serving `key`'s slot now (asked of a live node). */
   primaryFor(key: string): Promise<TestRedis>;
+  /**
+   * Once `victim` was killed: the primary that took its slot for `key`, polled until there is one
+   * (just after the kill a node's slot map may name none). Throws after `timeoutMs`.
+   */
+  promotedOver(victim: TestRedis, key: string, timeoutMs?: number): Promise<TestRedis>;
   /** The slot of `key`. */
   slotOf(key: string): Promise<number>;
   /** Until every slot is served by a live primary that has a connected replica, and every live node agrees. */
@@ -110,6 +115,15 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       const node = range && byPort(range.primary);
       if (!node) throw new Error(`no primary for slot ${slot}`);
       return node;
+    },
+    async promotedOver(victim, key, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const primary = await cluster.primaryFor(key).catch(() => victim);
+        if (primary !== victim) return primary;
+        if (Date.now() > deadline) throw new Error(`no replica of ${victim.port} promoted`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     async waitHealthy(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
