@@ -4,7 +4,7 @@ import { NotReplicatedError } from '../../src/backend/redis/connection.ts';
 import type { Logger } from '../../src/conversation/index.ts';
 import type { SurfacerMetrics } from '../../src/telemetry/metrics.ts';
 import { surfacerMetrics } from '../../src/telemetry/metrics.ts';
-import { createdEntry, redisWithReplica, waitFor } from './support.ts';
+import { createdEntry, redisCommand, redisWithReplica, waitFor } from './support.ts';
 
 /*
  * Issue 34, item 2: a primary that lost its only replica. With the default ack mode
@@ -56,5 +56,34 @@ describe('a Redis primary that lost its only replica', () => {
     } finally {
       pair.replica.resume();
     }
+  }, 60_000);
+
+  it('refuses to acknowledge alone while its former replica is a primary: promoted over it, the write would be dropped when it rejoins as that one\'s replica', async () => {
+    const available = backend('promoted:', undefined, { info() {}, warn() {}, error() {} });
+    await waitFor(async () => /^slave0:.*state=online/m.test(await pair.replication()), 'replica online');
+    // Seen with its replica (INFO replication), then the replica takes over as a failover would
+    // make it while the primary stalls: the primary still believes it leads, with no replica.
+    await available.store.append('p0', createdEntry('p0'), 0);
+    await redisCommand(pair.replica, ['REPLICAOF', 'NO', 'ONE']);
+    try {
+      await waitFor(async () => /^connected_slaves:0/m.test(await pair.replication()), 'the primary sees its replica gone');
+      expect(await pair.replication()).toMatch(/^role:master/m);
+      // Within the replica count's memory (WAIT comes back short), and after it (no WAIT at all).
+      const short = await available.store.append('p1', createdEntry('p1'), 0).then(() => undefined, (error: unknown) => error);
+      expect(short).toBeInstanceOf(NotReplicatedError);
+      expect(String(short)).toMatch(/former replica .* is a primary now/);
+      await new Promise((r) => setTimeout(r, 1_100));
+      const later = await available.store.append('p2', createdEntry('p2'), 0).then(() => undefined, (error: unknown) => error);
+      expect(later).toBeInstanceOf(NotReplicatedError);
+    } finally {
+      // Replaced as a failed-over node is (wiped, a replica again): REPLICAOF back left it unable
+      // to stop on SIGTERM within a minute.
+      await pair.replica.kill();
+      await pair.replica.start({ fresh: true });
+    }
+    // A replica again: appends wait for it and are acknowledged.
+    await waitFor(async () => /^slave0:.*state=online/m.test(await pair.replication()), 'replica online again');
+    await available.store.append('p3', createdEntry('p3'), 0);
+    expect(await available.store.read('p3')).toHaveLength(1);
   }, 60_000);
 });

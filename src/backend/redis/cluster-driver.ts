@@ -50,6 +50,13 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     },
     topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_MS,
   });
+  /** A client of its own to one node, reached the way the seeds are. */
+  const clientAt = (host: string, port: number, socket: { connectTimeout: number; reconnectStrategy: false | ((attempt: number) => number) }): RedisClient => createClient({
+    disableOfflineQueue: true,
+    socket: { ...socket, host, port, ...(seed.protocol === 'rediss:' ? { tls: true as const } : {}) },
+    ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+    ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+  }) as RedisClient;
   const errors = new Set<(error: Error) => void>();
   const readies = new Set<(first: boolean) => void>();
   const resubscribed = new Set<() => void>();
@@ -105,12 +112,7 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
       const address = `${host}:${port}`;
       let pool = pools.get(address);
       if (pool === undefined) {
-        pool = createDurablePool(() => createClient({
-          disableOfflineQueue: true,
-          socket: { ...nodeSocket, host, port, ...(seed.protocol === 'rediss:' ? { tls: true as const } : {}) },
-          ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
-          ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
-        }) as RedisClient, (error) => { for (const l of errors) l(error); });
+        pool = createDurablePool(() => clientAt(host, port, nodeSocket), (error) => { for (const l of errors) l(error); });
         pools.set(address, pool);
       }
       return pool.take();
@@ -132,6 +134,9 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
       await cluster.exists(key);
     },
     primaries: () => Promise.all(cluster.masters.map((m) => cluster.nodeClient(m) as Promise<RedisClient>)),
+    probeClient(host, port, connectTimeoutMs) {
+      return clientAt(host, port, { connectTimeout: connectTimeoutMs, reconnectStrategy: false });
+    },
     async subscriber(kind) {
       await firstReady;
       return kind === 'sharded'

@@ -4,6 +4,7 @@ import type { SurfacerMetrics } from '../../telemetry/metrics.ts';
 import { failSpan, isTracing, outsideTraces, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
 import { createClusterDriver } from './cluster-driver.ts';
 import { createSingleDriver, type RedisClient, type RedisCommands, type RedisDriver, type RedisSubscriber } from './driver.ts';
+import { createPromotionWatch, parseReplication, type Replication } from './promotion-watch.ts';
 import type { ScriptClient } from './script.ts';
 
 export type { RedisClient, RedisCommands, RedisSubscriber } from './driver.ts';
@@ -49,6 +50,8 @@ export const DEFAULT_MAX_IN_FLIGHT = 1_000;
 export const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 /** How long a primary's replica count (INFO replication) is trusted before it is asked again. */
 const REPLICA_COUNT_TTL_MS = 1_000;
+/** How long a primary's former replica has to say it was not promoted before a write is acknowledged without it. */
+const ROLE_TIMEOUT_MS = 500;
 /** How often a cluster's topology is read again while one of its nodes is stalled. */
 const STALLED_TOPOLOGY_REFRESH_MS = 500;
 
@@ -363,35 +366,46 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   }
 
   const strict = options.ackMode === 'strict';
-  /** Replicas each primary had when last asked (available mode), and the primaries already reported without enough. */
-  const replicaCounts = new WeakMap<RedisClient, { count: number; at: number }>();
-  const shortPrimaries = new WeakSet<RedisClient>();
+  /** Replication each primary had when last asked (available mode), and the primaries already reported without enough. */
+  const replications = new WeakMap<RedisClient, { replication: Replication; at: number }>();
+  const shortPrimaries = new Set<string>();
+  const promotions = createPromotionWatch(driver);
+  const addressOf = (node: RedisClient): string =>
+    node.options?.socket !== undefined && 'host' in node.options.socket ? `${node.options.socket.host}:${node.options.socket.port}` : 'the primary';
 
   /**
-   * The replicas `node` (a primary) has now: INFO replication, at most once a second unless `fresh`.
+   * The replication of `node` (a primary) now: INFO replication, at most once a second unless `fresh`.
    * A count short of the configured one is never taken from that memory: a replica that attached
    * since would not be waited for, and a write it does not yet hold would be acknowledged, then
    * lost if the primary died before the stream reached it (the failover suite lost 14 this way).
    * So a degraded shard pays one INFO per durable write; a whole one none.
    */
-  async function replicasOf(node: RedisClient, fresh: boolean): Promise<number> {
-    const known = replicaCounts.get(node);
-    if (!fresh && known !== undefined && known.count >= ackReplicas() && performance.now() - known.at < REPLICA_COUNT_TTL_MS) return known.count;
-    const info = await node.info('replication');
-    const count = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? '0');
-    replicaCounts.set(node, { count, at: performance.now() });
-    if (count >= ackReplicas()) shortPrimaries.delete(node);
-    return count;
+  async function replicationOf(node: RedisClient, fresh: boolean): Promise<Replication> {
+    const known = replications.get(node);
+    if (!fresh && known !== undefined && known.replication.count >= ackReplicas() && performance.now() - known.at < REPLICA_COUNT_TTL_MS) return known.replication;
+    const replication = parseReplication(await node.info('replication'));
+    replications.set(node, { replication, at: performance.now() });
+    promotions.saw(addressOf(node), replication);
+    if (replication.count >= ackReplicas()) shortPrimaries.delete(addressOf(node));
+    return replication;
   }
 
-  /** A durable write acknowledged with fewer replicas than asked, because its primary has no more: counted, logged once a primary. */
-  function acknowledgedShort(node: RedisClient, wanted: number, have: number): void {
+  /**
+   * A durable write that `node` holds with fewer replicas than asked, because it has no more:
+   * acknowledged once its former replicas confirm none of them took its place (promotion-watch.ts),
+   * then counted and logged once a primary; refused as not replicated otherwise.
+   */
+  async function acknowledgeShort(node: RedisClient, wanted: number, now: Replication): Promise<void> {
+    const address = addressOf(node);
+    const displaced = now.primary ? await promotions.promotedOver(address, now, Math.min(commandTimeoutMs, ROLE_TIMEOUT_MS)) : 'it is no longer a primary';
+    if (displaced !== undefined) {
+      throw new NotReplicatedError(`redis: ${address} has ${now.count} of ${wanted} replicas and may not acknowledge alone: ${displaced}`);
+    }
     options.metrics?.redisUnreplicated();
-    if (shortPrimaries.has(node)) return;
-    shortPrimaries.add(node);
-    const address = node.options?.socket !== undefined && 'host' in node.options.socket ? `${node.options.socket.host}:${node.options.socket.port}` : 'a primary';
+    if (shortPrimaries.has(address)) return;
+    shortPrimaries.add(address);
     logger.warn('redis primary has fewer replicas than SURFACER_REDIS_ACK_REPLICAS: its appends are acknowledged by the replicas it has (by itself alone: on its AOF when appendfsync is always) until one is back', {
-      primary: address, replicas: have, wanted,
+      primary: address, replicas: now.count, wanted,
     });
   }
 
@@ -425,9 +439,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     if (acked < replicas) {
       // Available mode: a replica that went away since it was counted. Every replica the primary
       // still has holds the write: acknowledged (short), else refused as unavailable.
-      const have = strict ? replicas : await replicasOf(node, true);
-      if (acked >= have && have < replicas) {
-        acknowledgedShort(node, replicas, have);
+      const now = strict ? undefined : await replicationOf(node, true);
+      if (now !== undefined && acked >= now.count && now.count < replicas) {
+        await acknowledgeShort(node, replicas, now);
         return result;
       }
       throw new NotReplicatedError(`redis: the write reached ${acked} of ${replicas} replicas within ${ackTimeoutMs} ms`);
@@ -451,9 +465,10 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         }
         try {
           // Available mode: as many of the configured replicas as the primary has now.
-          const waitFor = replicas > 0 && !strict ? Math.min(replicas, await replicasOf(node.client, false)) : replicas;
+          const before = replicas > 0 && !strict ? await replicationOf(node.client, false) : undefined;
+          const waitFor = before !== undefined ? Math.min(replicas, before.count) : replicas;
           const result = await writeAndWait(node.client, write, waitFor, () => abandoned);
-          if (waitFor < replicas) acknowledgedShort(node.client, replicas, waitFor);
+          if (before !== undefined && waitFor < replicas) await acknowledgeShort(node.client, replicas, before);
           return result;
         } finally {
           node.release();
@@ -530,6 +545,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
       if (closed) return;
       closed = true;
       clearInterval(topologyTimer);
+      promotions.close();
       driver.destroy();
     },
   };

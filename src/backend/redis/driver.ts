@@ -53,6 +53,12 @@ export interface RedisDriver {
   /** After a MOVED from `nodeFor(key)`'s node: learn where the slot is now. */
   relocate(key: string): Promise<void>;
   primaries(): Promise<RedisClient[]>;
+  /**
+   * A client (not connected) to the node at `host`:`port`, with the deployment's
+   * credentials and TLS, that never reconnects and gives up connecting after `connectTimeoutMs`:
+   * for a question to a node the topology may no longer name (a primary's former replica).
+   */
+  probeClient(host: string, port: number, connectTimeoutMs: number): RedisClient;
   subscriber(kind: 'broadcast' | 'sharded'): Promise<RedisSubscriber>;
   destroy(): void;
 }
@@ -193,6 +199,12 @@ export function createSingleDriver(url: string, options: DriverOptions): RedisDr
     refreshTopology: async () => new Set(['']),
     relocate: async () => {},
     primaries: async () => [client],
+    probeClient(host, port, connectTimeoutMs) {
+      const at = new URL(url);
+      at.hostname = host.includes(':') ? `[${host}]` : host;
+      at.port = String(port);
+      return createClient({ url: at.href, disableOfflineQueue: true, socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: false } });
+    },
     async subscriber() {
       const s = await subscriberClient();
       return {
