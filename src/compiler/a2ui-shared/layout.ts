@@ -113,6 +113,7 @@ export function tableCellStyle(column: Pick<TableColumn, 'type'>): TextStyle {
   return column.type === 'badge' ? 'caption' : 'body';
 }
 const TABLE_SORT_ACTION = TABLE_ACTIONS_NAMES.sort;
+const SORT_BUTTONS_PER_ROW = 3;
 const TABLE_PAGE_ACTION = TABLE_ACTIONS_NAMES.page;
 
 /** A sort button's label: the column, and an arrow on the sorted one. */
@@ -348,7 +349,8 @@ class Layout {
   }
 
   /**
-   * A table with the basic catalogue: Column [caption h4?, sort Row?, List of row Cards, pager
+   * A table with the basic catalogue: Column [caption h4?, sort Column [caption, Rows of three
+   * Buttons]?, List of row Cards, pager
    * Row?, note]. Each row Card holds one Row [label, value] per column (bound to the row's
    * `c<i>`) and its row buttons; the sort Row one Button per sortable column (what it sets:
    * table-view nextSort), the pager Previous / Page n of m / Next. The rows are the shown page
@@ -368,13 +370,17 @@ class Layout {
     if (block.title !== undefined && block.title !== '') children.push(sink.text(`${key}.title`, block.title, 'h4'));
     const sortable = view.columns.filter((c) => c.sortable);
     if (sortable.length > 0 && view.total > 1 && allowed(TABLE_SORT_ACTION)) {
-      const buttons = [sink.text(`${key}.sortby`, 'Sort by', 'caption')];
-      for (const c of sortable) {
-        const base = `${key}.${idPartOf(`sort-${c.key}`)}`;
-        const label = sink.text(`${base}.label`, sortLabel(c), 'body');
-        buttons.push(sink.controlButton(base, label, TABLE_SORT_ACTION, { table: block.name, column: c.key, dir: nextSort(c) }, c.sorted !== undefined));
+      // Rows of at most SORT_BUTTONS_PER_ROW: a basic Row never wraps, and a phone is narrow.
+      const lines = [sink.text(`${key}.sortby`, 'Sort by', 'caption')];
+      for (let start = 0; start < sortable.length; start += SORT_BUTTONS_PER_ROW) {
+        const buttons = sortable.slice(start, start + SORT_BUTTONS_PER_ROW).map((c) => {
+          const base = `${key}.${idPartOf(`sort-${c.key}`)}`;
+          const label = sink.text(`${base}.label`, sortLabel(c), 'body');
+          return sink.controlButton(base, label, TABLE_SORT_ACTION, { table: block.name, column: c.key, dir: nextSort(c) }, c.sorted !== undefined);
+        });
+        lines.push(sink.row(`${key}.sort.r${start / SORT_BUTTONS_PER_ROW}`, buttons, { align: 'center' }));
       }
-      children.push(sink.row(`${key}.sort`, buttons, { align: 'center' }));
+      children.push(sink.column(`${key}.sort`, lines));
     }
     const parts: string[] = [];
     const item = sink.card(`${key}.row`, sink.column(`${key}.row`, parts));
