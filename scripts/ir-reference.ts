@@ -4,7 +4,7 @@ import { compileConversationToHtml } from '../src/compiler/html/index.ts';
 import {
   ActionSpec, AudioBlock, type Block, BlockSchema, ComponentBlock, createSeededSource, DataMapSchema, DataValueSchema, DividerBlock, draw,
   emptyConversation, FieldBlock, FieldControl, FieldOption, GroupBlock, HeadingBlock, IconBlock, ImageBlock, ListBlock,
-  ListItemAction, ListItemDisplay, ModalBlock, openSurface, SurfaceView, TabsBlock, TextBlock, UploadBlock, ValueBlock, VideoBlock,
+  ListItemAction, ListItemDisplay, ModalBlock, openSurface, SurfaceView, TableBlock, TableColumn, TabsBlock, TextBlock, UploadBlock, ValueBlock, VideoBlock,
 } from '../src/ui-ir/index.ts';
 
 /**
@@ -27,6 +27,7 @@ const BLOCKS: Record<Kind, { schema: z.ZodType; about: string }> = {
   value: { schema: ValueBlock, about: 'A committed (or `/ui`) value shown read-only under `label`, e.g. the saved name.' },
   upload: { schema: UploadBlock, about: 'A file request. Clients without a file control show `fallback` instead.' },
   list: { schema: ListBlock, about: 'A collection: the items of the array at `path`, each an object whose `itemKey` field holds its stable key. Each item shows its `display` parts; each of its `actions` is a button on every item that sends `{list: name, item: key}`. At most `maxItems` are shown, and `empty` when there is none.' },
+  table: { schema: TableBlock, about: 'Tabular data: the rows of the array at `path` (a list\'s item rules), one cell per `columns` entry, formatted by its `type` on the server with the column\'s `locale` and `currency` (no machine locale or time zone). Sorted and paged on the server: a client receives the shown page only, and the built-in `table.sort` / `table.page` actions change the sort and page (kept under `/ui/table_state/<name>`) with a new rev. `sort` is the order before anyone sorts; each of `actions` is a button on every row that sends `{list: name, item: key}`.' },
   icon: { schema: IconBlock, about: 'An icon of the names both A2UI versions know, with `label` beside it (its accessible name).' },
   video: { schema: VideoBlock, about: 'An http(s) video player with `caption` under it.' },
   audio: { schema: AudioBlock, about: 'An http(s) audio player; `description` says what it plays.' },
@@ -42,7 +43,8 @@ const PARTS: Array<{ id: string; title: string; schema: z.ZodType; about: string
   { id: 'button', title: 'Button', schema: ActionSpec, about: 'A button under the view; `name` must be an action of the app\'s registry (the allowlist). `submit` sends the form\'s values.' },
   { id: 'field-option', title: 'Field option', schema: FieldOption, about: 'One choice of a `select` or `multiselect` field.' },
   { id: 'list-display', title: 'List display', schema: ListItemDisplay, about: 'One thing each item of a list shows, read from the item\'s `field`.' },
-  { id: 'item-action', title: 'Item action', schema: ListItemAction, about: 'A button on every item of a list or component; its action receives the list\'s name and the item\'s key.' },
+  { id: 'item-action', title: 'Item action', schema: ListItemAction, about: 'A button on every item of a list, table or component; its action receives the list\'s name and the item\'s key.' },
+  { id: 'table-column', title: 'Table column', schema: TableColumn, about: 'One column of a table: the row field `key` it shows under `label`, how (`type`), and whether the user may sort by it.' },
 ];
 
 const registry = z.registry<{ id: string }>();

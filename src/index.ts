@@ -66,6 +66,9 @@ export type { ListDirectiveOptions } from './collections/index.ts';
 // The model places the app's own components (defineComponent) with one directive: ui.show_component.
 export { createComponentDirective } from './collections/index.ts';
 export type { ComponentDirectiveOptions, PlaceableComponent, ShowComponentPayload } from './collections/index.ts';
+// Tables: ui.show_table and the sort and page controls every table offers (register TABLE_ACTIONS).
+export { createTableDirective, TABLE_ACTIONS, tablePageAction, tableSortAction } from './collections/index.ts';
+export type { ShowTablePayload, TableDirectiveOptions } from './collections/index.ts';
 
 // --- planners ------------------------------------------------------------------------------
 export { ActionEventAnswer, ActionEventSchema, actionEventJsonSchema, describeActionEvent } from './planner/index.ts';

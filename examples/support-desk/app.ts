@@ -1,4 +1,4 @@
-import { createListDirectives, defineApp, itemActionNames, LIST_ACTIONS, type AppDefinition } from 'surfacer';
+import { createListDirectives, createTableDirective, defineApp, itemActionNames, LIST_ACTIONS, TABLE_ACTIONS, type AppDefinition } from 'surfacer';
 import { DESK_ACTIONS } from './actions.ts';
 import { DESK_CATALOG_ID, DESK_COMPONENTS } from './components.ts';
 import { DESK_DIRECTIVES } from './directives.ts';
@@ -9,14 +9,19 @@ export const DESK_APP_NAME = 'Support Desk';
 /**
  * A support desk on Surfacer's public API only: a queue of tickets (its own TicketTable with
  * per-item Take, Open and Resolve, and a BarChart of tickets per week), a new-ticket form, a
- * ticket panel (tabs and a reply modal), and the generic list directives so a
- * model may also show lists of its own (e.g. suggested answers) with Choose / Remove.
+ * ticket panel (tabs and a reply modal), the generic list directives so a model may also show
+ * lists of its own (e.g. suggested answers) with Choose / Remove, and ui.show_table with the
+ * table controls, so a model may show tickets as a table sorted and paged on the server.
  */
 export function createSupportDeskApp(): AppDefinition {
-  const actions = [...DESK_ACTIONS, ...LIST_ACTIONS];
+  const actions = [...DESK_ACTIONS, ...LIST_ACTIONS, ...TABLE_ACTIONS];
   return defineApp({
     name: DESK_APP_NAME,
-    directives: [...DESK_DIRECTIVES, ...createListDirectives({ itemActions: itemActionNames(actions), components: DESK_COMPONENTS })],
+    directives: [
+      ...DESK_DIRECTIVES, ...createListDirectives({ itemActions: itemActionNames(actions), components: DESK_COMPONENTS }),
+      // Tickets (or anything a model read) as a table sorted and paged on the server.
+      createTableDirective({ itemActions: itemActionNames(actions) }),
+    ],
     actions,
     // Its own components (a ticket table, a bar chart) under its own catalogue id.
     components: DESK_COMPONENTS,

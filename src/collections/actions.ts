@@ -42,7 +42,7 @@ export const listChooseAction: ActionDefinition = {
     const found = checkedItem(surface, context);
     if (!found.ok) return found;
     const label = itemLabel(found.block, found.item);
-    const from = (found.block.kind === 'list' ? found.block.title : undefined) ?? surface.view.title;
+    const from = (found.block.kind !== 'component' ? found.block.title : undefined) ?? surface.view.title;
     const text = `I choose “${label}” (${found.item.key}) from ${from}.`;
     return { ok: true, ir: appendTranscript(ir, { role: 'user', text }, draw), toast: { level: 'success', text: `Chosen: ${label}` } };
   },

@@ -206,7 +206,7 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
       const known = new Set(items.map((i) => i.key));
       const clash = p.items.findIndex((item) => known.has(item[ITEM_KEY_FIELD] as string));
       if (clash >= 0) return fail('DIRECTIVE_LIST_ITEM_INVALID', `/items/${clash}/${ITEM_KEY_FIELD}`, `the list already has an item "${String(p.items[clash]![ITEM_KEY_FIELD])}"`);
-      const over = itemBudget(p.items, items.length + p.items.length, context?.limits ?? DEFAULT_LIMITS, '/items');
+      const over = itemBudget(p.items, items.length + p.items.length, context?.limits ?? DEFAULT_LIMITS, '/items', found.block.kind === 'table');
       if (over !== undefined) return { ok: false, error: over };
       const bad = refused(found.block, p.items, (i) => `/items/${i}`);
       if (bad !== undefined) return bad;
@@ -243,7 +243,7 @@ export function createListDirectives(options: ListDirectiveOptions): DirectiveDe
         next[item.index] = updated;
         changed.push(updated);
       }
-      const over = itemBudget(changed, items.length, context?.limits ?? DEFAULT_LIMITS, '/items');
+      const over = itemBudget(changed, items.length, context?.limits ?? DEFAULT_LIMITS, '/items', found.block.kind === 'table');
       if (over !== undefined) return { ok: false, error: over };
       // The item as it will be stored (old fields and the changes) must be the component's.
       const bad = refused(found.block, changed, (n) => `/items/${n}`);

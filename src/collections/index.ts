@@ -8,3 +8,5 @@ export type { ListDirectiveOptions } from './directives.ts';
 export { createComponentDirective } from './component-directive.ts';
 export type { ComponentDirectiveOptions, PlaceableComponent, ShowComponentPayload } from './component-directive.ts';
 export { ITEM_KEY_FIELD, itemLabel, ListItemInput } from './items.ts';
+export { createTableDirective, TABLE_ACTIONS, tablePageAction, tableSortAction } from './tables.ts';
+export type { ShowTablePayload, TableDirectiveOptions } from './tables.ts';

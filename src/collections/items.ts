@@ -52,11 +52,20 @@ export function storedItems(surface: Pick<Surface, 'data'>, block: CollectionSou
 /**
  * What names an item to a person: its first text shown, else its key. An app component's item
  * shows what its template decides: its first non-empty text field other than the key stands in.
+ * A table row: its first non-empty text column.
  */
 export function itemLabel(block: CollectionBlock, item: ListItem): string {
   if (block.kind === 'component') {
     for (const [field, v] of Object.entries(item.value)) {
       if (field !== block.itemKey && typeof v === 'string' && v.trim() !== '') return v.slice(0, 200);
+    }
+    return item.key;
+  }
+  if (block.kind === 'table') {
+    for (const c of block.columns) {
+      if (c.type !== 'text') continue;
+      const v = Object.hasOwn(item.value, c.key) ? item.value[c.key] : undefined;
+      if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') return String(v).slice(0, 200);
     }
     return item.key;
   }

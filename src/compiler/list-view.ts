@@ -26,7 +26,8 @@ export interface ListView {
 
 const MAX_URL = 2048;
 
-function textOf(v: DataValue | undefined): string {
+/** A value as list and table cells show it as text (compilers share it: one rule). */
+export function textOf(v: DataValue | undefined): string {
   if (v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return String(v);

@@ -9,8 +9,14 @@ export interface DirectiveLimits {
   maxDepth: number;
   /** Items one list may hold after a directive (list directives: show, add). */
   maxListItems: number;
-  /** UTF-8 bytes of one list item's JSON (list directives: show, add, update). */
+  /** UTF-8 bytes of one list item's JSON (list directives: show, add, update; a table's rows too). */
   maxListItemBytes: number;
+  /** Rows one table may hold after a directive (ui.show_table; the list directives on a table). A table pages, so this exceeds maxListItems. */
+  maxTableRows: number;
+  /** Columns of one table (ui.show_table). */
+  maxTableColumns: number;
+  /** Rows per page of one table (ui.show_table): what one compiled page may hold. */
+  maxTablePageSize: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<DirectiveLimits> = Object.freeze({
@@ -21,6 +27,9 @@ export const DEFAULT_LIMITS: Readonly<DirectiveLimits> = Object.freeze({
   maxDepth: 32,
   maxListItems: 100,
   maxListItemBytes: 2 * 1024,
+  maxTableRows: 500,
+  maxTableColumns: 12,
+  maxTablePageSize: 50,
 });
 
 export function resolveLimits(overrides: Partial<DirectiveLimits> | undefined): DirectiveLimits {

@@ -1,14 +1,16 @@
 import { makeError, type SurfacerError } from '../errors/index.ts';
-import { findSurface, getAt, listBlocks, listItems, pathTokens, type ConversationIr } from '../ui-ir/index.ts';
+import { collectionBlocks, findSurface, getAt, listItems, pathTokens, type ConversationIr } from '../ui-ir/index.ts';
 import { jsonBytes, type DirectiveLimits } from './limits.ts';
 
 /**
- * The first budget a list's items break: more than `maxListItems` items in the list, or one
- * item's JSON over `maxListItemBytes`. `pointer` names the items in the payload, if any.
+ * The first budget a list's items break: more than `maxListItems` items in the list (a table's
+ * `maxTableRows`: pass `table`), or one item's JSON over `maxListItemBytes`. `pointer` names the
+ * items in the payload, if any.
  */
-export function itemBudget(items: readonly unknown[], total: number, limits: DirectiveLimits, pointer?: string): SurfacerError | undefined {
-  if (total > limits.maxListItems) {
-    return makeError('DIRECTIVE_BUDGET_EXCEEDED', `the list would hold ${total} items; the limit is ${limits.maxListItems}`,
+export function itemBudget(items: readonly unknown[], total: number, limits: DirectiveLimits, pointer?: string, table = false): SurfacerError | undefined {
+  const max = table ? limits.maxTableRows : limits.maxListItems;
+  if (total > max) {
+    return makeError('DIRECTIVE_BUDGET_EXCEEDED', `the ${table ? 'table' : 'list'} would hold ${total} ${table ? 'rows' : 'items'}; the limit is ${max}`,
       pointer === undefined ? {} : { pointer });
   }
   for (let i = 0; i < items.length; i += 1) {
@@ -31,12 +33,13 @@ export function listBudgetError(before: ConversationIr, after: ConversationIr, l
   for (const surface of after.surfaces) {
     const old = findSurface(before, surface.id);
     if (old === surface || surface.lifecycle === 'deleted') continue;
-    for (const block of listBlocks(surface.view)) {
+    for (const block of collectionBlocks(surface.view)) {
+      if (block.kind === 'component') continue;
       const tokens = pathTokens(block.path);
       if (old !== undefined && getAt(old.data, tokens) === getAt(surface.data, tokens)) continue;
       const { items } = listItems(surface, block);
-      const over = itemBudget(items.map((item) => item.value), items.length, limits);
-      if (over !== undefined) return { ...over, technical_detail: `list "${block.name}" of surface "${surface.id}": ${over.technical_detail}` };
+      const over = itemBudget(items.map((item) => item.value), items.length, limits, undefined, block.kind === 'table');
+      if (over !== undefined) return { ...over, technical_detail: `${block.kind} "${block.name}" of surface "${surface.id}": ${over.technical_detail}` };
     }
   }
   return undefined;

@@ -11,6 +11,11 @@ export const INGRESS_CODES = {
   // any request that cannot be understood against the current UI; nothing is applied.
   A2UI_C2S_ITEM_UNKNOWN: { category: 'a2ui_c2s', severity: 'error', recovery: 'regenerate', retryable: false, httpStatus: 400,
     message: 'That item is not on this panel.' },
+  // A table's sort or page request naming a table, column, direction or page the surface does
+  // not offer at the client's (current) rev: no rendering carries such a button, so like an
+  // unknown item it is forged or broken, not stale. Nothing is applied.
+  A2UI_C2S_TABLE_CONTROL_INVALID: { category: 'a2ui_c2s', severity: 'error', recovery: 'regenerate', retryable: false, httpStatus: 400,
+    message: 'That table cannot be sorted or paged that way.' },
   A2UI_C2S_SURFACE_STALE: { category: 'a2ui_c2s', severity: 'warning', recovery: 'regenerate', retryable: false, httpStatus: 409,
     message: 'UI is out of date. Please regenerate.' },
   A2UI_C2S_CONTEXT_TOO_LARGE: { category: 'a2ui_c2s', severity: 'error', recovery: 'fix_request', retryable: false, httpStatus: 413,

@@ -63,8 +63,11 @@ export interface ActionDefinition<R = unknown> {
    * request carries the list's name and the item's key, which ingress checks against what the
    * surface shows and hands to `handle` as `context.list` and `context.item`. Ingress accepts it
    * only from an item button, and a `surface` action (the default) only from the view's buttons.
+   * `table`: a table's sort or page control (collections' TABLE_ACTIONS), offered by every table
+   * of a surface. Its request names the table (`table`), which ingress checks against the
+   * surface and hands to `handle` as `context.table`; the action checks the rest against it.
    */
-  readonly scope?: 'surface' | 'item';
+  readonly scope?: 'surface' | 'item' | 'table';
   /**
    * Schema of the context beyond the ingress-owned keys (`nonce`, `rev`), for this surface; for
    * an item action also beyond `list` and `item`.

@@ -1,6 +1,6 @@
 import { errorSpec, makeError, type RecoveryPath, type SurfacerError } from '../errors/index.ts';
 import {
-  escapeToken, findSurface, listItems, listsOffering, type CollectionBlock, type ConversationIr, type Surface,
+  escapeToken, findSurface, listsOffering, shownItems, tableBlocks, type CollectionBlock, type ConversationIr, type Surface,
 } from '../ui-ir/index.ts';
 import type { ActionDefinition, ActionRegistry } from './actions.ts';
 import { nonceMatches } from './nonce.ts';
@@ -21,6 +21,9 @@ export interface CheckedAction {
 
 /** The context keys a per-item button sends besides nonce and rev (compiler sinks write them). */
 export const ITEM_CONTEXT_KEYS = { list: 'list', item: 'item' } as const;
+
+/** The context key a table's sort and page buttons send besides nonce, rev and their own values. */
+export const TABLE_CONTEXT_KEY = 'table';
 
 const stale = (detail: string): Rejection => reject('A2UI_C2S_SURFACE_STALE', detail);
 
@@ -69,7 +72,7 @@ function pickItem(request: ActionRequest, surface: Surface, lists: readonly Coll
     return reject('A2UI_C2S_ITEM_UNKNOWN', `surface "${surface.id}" has no list ${JSON.stringify(list)} offering ${JSON.stringify(request.action)}`,
       contextPointer(request, [ITEM_CONTEXT_KEYS.list]));
   }
-  if (!listItems(surface, block).shown.some((item) => item.key === key)) {
+  if (!shownItems(surface, block).some((item) => item.key === key)) {
     return reject('A2UI_C2S_ITEM_UNKNOWN', `list "${block.name}" of surface "${surface.id}" shows no item ${JSON.stringify(key)} at rev ${surface.rev}`,
       contextPointer(request, [ITEM_CONTEXT_KEYS.item]));
   }
@@ -82,7 +85,8 @@ function pickItem(request: ActionRequest, surface: Surface, lists: readonly Coll
  * Pure: is this action request allowed against this IR, now? Order: surface currency (409),
  * then allowlist (403: the view's buttons, or its lists' item buttons), then for a per-item
  * action its list and item key (400), then the action's context schema (403, as design §6
- * lists it). The IR is only read. Never throws: a schema that throws is reported as
+ * lists it). A table control (scope `table`) is offered by the surface's tables: its table
+ * name is checked (400) before its schema. The IR is only read. Never throws: a schema that throws is reported as
  * INTERNAL_ERROR (500). A key that existed at an older rev is stale (409) before it is looked
  * up: every change to a list's data makes a new rev (ui-ir transitions).
  */
@@ -92,12 +96,14 @@ export function checkIngress(request: ActionRequest, ir: ConversationIr, actions
   const { surface } = current;
 
   const name = JSON.stringify(request.action);
+  const action = actions.resolve(request.action);
+  // A table control is offered by every table of the surface (no button names it in the view).
+  if (action?.scope === 'table') return checkTableControl(request, surface, action);
   const onView = surface.view.actions.some((a) => a.name === request.action);
   const lists = onView ? [] : listsOffering(surface.view, request.action);
   if (!onView && lists.length === 0) {
     return reject('A2UI_C2S_ACTION_FORBIDDEN', `action ${name} is not offered by surface "${surface.id}"`);
   }
-  const action = actions.resolve(request.action);
   if (!action) return reject('A2UI_C2S_ACTION_FORBIDDEN', `action ${name} is not registered`);
   if ((action.scope === 'item') === onView) {
     return reject('A2UI_C2S_ACTION_FORBIDDEN', `action ${name} is registered for ${action.scope === 'item' ? 'list items' : 'forms'}, not offered so here`);
@@ -112,6 +118,35 @@ export function checkIngress(request: ActionRequest, ir: ConversationIr, actions
     item = { [ITEM_CONTEXT_KEYS.list]: picked.list, [ITEM_CONTEXT_KEYS.item]: picked.key } as { list: string; item: string };
   }
 
+  const parsed = parseContext(request, surface, action, input);
+  if (!parsed.ok) return parsed;
+  return { ok: true, request, surface, action, context: item === undefined ? parsed.data : { ...parsed.data, ...item } };
+}
+
+/**
+ * A table control: the surface must show a table of that name (A2UI_C2S_TABLE_CONTROL_INVALID,
+ * 400, otherwise: no rendering sends another); the action's schema parses the rest, and its
+ * handler checks column, direction and page against the table.
+ */
+function checkTableControl(request: ActionRequest, surface: Surface, action: ActionDefinition): CheckedAction | Rejection {
+  const tables = tableBlocks(surface.view);
+  if (tables.length === 0) return reject('A2UI_C2S_ACTION_FORBIDDEN', `action ${JSON.stringify(request.action)} is not offered by surface "${surface.id}" (it shows no table)`);
+  const { context } = request;
+  const table = Object.hasOwn(context, TABLE_CONTEXT_KEY) ? context[TABLE_CONTEXT_KEY] : undefined;
+  if (typeof table !== 'string' || !tables.some((b) => b.name === table)) {
+    return reject('A2UI_C2S_TABLE_CONTROL_INVALID', `surface "${surface.id}" shows no table ${JSON.stringify(table)}`, contextPointer(request, [TABLE_CONTEXT_KEY]));
+  }
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(context)) if (k !== TABLE_CONTEXT_KEY) rest[k] = v;
+  const parsed = parseContext(request, surface, action, rest);
+  if (!parsed.ok) return parsed;
+  return { ok: true, request, surface, action, context: { ...parsed.data, [TABLE_CONTEXT_KEY]: table } };
+}
+
+/** The action's context schema over `input`; a schema that throws is INTERNAL_ERROR (500). */
+function parseContext(request: ActionRequest, surface: Surface, action: ActionDefinition, input: Readonly<Record<string, unknown>>):
+  { ok: true; data: Record<string, unknown> } | Rejection {
+  const name = JSON.stringify(request.action);
   let parsed;
   try {
     parsed = action.contextSchema(surface).safeParse(input);
@@ -125,7 +160,7 @@ export function checkIngress(request: ActionRequest, ir: ConversationIr, actions
     const first = issues[0];
     return reject('A2UI_C2S_ACTION_FORBIDDEN', `context does not match ${name}: ${first?.message ?? 'invalid'}`, first?.pointer, issues);
   }
-  return { ok: true, request, surface, action, context: item === undefined ? parsed.data : { ...parsed.data, ...item } };
+  return { ok: true, data: parsed.data };
 }
 
 export interface CheckedClientError {

@@ -39,7 +39,7 @@ export { parseA2uiClientEvent, parseA2uiClientMessage, parseA2uiV09ClientMessage
 export type { A2uiDialect, A2uiEventOptions, A2uiParseResult, ParseResult } from './a2ui-event.ts';
 export { parseHtmlFormAction } from './html-form.ts';
 export type { HtmlFormFields, HtmlFormOptions } from './html-form.ts';
-export { checkClientError, checkIngress, ITEM_CONTEXT_KEYS } from './check.ts';
+export { checkClientError, checkIngress, ITEM_CONTEXT_KEYS, TABLE_CONTEXT_KEY } from './check.ts';
 export type { CheckedAction, CheckedClientError } from './check.ts';
 export { applyIngress } from './apply.ts';
 export type { Applied } from './apply.ts';

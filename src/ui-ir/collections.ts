@@ -1,6 +1,7 @@
 import { walkBlocks } from './ids.ts';
 import { getAt, isPlainObject, isSafeDataKey } from './pointer.ts';
-import type { Block, ComponentBlock, DataValue, ListBlock, Surface, SurfaceView } from './schema.ts';
+import type { Block, ComponentBlock, DataValue, ListBlock, Surface, SurfaceView, TableBlock } from './schema.ts';
+import { tablePage } from './tables.ts';
 
 /**
  * Which items a list block has, decided here once for every compiler and for ingress: the array
@@ -26,16 +27,28 @@ export interface ListItems {
 }
 
 /**
- * A block that shows a collection: a list, or an app component with a `path` (same item rules,
- * same per-item actions; ingress and the collection directives treat both alike by name).
+ * A block that shows a collection: a list, a table, or an app component with a `path` (same item
+ * rules, same per-item actions; ingress and the collection directives treat them alike by name).
  */
-export type CollectionBlock = ListBlock | (ComponentBlock & { path: string });
+export type CollectionBlock = ListBlock | TableBlock | (ComponentBlock & { path: string });
 
-/** What decides a collection's items. */
-export type CollectionSource = Pick<ListBlock, 'path' | 'itemKey' | 'maxItems'>;
+/** What decides a collection's items; without `maxItems` (a table, which pages) every valid item is shown. */
+export type CollectionSource = Pick<ListBlock, 'path' | 'itemKey'> & { maxItems?: number | undefined };
 
 export function isCollectionBlock(block: Block): block is CollectionBlock {
-  return block.kind === 'list' || (block.kind === 'component' && block.path !== undefined);
+  return block.kind === 'list' || block.kind === 'table' || (block.kind === 'component' && block.path !== undefined);
+}
+
+/** The items `block` shows now, in shown order: a table's current page, else a list's first `maxItems`. */
+export function shownItems(surface: Pick<Surface, 'data'>, block: CollectionBlock): readonly ListItem[] {
+  return block.kind === 'table' ? tablePage(surface, block).rows : listItems(surface, block).shown;
+}
+
+/** The table blocks of a view, depth-first (walkBlocks order). */
+export function tableBlocks(view: Pick<SurfaceView, 'blocks'>): TableBlock[] {
+  const out: TableBlock[] = [];
+  walkBlocks(view.blocks, (b: Block) => { if (b.kind === 'table') out.push(b); });
+  return out;
 }
 
 /** The collections of a view (lists and components with a path), depth-first (walkBlocks order). */
@@ -104,7 +117,7 @@ function scan(raw: readonly DataValue[], block: CollectionSource): ListItems {
 /** The shown item of list `listName` with key `key`, if the surface shows one now. */
 export function findShownItem(surface: Pick<Surface, 'data' | 'view'>, listName: string, key: string): ListItem | undefined {
   const block = findListBlock(surface.view, listName);
-  return block === undefined ? undefined : listItems(surface, block).shown.find((item) => item.key === key);
+  return block === undefined ? undefined : shownItems(surface, block).find((item) => item.key === key);
 }
 
 /** True when a write at `tokens` (namespace first) can change what some list of `view` holds. */

@@ -9,7 +9,7 @@ export function stableId(...parts: ReadonlyArray<string | number>): string {
 }
 
 /**
- * A block's key within its surface. Inputs, lists and components are keyed by their name so they keep their
+ * A block's key within its surface. Inputs, lists, tables and components are keyed by their name so they keep their
  * ids when blocks are reordered; other blocks by their index path.
  */
 export function blockKey(block: Block, indexPath: readonly number[]): string {
@@ -18,6 +18,7 @@ export function blockKey(block: Block, indexPath: readonly number[]): string {
     case 'upload': return `u-${block.name}`;
     case 'list': return `l-${block.name}`;
     case 'component': return `c-${block.name}`;
+    case 'table': return `t-${block.name}`;
     default: return `b${indexPath.join('-')}`;
   }
 }

@@ -7,8 +7,10 @@ export type { DataPath, Namespace } from './pointer.ts';
 export * from './schema.ts';
 export { blockKey, stableId, walkBlocks } from './ids.ts';
 export {
-  collectionBlocks, findListBlock, findShownItem, isCollectionBlock, listBlocks, listItems, listsOffering, pathTokens, touchesList,
+  collectionBlocks, findListBlock, findShownItem, isCollectionBlock, listBlocks, listItems, listsOffering, pathTokens, shownItems, tableBlocks, touchesList,
 } from './collections.ts';
+export { cellDate, cellNumber, TABLE_ACTIONS_NAMES, tablePage, tableState, TableState, tableStateTokens, withTableState } from './tables.ts';
+export type { TablePage } from './tables.ts';
 export type { CollectionBlock, CollectionSource, ListItem, ListItems } from './collections.ts';
 export { COLLECTION_PROPS, RESERVED_PROP_NAMES } from './component-props.ts';
 export {
@@ -17,7 +19,7 @@ export {
 export type { Draw, EntropySource, RecordedDraw } from './source.ts';
 export {
   addToast, appendTranscript, closeSurface, commitSurface, emptyConversation, expireSurface,
-  findLiveSurface, findSurface, openSurface, panelFor, patchSurfaceData, resetSurfaceEpoch, sameForm, surfaceToast, viewHasInputs, writeListItems,
+  findLiveSurface, findSurface, openSurface, panelFor, patchSurfaceData, resetSurfaceEpoch, sameForm, surfaceToast, viewHasInputs, writeListItems, writeTableState,
 } from './transitions.ts';
 export type { DataOp, OpenSurfaceParams, TransitionResult } from './transitions.ts';
 export { isValidConversationIr, isValidTranscript } from './validate.ts';

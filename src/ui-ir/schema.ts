@@ -182,6 +182,69 @@ export const ListBlock = z.object({
 });
 export type ListBlock = z.infer<typeof ListBlock>;
 
+/** Hard bounds of a table block; directive budgets (directives/limits.ts) are usually tighter. */
+export const MAX_TABLE_COLUMNS = 20;
+export const MAX_TABLE_PAGE_SIZE = 100;
+
+/** How a column shows its cells (compiler/table-view.ts formats them, the same for every compiler). */
+export const TableColumnType = z.enum(['text', 'number', 'date', 'currency', 'badge', 'link']);
+export type TableColumnType = z.infer<typeof TableColumnType>;
+
+/**
+ * Locales the table formatter knows. A closed list on purpose: numbers and dates are formatted
+ * by Surfacer's own rules per locale, not by the machine's ICU or time zone, so compiled output
+ * stays a pure function of the IR.
+ */
+export const TABLE_LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'ja-JP'] as const;
+export const TableLocale = z.enum(TABLE_LOCALES);
+export type TableLocale = z.infer<typeof TableLocale>;
+
+export const TableColumn = z.object({
+  /** The field of each row the column shows (and sorts by). */
+  key: DataKey,
+  label: ShortText,
+  type: TableColumnType.default('text'),
+  locale: TableLocale.default('en-US'),
+  /** ISO 4217 code; currency columns only. */
+  currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+  /** Fraction digits of number columns (currency columns use the currency's). */
+  digits: z.number().int().min(0).max(6).default(0),
+  sortable: z.boolean().default(true),
+});
+export type TableColumn = z.infer<typeof TableColumn>;
+
+/** Where the sort and page of the view's tables live, under /ui (one map entry per table name). */
+export const TABLE_STATE_KEY = 'table_state';
+
+export const SortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof SortDirection>;
+
+/**
+ * Tabular data: the rows of the array at `path` (a list's item rules: ui-ir/collections.ts),
+ * sorted and paged on the server (ui-ir/tables.ts), so a client receives one page only. `sort`
+ * is the order before anyone sorts; the sort and page the user chose live under
+ * `/ui/table_state/<name>` (built-in `table.sort` / `table.page` actions change them with a new
+ * rev). Row `actions` send `{list: name, item: key}` like a list item's.
+ */
+export const TableBlock = z.object({
+  kind: z.literal('table'),
+  /** Unique among the view's lists, components and tables. */
+  name: DataKey,
+  /** The table's caption. */
+  title: z.string().max(200).optional(),
+  path: ListPath,
+  itemKey: DataKey.default('id'),
+  columns: z.array(TableColumn).min(1).max(MAX_TABLE_COLUMNS),
+  pageSize: z.number().int().min(1).max(MAX_TABLE_PAGE_SIZE).default(10),
+  sort: z.object({ column: DataKey, dir: SortDirection.default('asc') }).optional(),
+  actions: z.array(ListItemAction).max(4).default([]),
+  empty: z.string().max(300).default('Nothing to show yet.'),
+})
+  .refine((b) => new Set(b.columns.map((c) => c.key)).size === b.columns.length, 'column keys must be unique')
+  .refine((b) => b.sort === undefined || b.columns.some((c) => c.key === b.sort!.column && c.sortable), 'the initial sort names a sortable column')
+  .refine((b) => b.path !== `/ui/${TABLE_STATE_KEY}` && !b.path.startsWith(`/ui/${TABLE_STATE_KEY}/`), `/ui/${TABLE_STATE_KEY} holds the tables' sort and page`);
+export type TableBlock = z.infer<typeof TableBlock>;
+
 /**
  * The basic catalogue's media and icons. URLs are http(s) like images (other schemes never reach
  * the IR); every compiler checks them again before it writes one.
@@ -283,6 +346,7 @@ export type Block =
   | z.infer<typeof ValueBlock>
   | z.infer<typeof UploadBlock>
   | ListBlock
+  | TableBlock
   | z.infer<typeof IconBlock>
   | z.infer<typeof VideoBlock>
   | z.infer<typeof AudioBlock>
@@ -324,7 +388,7 @@ export const ModalBlock: z.ZodType<ModalShape> = z.lazy(() =>
 
 export const BlockSchema: z.ZodType<Block> = z.lazy(() =>
   z.union([
-    FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, ListBlock,
+    FieldBlock, HeadingBlock, TextBlock, DividerBlock, ImageBlock, ValueBlock, UploadBlock, ListBlock, TableBlock,
     IconBlock, VideoBlock, AudioBlock, ComponentBlock, GroupBlock, TabsBlock, ModalBlock,
   ]),
 ) as unknown as z.ZodType<Block>;
@@ -344,7 +408,7 @@ export const ActionSpec = z.object({
 export type ActionSpec = z.infer<typeof ActionSpec>;
 
 /**
- * List and component names are unique in a view (one namespace), and an action is either the
+ * List, table and component names are unique in a view (one namespace), and an action is either the
  * view's (a button under the form) or its collections' (a button on each item), never both:
  * ingress tells the two kinds of request apart by the action's name alone, and finds the
  * collection by its name.
@@ -357,7 +421,7 @@ function listsConsistent(view: { blocks: readonly Block[]; actions: readonly { n
     const block = stack.pop()!;
     const children = childBlocks(block);
     if (children !== undefined) stack.push(...children);
-    if (block.kind !== 'list' && block.kind !== 'component') continue;
+    if (block.kind !== 'list' && block.kind !== 'component' && block.kind !== 'table') continue;
     if (names.has(block.name)) return false;
     names.add(block.name);
     if (block.actions.some((a) => viewActions.has(a.name))) return false;
@@ -371,7 +435,7 @@ export const SurfaceView = z.object({
   title: ShortText,
   blocks: z.array(BlockSchema).max(200),
   actions: z.array(ActionSpec).max(8),
-}).refine(listsConsistent, 'list and component names must be unique, and an item action cannot also be a view action');
+}).refine(listsConsistent, 'list, table and component names must be unique, and an item action cannot also be a view action');
 export type SurfaceView = z.infer<typeof SurfaceView>;
 
 export const SurfaceData = z.object({

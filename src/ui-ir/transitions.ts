@@ -1,5 +1,6 @@
 import { makeError, type SurfacerError } from '../errors/index.ts';
-import { findListBlock, pathTokens, touchesList } from './collections.ts';
+import { findListBlock, pathTokens, tableBlocks, touchesList } from './collections.ts';
+import { withTableState, type TableState } from './tables.ts';
 import { walkBlocks } from './ids.ts';
 import { formatPointer, getAt, isPlainObject, jsonEqual, removeAt, setAt, type Namespace } from './pointer.ts';
 import {
@@ -241,6 +242,23 @@ export function writeListItems(
   if (!block) return { ok: false, error: makeError('IR_POINTER_INVALID', `surface "${surfaceId}" has no list "${listName}"`) };
   const [namespace, ...keys] = pathTokens(block.path) as ['committed' | 'ui', ...string[]];
   const data = { ...surface.data, [namespace]: setAt(surface.data[namespace], keys, [...items]) as DataMap };
+  return { ok: true, ir: withSurface(ir, { ...surface, data, rev: surface.rev + 1, updatedAt: draw.now }) };
+}
+
+/**
+ * Sets the sort and page of the table named `name` on a live surface, with a new rev: the sort
+ * and page buttons (and row buttons) rendered before are stale, like any other change of what a
+ * collection shows.
+ */
+export function writeTableState(
+  ir: ConversationIr, surfaceId: string, name: string, state: TableState, draw: Pick<Draw, 'now'>,
+): TransitionResult {
+  const surface = findLiveSurface(ir, surfaceId);
+  if (!surface) return notFound(surfaceId);
+  if (!tableBlocks(surface.view).some((b) => b.name === name)) {
+    return { ok: false, error: makeError('IR_POINTER_INVALID', `surface "${surfaceId}" has no table "${name}"`) };
+  }
+  const data = { ...surface.data, ui: withTableState(surface.data.ui, name, state) };
   return { ok: true, ir: withSurface(ir, { ...surface, data, rev: surface.rev + 1, updatedAt: draw.now }) };
 }
 

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import {
   addToast, closeSurface, commitSurface, createSeededSource, draw, emptyConversation, expireSurface,
-  ICON_NAMES, IR_VERSION, listBlocks, openSurface, patchSurfaceData, resetSurfaceEpoch, writeListItems,
+  ICON_NAMES, IR_VERSION, listBlocks, openSurface, patchSurfaceData, resetSurfaceEpoch, SurfaceView as SurfaceViewSchema, TABLE_LOCALES,
+  TableColumnType, writeListItems, writeTableState,
   type ActionSpec, type Block, type ConversationIr, type DataMap, type DataOp, type DataValue, type FieldBlock,
-  type ListBlock, type ListItemDisplay, type Surface, type SurfaceView, type Toast,
+  type ListBlock, type ListItemDisplay, type Surface, type SurfaceView, type TableBlock, type TableColumn, type TableState, type Toast,
 } from '../../src/ui-ir/index.ts';
 import { setAt } from '../../src/ui-ir/pointer.ts';
 
@@ -135,7 +136,7 @@ function uniqueListNames(blocks: Block[]): Block[] {
   const visit = (list: Block[]): Block[] => list.map((b) => {
     if (b.kind === 'group' || b.kind === 'modal') return { ...b, blocks: visit(b.blocks) };
     if (b.kind === 'tabs') return { ...b, blocks: b.blocks.map((tab) => ({ ...tab, blocks: visit(tab.blocks) })) };
-    if (b.kind !== 'list') return b;
+    if (b.kind !== 'list' && b.kind !== 'table') return b;
     let name = b.name;
     for (let n = 2; seen.has(name); n += 1) name = `${b.name}-${n}`;
     seen.add(name);
@@ -287,7 +288,8 @@ export type TransitionOp =
   | { t: 'commit'; id: string; draft: DataMap; committed: DataMap }
   | { t: 'close' | 'expire' | 'reset'; id: string }
   | { t: 'toast'; id?: string | undefined; level: 'info' | 'success' | 'warning' | 'error'; text: string }
-  | { t: 'list'; id: string; list: string; items: DataValue[] };
+  | { t: 'list'; id: string; list: string; items: DataValue[] }
+  | { t: 'tableState'; id: string; table: string; state: TableState };
 
 const arbSurfaceRef = fc.constantFrom('main', 'side');
 const arbKeys = fc.array(arbDataKey, { minLength: 1, maxLength: 2 });
@@ -318,6 +320,7 @@ export function applyTransitions(ops: readonly TransitionOp[], seed = 'arb'): Co
       case 'toast': next = addToast(ir, { level: op.level, text: op.text, ...(op.id ? { surfaceId: op.id } : {}) }, d); break;
       default: {
         const r = op.t === 'list' ? writeListItems(ir, op.id, op.list, listEdit(ir, op), d)
+          : op.t === 'tableState' ? writeTableState(ir, op.id, op.table, op.state, d)
           : op.t === 'patch' ? patchSurfaceData(ir, op.id, op.ops, d)
           : op.t === 'commit' ? commitSurface(ir, op.id, { draft: op.draft, committed: op.committed }, d)
             : op.t === 'close' ? closeSurface(ir, op.id, d)
@@ -378,3 +381,89 @@ export const arbTransitionSequence: fc.Arbitrary<TransitionOp[]> = fc
   .tuple(fc.record({ t: fc.constant('open' as const), id: fc.constant('main'), view: arbView, draft: fc.option(arbDataMap(1, 4), { nil: undefined }) }),
     fc.array(arbTransitionOp, { maxLength: 6 }))
   .map(([open, rest]) => [open, ...rest]);
+
+/**
+ * Tables: columns of every type over the item pool's fields (so cells are often of the wrong
+ * type for their column, which must show as text), every locale and some currencies without a
+ * symbol, pages of 1–4 rows so data often spans several pages, and an initial sort that names a
+ * sortable column. Row data comes from arbListData with dates mixed in.
+ */
+const arbTableColumn: fc.Arbitrary<TableColumn> = fc.record({
+  key: fc.constantFrom(...ITEM_FIELDS),
+  label: arbShortText,
+  type: fc.constantFrom(...TableColumnType.options),
+  locale: fc.constantFrom(...TABLE_LOCALES),
+  currency: fc.constantFrom('USD', 'EUR', 'JPY', 'GBP', 'XYZ'),
+  digits: fc.integer({ min: 0, max: 3 }),
+  sortable: fc.boolean(),
+});
+
+export const arbTableBlock: fc.Arbitrary<TableBlock> = fc.record({
+  kind: fc.constant('table' as const),
+  name: fc.constantFrom(...LIST_NAMES),
+  title: fc.option(text(200), { nil: undefined }),
+  path: fc.constantFrom(...LIST_PATHS),
+  itemKey: fc.constantFrom('id', 'key'),
+  columns: fc.uniqueArray(arbTableColumn, { minLength: 1, maxLength: 4, selector: (c) => c.key }),
+  pageSize: fc.integer({ min: 1, max: 4 }),
+  sort: fc.option(fc.record({ pick: fc.nat(), dir: fc.constantFrom('asc' as const, 'desc' as const) }), { nil: undefined }),
+  actions: fc.uniqueArray(fc.record({ name: fc.constantFrom(...ITEM_ACTIONS), label: arbShortText, primary: fc.boolean() }), { maxLength: 2, selector: (a) => a.name }),
+  empty: text(300),
+}, { requiredKeys: ['kind', 'name', 'path', 'itemKey', 'columns', 'pageSize', 'actions', 'empty'] })
+  .map(({ sort, ...block }) => {
+    const sortable = block.columns.filter((c) => c.sortable);
+    return sort === undefined || sortable.length === 0 ? block : { ...block, sort: { column: sortable[sort.pick % sortable.length]!.key, dir: sort.dir } };
+  });
+
+const arbCell: fc.Arbitrary<DataValue> = fc.oneof(
+  { weight: 2, arbitrary: arbItemValue },
+  { weight: 1, arbitrary: fc.constantFrom('2026-12-02', '2024-02-29', '2026-02-30', '2026-12-02T23:30:00Z', '12.5', '-3', '1e3') },
+  { weight: 1, arbitrary: fc.double({ min: -1e7, max: 1e7, noNaN: true, noDefaultInfinity: true }) },
+);
+
+export const arbTableEntry: fc.Arbitrary<DataValue> = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(fc.constantFrom('id', 'key'), fc.constantFrom(...ITEM_KEYS), fc.dictionary(fc.constantFrom(...ITEM_FIELDS), arbCell, { maxKeys: 5 }))
+    .map(([field, key, rest]) => ({ ...rest, id: key, [field]: key })) },
+  { weight: 1, arbitrary: arbListEntry },
+);
+
+export const arbTableData: fc.Arbitrary<DataValue[]> = fc.array(arbTableEntry, { maxLength: 10 });
+
+/** A stored sort and page as the controls write them; columns from the pool (sometimes not the table's). */
+export const arbTableState: fc.Arbitrary<TableState> = fc.record({
+  sort: fc.option(fc.record({ column: fc.constantFrom(...ITEM_FIELDS), dir: fc.constantFrom('asc' as const, 'desc' as const) }), { nil: undefined }),
+  page: fc.integer({ min: 1, max: 5 }),
+}, { requiredKeys: ['page'] });
+
+/** A view holding one or two tables among other blocks. */
+export const arbTableView: fc.Arbitrary<SurfaceView> = fc.record({
+  template: fc.constant('table'),
+  title: arbShortText,
+  blocks: fc.tuple(fc.array(arbTableBlock, { minLength: 1, maxLength: 2 }), fc.array(arbBlock(1), { maxLength: 2 }))
+    .map(([tables, rest]) => uniqueListNames([...tables, ...rest])),
+  actions: fc.array(arbAction, { maxLength: 2 }),
+}).filter((v) => SurfaceViewSchema.safeParse(v).success);
+
+/**
+ * Histories of tables: `main` opens with a table view and rows, then rows change (list writes
+ * reach tables by name), sorts and pages change, other transitions happen.
+ */
+export const arbTableHistory: fc.Arbitrary<TransitionOp[]> = fc
+  .tuple(
+    arbTableView,
+    arbTableData,
+    fc.array(fc.oneof(
+      { weight: 3, arbitrary: fc.record({ t: fc.constant('tableState' as const), id: fc.constant('main'), table: fc.constantFrom(...LIST_NAMES), state: arbTableState }) },
+      { weight: 2, arbitrary: fc.record({ t: fc.constant('list' as const), id: fc.constant('main'), list: fc.constantFrom(...LIST_NAMES), items: arbTableData }) },
+      { weight: 1, arbitrary: fc.record({ t: fc.constant('open' as const), id: fc.constantFrom('main', 'side'), view: arbTableView }) },
+      { weight: 1, arbitrary: arbTransitionOp },
+    ), { maxLength: 6 }),
+  )
+  .map(([view, rows, rest]): TransitionOp[] => {
+    let ui: DataMap = {};
+    for (const block of view.blocks) {
+      if (block.kind !== 'table' || !block.path.startsWith('/ui/')) continue;
+      ui = setAt(ui, block.path.slice(4).split('/'), rows) as DataMap;
+    }
+    return [{ t: 'open', id: 'main', view, ui }, ...rest];
+  });

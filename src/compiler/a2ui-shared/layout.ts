@@ -3,10 +3,11 @@ import type { ComponentCompileOptions } from '../components/check.ts';
 import { checkComponentBlock } from '../components/check.ts';
 import { COMPONENT_ITEM_KEY, componentBoundPath, componentDataKey } from '../components/view.ts';
 import {
-  getAt, surfaceToast, type ActionSpec, type Block, type ComponentBlock, type DataValue, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
-  type TabShape,
+  getAt, surfaceToast, TABLE_ACTIONS_NAMES, type ActionSpec, type Block, type ComponentBlock, type DataValue, type FieldBlock, type IconName, type ListBlock, type ListItemAction, type Surface,
+  type TableBlock, type TableColumn, type TabShape,
 } from '../../ui-ir/index.ts';
 import { listView } from '../list-view.ts';
+import { nextSort, tableView, type TableViewColumn } from '../table-view.ts';
 import { viewKey } from './field-values.ts';
 import { ComponentIds, contextFieldNames, idPart as idPartOf } from './ids.ts';
 
@@ -63,6 +64,11 @@ export interface ComponentSink {
    * read at the item-relative `keyPath`), and the surface's nonce and rev.
    */
   itemButton(base: string, label: string, action: ListItemAction, listName: string, keyPath: string): string;
+  /**
+   * A Button of a server-side control (a table's sort or page): its action sends `context` (all
+   * literals) and the surface's nonce and rev.
+   */
+  controlButton(base: string, label: string, action: string, context: Readonly<Record<string, string>>, primary: boolean): string;
   icon(base: string, name: IconName): string;
   /** Media players; `url` is http(s) (the layout checked it). */
   video(base: string, url: string): string;
@@ -97,6 +103,22 @@ export interface CustomComponentProps {
 /** The /view key of a list (name-based: stable when blocks move) and the keys of each item. */
 export function listDataKey(block: Pick<ListBlock, 'name'>): string {
   return `l-${block.name}`;
+}
+/** The /view key of a table's shown page (its items are a list's: `key` and one `d<i>` per column). */
+export function tableDataKey(block: Pick<TableBlock, 'name'>): string {
+  return `t-${block.name}`;
+}
+/** The text style each column of a table is shown in (each version escapes by style). */
+export function tableCellStyle(column: Pick<TableColumn, 'type'>): TextStyle {
+  return column.type === 'badge' ? 'caption' : 'body';
+}
+const TABLE_SORT_ACTION = TABLE_ACTIONS_NAMES.sort;
+const SORT_BUTTONS_PER_ROW = 3;
+const TABLE_PAGE_ACTION = TABLE_ACTIONS_NAMES.page;
+
+/** A sort button's label: the column, and an arrow on the sorted one. */
+function sortLabel(c: TableViewColumn): string {
+  return c.sorted === 'asc' ? `${c.label} ↑` : c.sorted === 'desc' ? `${c.label} ↓` : c.label;
 }
 export const LIST_ITEM_KEY = 'key';
 export function listValueKey(index: number): string {
@@ -210,6 +232,7 @@ class Layout {
       }
       case 'field': return this.field(block, key);
       case 'list': return this.list(block, key, indexPath);
+      case 'table': return this.table(block, key, indexPath);
       case 'icon': {
         if (block.label === '') return sink.icon(key, block.name);
         const icon = sink.icon(key, block.name);
@@ -320,6 +343,74 @@ class Layout {
         parts.push(sink.row(base, [label, sink.boundText(`${base}.value`, path, 'body')], { align: 'center' }));
       } else parts.push(sink.boundText(base, path, styles[i]!));
     });
+    this.itemButtons(block, key, indexPath, parts);
+    children.push(sink.boundText(`${key}.note`, `${dataPath}/note`, 'caption'));
+    return id;
+  }
+
+  /**
+   * A table with the basic catalogue: Column [caption h4?, sort Column [caption, Rows of three
+   * Buttons]?, List of row Cards, pager
+   * Row?, note]. Each row Card holds one Row [label, value] per column (bound to the row's
+   * `c<i>`) and its row buttons; the sort Row one Button per sortable column (what it sets:
+   * table-view nextSort), the pager Previous / Page n of m / Next. The rows are the shown page
+   * only (table-view), and controls appear only when their action is allowlisted.
+   */
+  private table(block: TableBlock, key: string, indexPath: number[]): string {
+    const { sink } = this;
+    const view = tableView(this.surface, block);
+    if (view.invalid > 0) {
+      this.warnings.push(makeError('COMPILER_A2UI_LIST_ITEM_SKIPPED',
+        `table "${block.name}" left out ${view.invalid} stored entries without a valid, unique "${block.itemKey}"`, { pointer: block.path }));
+    }
+    const allowed = (name: string): boolean => this.allowedActions === undefined || this.allowedActions.has(name);
+    const dataPath = `/view/${tableDataKey(block)}`;
+    const children: string[] = [];
+    const id = sink.column(key, children);
+    if (block.title !== undefined && block.title !== '') children.push(sink.text(`${key}.title`, block.title, 'h4'));
+    const sortable = view.columns.filter((c) => c.sortable);
+    if (sortable.length > 0 && view.total > 1 && allowed(TABLE_SORT_ACTION)) {
+      // Rows of at most SORT_BUTTONS_PER_ROW: a basic Row never wraps, and a phone is narrow.
+      const lines = [sink.text(`${key}.sortby`, 'Sort by', 'caption')];
+      for (let start = 0; start < sortable.length; start += SORT_BUTTONS_PER_ROW) {
+        const buttons = sortable.slice(start, start + SORT_BUTTONS_PER_ROW).map((c) => {
+          const base = `${key}.${idPartOf(`sort-${c.key}`)}`;
+          const label = sink.text(`${base}.label`, sortLabel(c), 'body');
+          return sink.controlButton(base, label, TABLE_SORT_ACTION, { table: block.name, column: c.key, dir: nextSort(c) }, c.sorted !== undefined);
+        });
+        lines.push(sink.row(`${key}.sort.r${start / SORT_BUTTONS_PER_ROW}`, buttons, { align: 'center' }));
+      }
+      children.push(sink.column(`${key}.sort`, lines));
+    }
+    const parts: string[] = [];
+    const item = sink.card(`${key}.row`, sink.column(`${key}.row`, parts));
+    children.push(sink.list(`${key}.rows`, item, `${dataPath}/items`));
+    block.columns.forEach((c, i) => {
+      const base = `${key}.${listValueKey(i)}`;
+      const label = sink.text(`${base}.label`, c.label, 'caption');
+      parts.push(sink.row(base, [label, sink.boundText(`${base}.value`, listValueKey(i), tableCellStyle(c))], { align: 'center' }));
+    });
+    this.itemButtons(block, key, indexPath, parts);
+    if (view.pages > 1 && allowed(TABLE_PAGE_ACTION)) {
+      const pager: string[] = [];
+      const page = (name: string, label: string, to: number): void => {
+        const base = `${key}.${name}`;
+        pager.push(sink.controlButton(base, sink.text(`${base}.label`, label, 'body'), TABLE_PAGE_ACTION, { table: block.name, page: String(to) }, false));
+      };
+      if (view.page > 1) page('prev', 'Previous', view.page - 1);
+      pager.push(sink.text(`${key}.pageof`, view.pageLabel, 'caption'));
+      if (view.page < view.pages) page('next', 'Next', view.page + 1);
+      children.push(sink.row(`${key}.pager`, pager, { align: 'center' }));
+    }
+    children.push(sink.boundText(`${key}.note`, `${dataPath}/note`, 'caption'));
+    return id;
+  }
+
+  /**
+   * The Row of a list item's (or table row's) buttons, appended to `parts` when any is
+   * allowlisted; each sends `{list: name, item: <the item's key>}`.
+   */
+  private itemButtons(block: ListBlock | TableBlock, key: string, indexPath: number[], parts: string[]): void {
     const buttons: string[] = [];
     block.actions.forEach((action, i) => {
       if (this.allowedActions !== undefined && !this.allowedActions.has(action.name)) {
@@ -328,12 +419,10 @@ class Layout {
         return;
       }
       const base = `${key}.${idPartOf(`a${i}-${action.name}`)}`;
-      const label = sink.text(`${base}.label`, action.label, 'body');
-      buttons.push(sink.itemButton(base, label, action, block.name, LIST_ITEM_KEY));
+      const label = this.sink.text(`${base}.label`, action.label, 'body');
+      buttons.push(this.sink.itemButton(base, label, action, block.name, LIST_ITEM_KEY));
     });
-    if (buttons.length > 0) parts.push(sink.row(`${key}.actions`, buttons, { justify: 'end' }));
-    children.push(sink.boundText(`${key}.note`, `${dataPath}/note`, 'caption'));
-    return id;
+    if (buttons.length > 0) parts.push(this.sink.row(`${key}.actions`, buttons, { justify: 'end' }));
   }
 
   private field(f: FieldBlock, key: string): string {

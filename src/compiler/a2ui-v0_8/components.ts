@@ -210,6 +210,12 @@ class V08Components implements ComponentSink {
     return this.add(base, 'Button', { child: label, primary: action.primary, action: { name: action.name, context } });
   }
 
+  controlButton(base: string, label: string, action: string, context: Readonly<Record<string, string>>, primary: boolean): string {
+    const entries: NonNullable<A2uiAction['context']> = Object.entries(context).map(([key, value]) => ({ key, value: { literalString: guardA2uiString(value) } }));
+    entries.push({ key: 'nonce', value: { literalString: this.surface.nonce } }, { key: 'rev', value: { literalString: String(this.surface.rev) } });
+    return this.add(base, 'Button', { child: label, primary, action: { name: action, context: entries } });
+  }
+
   icon(base: string, name: IconName): string {
     return this.add(base, 'Icon', { name: { literalString: name } });
   }

@@ -5,9 +5,10 @@ import { checkedBoundProps } from '../components/bound.ts';
 import { COMPONENT_BOUND_KEY, COMPONENT_ITEM_KEY, componentDataKey, componentView, hasComponentData } from '../components/view.ts';
 import {
   asString, type Coerced, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
-  STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey,
+  STRING_CONTROLS, tableCellStyle, tableDataKey, toBoolean, toNumber, toSelection, viewKey,
 } from '../a2ui-shared/index.ts';
 import { listView } from '../list-view.ts';
+import { tableView, withoutTableRows } from '../table-view.ts';
 import { GUARD_MARK, guardA2uiString, plainText } from './text.ts';
 
 /**
@@ -115,6 +116,7 @@ function scanBlocks(blocks: readonly Block[], path: number[], depth: number, sur
       const tokens = block.path.slice(1).split('/');
       view[viewKey(path)] = guardA2uiString(escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined)));
     } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
+    else if (block.kind === 'table') view[tableDataKey(block)] = tableData(surface, block);
     else {
       const children = childBlocks(block);
       if (children !== undefined) scanBlocks(children, path, depth + 1, surface, fields, view, registry);
@@ -139,6 +141,26 @@ function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): A2
       const style = styles[i];
       entry[listValueKey(i)] = style === undefined ? guardA2uiString(v) : style === 'caption' ? captionText(v) : plainText(v);
     });
+    encoded[String(n)] = entry;
+  });
+  const out = newA2Map();
+  out.note = captionText(note);
+  out.items = encoded;
+  return out;
+}
+
+/**
+ * A table's shown page, encoded like a list's data (`{note, items}`, items map-encoded in shown
+ * order, each `{key, d0, d1, …}` one formatted cell per column). Only this page reaches the client.
+ */
+function tableData(surface: Surface, block: Extract<Block, { kind: 'table' }>): A2Map {
+  const { rows, note } = tableView(surface, block);
+  const styles = block.columns.map(tableCellStyle);
+  const encoded = newA2Map();
+  rows.forEach((row, n) => {
+    const entry = newA2Map();
+    entry[LIST_ITEM_KEY] = guardA2uiString(row.key);
+    row.cells.forEach((c, i) => { entry[listValueKey(i)] = styles[i] === 'caption' ? captionText(c.text) : plainText(c.text); });
     encoded[String(n)] = entry;
   });
   const out = newA2Map();
@@ -208,8 +230,9 @@ export function projectSurfaceData(surface: Surface, warnings: SurfacerError[], 
   }
   const model = newA2Map();
   model.draft = draft;
-  model.committed = encodeMap(surface.data.committed);
-  model.ui = encodeMap(surface.data.ui);
+  const { committed, ui } = withoutTableRows(surface);
+  model.committed = encodeMap(committed);
+  model.ui = encodeMap(ui);
   markdownEscapeToast(model.ui, surface);
   model.view = view;
   return model;

@@ -151,6 +151,11 @@ class V09Components implements ComponentSink {
     return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
   }
 
+  controlButton(base: string, label: string, action: string, context: Readonly<Record<string, string>>, primary: boolean): string {
+    const event = { name: action, context: { ...context, nonce: this.surface.nonce, rev: this.surface.rev } };
+    return this.add(base, 'Button', { child: label, variant: primary ? 'primary' : 'default', action: { event } });
+  }
+
   icon(base: string, name: IconName): string {
     return this.add(base, 'Icon', { name });
   }

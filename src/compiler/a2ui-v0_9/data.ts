@@ -5,9 +5,10 @@ import { checkedBoundProps } from '../components/bound.ts';
 import { COMPONENT_BOUND_KEY, COMPONENT_ITEM_KEY, componentDataKey, componentView, hasComponentData } from '../components/view.ts';
 import {
   asString, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
-  STRING_CONTROLS, toBoolean, toNumber, toSelection, viewKey, type Coerced,
+  STRING_CONTROLS, tableCellStyle, tableDataKey, toBoolean, toNumber, toSelection, viewKey, type Coerced,
 } from '../a2ui-shared/index.ts';
 import { listView } from '../list-view.ts';
+import { tableView, withoutTableRows } from '../table-view.ts';
 import type { JsonObject, JsonValue } from './types.ts';
 
 /**
@@ -52,6 +53,7 @@ function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface
       const tokens = block.path.slice(1).split('/');
       view[viewKey([...prefix, i])] = escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined));
     } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
+    else if (block.kind === 'table') view[tableDataKey(block)] = tableData(surface, block);
     else {
       const children = childBlocks(block);
       if (children !== undefined) scanBlocks(children, [...prefix, i], surface, fields, view, registry);
@@ -71,6 +73,23 @@ function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): Js
     items: items.map((item) => {
       const entry: JsonObject = { [LIST_ITEM_KEY]: item.key };
       item.values.forEach((v, i) => { entry[listValueKey(i)] = styles[i] === 'body' ? escapeMarkdown(v) : v; });
+      return entry;
+    }),
+  };
+}
+
+/**
+ * A table's shown page: `{note, items}` like a list's, each item `{key, d0, d1, …}` (one
+ * formatted cell per column; body cells Markdown-escaped). Only this page reaches the client.
+ */
+function tableData(surface: Surface, block: Extract<Block, { kind: 'table' }>): JsonObject {
+  const { rows, note } = tableView(surface, block);
+  const styles = block.columns.map(tableCellStyle);
+  return {
+    note,
+    items: rows.map((row) => {
+      const entry: JsonObject = { [LIST_ITEM_KEY]: row.key };
+      row.cells.forEach((c, i) => { entry[listValueKey(i)] = styles[i] === 'body' ? escapeMarkdown(c.text) : c.text; });
       return entry;
     }),
   };
@@ -115,5 +134,6 @@ export function projectSurfaceData(surface: Surface, warnings: SurfacerError[], 
     draft[keys[i]!] = field === undefined ? values[i]! : bound(field, values[i]);
   }
   if (matched < fields.size) for (const [name, field] of fields) if (!Object.hasOwn(draft, name)) draft[name] = bound(field, undefined);
-  return { draft, committed: surface.data.committed, ui: surface.data.ui, view };
+  const { committed, ui } = withoutTableRows(surface);
+  return { draft, committed, ui, view };
 }

@@ -1,12 +1,13 @@
 import { hash } from 'node:crypto';
 import {
-  allOf, collectionBlocks, fieldPatterns, fieldRules, getAt, listItems, surfaceToast, walkBlocks, type ActionSpec, type Block, type ConversationIr, type DataValue, type FieldBlock,
-  type ListBlock, type Surface,
+  allOf, collectionBlocks, fieldPatterns, fieldRules, getAt, shownItems, surfaceToast, TABLE_ACTIONS_NAMES, tableBlocks, walkBlocks, type ActionSpec, type Block,
+  type ConversationIr, type DataValue, type FieldBlock, type ListBlock, type Surface, type TableBlock,
 } from '../../ui-ir/index.ts';
 import type { ComponentRegistry } from '../../app-kit/component.ts';
 import { UNAVAILABLE_NOTE, withFallbacksOrNotes } from '../components/fallback.ts';
 import { renderComponentHtml } from './component.ts';
 import { listView } from '../list-view.ts';
+import { nextSort, tableView } from '../table-view.ts';
 import { ICON_GLYPHS, iconWords } from './icons.ts';
 import { controlOf, formatDisplayValue, formatFieldValue, isChecked, safeUrl, selectedValues, type ControlShape } from './controls.ts';
 
@@ -103,6 +104,7 @@ export type BlockVm =
   | TabsVm
   | ModalVm
   | ListVm
+  | TableVm
   /** An app component: `html` is its template's output (rendered auto-escaped by compiler/html/component.ts). */
   | { kind: 'component'; id: string; name: string; html: string };
 
@@ -146,6 +148,30 @@ export interface ListVm {
   note: string;
 }
 
+/**
+ * A table as an HTML `<table>`: a caption, `th scope=col` headings (a sortable one is a submit
+ * button of its own sort form, the sorted one has `aria-sort`), the shown page's rows, and a
+ * pager whose buttons submit page forms: sorting and paging are plain form posts, JavaScript
+ * not needed.
+ */
+export interface TableVm {
+  kind: 'table';
+  id: string;
+  name: string;
+  title?: string;
+  columns: Array<{ key: string; label: string; type: string; ariaSort?: 'ascending' | 'descending'; sortFormId?: string; sortHint?: string }>;
+  rows: Array<{ key: string; id: string; formId: string; cells: Array<{ text: string; href?: string; type: string }>; buttons: ItemButtonVm[] }>;
+  /** The row-actions column is there (its heading is for screen readers). */
+  hasActions: boolean;
+  pageLabel: string;
+  /** The controls' action names (the buttons' `_action`). */
+  sortAction: string;
+  pageAction: string;
+  prevFormId?: string;
+  nextFormId?: string;
+  note: string;
+}
+
 /** A per-item form: only hidden fields (surface, epoch, nonce, rev, idempotency key, CSRF, list, item). */
 export interface ItemFormVm { id: string; action: string; hidden: Array<{ name: string; value: string }> }
 
@@ -176,6 +202,8 @@ export interface SurfaceVm {
   actions: ActionVm[];
   /** One per shown list item with buttons, in list and item order; empty when the surface takes no actions. */
   itemForms: ItemFormVm[];
+  /** One per table control (sort by a column, open a page), in table order; empty when the surface takes no actions. */
+  tableForms: ItemFormVm[];
 }
 
 export function basePathOf(ir: ConversationIr, options: HtmlCompileOptions): string {
@@ -255,6 +283,7 @@ export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, opti
     blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, rejected?.fields, !expired, [i], false, options.components)),
     actions: closed || expired ? [] : [...actions],
     itemForms: [],
+    tableForms: [],
   };
   if (rejected?.alertHtml !== undefined) vm.alertHtml = rejected.alertHtml;
   const toast = surfaceToast(surface);
@@ -273,7 +302,10 @@ export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, opti
       ],
     };
   }
-  if (!closed && !expired) vm.itemForms = itemForms(ir, surface, base, csrf, options.renderId);
+  if (!closed && !expired) {
+    vm.itemForms = itemForms(ir, surface, base, csrf, options.renderId);
+    vm.tableForms = tableForms(ir, surface, base, csrf, options.renderId);
+  }
   return vm;
 }
 
@@ -293,7 +325,7 @@ function itemForms(
   for (const block of collectionBlocks(surface.view)) {
     if (block.actions.length === 0) continue;
     // A component's items are a list's (same rules, ui-ir/collections.ts), so its forms are too.
-    const keys = block.kind === 'list' ? listView(surface, block).items : listItems(surface, block).shown;
+    const keys = block.kind === 'list' ? listView(surface, block).items : shownItems(surface, block);
     for (const item of keys) {
       out.push({
         id: itemFormId(surface, block.name, item.key),
@@ -312,6 +344,97 @@ function itemForms(
     }
   }
   return out;
+}
+
+function tableElementId(surface: Surface, table: string): string {
+  return `surface-${surface.id}-table-${table}`;
+}
+
+/** Column keys are data keys (safe in ids); the direction and page are what the form sets. */
+function sortFormId(surface: Surface, table: string, column: string): string {
+  return `${tableElementId(surface, table)}-sort-${column}-form`;
+}
+
+function pageFormId(surface: Surface, table: string, page: number): string {
+  return `${tableElementId(surface, table)}-page-${page}-form`;
+}
+
+/**
+ * The idempotency key of one table control: per render like the surface's, and per control and
+ * value, so sorting by two columns of one render are two requests, while a double click is one.
+ */
+function controlIdempotencyKey(conversationId: string, surface: Surface, table: string, control: string, renderId?: string): string {
+  return hash('sha256', `surfacer-idem-table:v1:${idempotencyKey(conversationId, surface, renderId)}:${table}:${control}`, 'base64url').slice(0, 32);
+}
+
+/** The forms of the tables' sort headings and pager buttons (the same controls the A2UI layout shows). */
+function tableForms(
+  ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>, renderId: string | undefined,
+): ItemFormVm[] {
+  const out: ItemFormVm[] = [];
+  const form = (id: string, table: string, control: string, values: Array<{ name: string; value: string }>): void => {
+    out.push({
+      id, action: `${base}/actions`,
+      hidden: [
+        { name: '_surface', value: surface.id },
+        { name: '_epoch', value: String(surface.epoch) },
+        { name: '_nonce', value: surface.nonce },
+        { name: '_rev', value: String(surface.rev) },
+        { name: '_idem', value: controlIdempotencyKey(ir.conversationId, surface, table, control, renderId) },
+        ...csrf,
+        { name: 'table', value: table },
+        ...values,
+      ],
+    });
+  };
+  for (const block of tableBlocks(surface.view)) {
+    const view = tableView(surface, block);
+    if (view.total > 1) {
+      for (const c of view.columns) {
+        if (!c.sortable) continue;
+        const dir = nextSort(c);
+        form(sortFormId(surface, block.name, c.key), block.name, `sort:${c.key}:${dir}`, [{ name: 'column', value: c.key }, { name: 'dir', value: dir }]);
+      }
+    }
+    for (const page of [view.page - 1, view.page + 1]) {
+      if (page >= 1 && page <= view.pages) form(pageFormId(surface, block.name, page), block.name, `page:${page}`, [{ name: 'page', value: String(page) }]);
+    }
+  }
+  return out;
+}
+
+/** A table as `<table>`: the table-view strings of the shown page, its sort headings and pager when the surface takes actions. */
+function tableViewModel(surface: Surface, block: TableBlock, live: boolean): TableVm {
+  const id = tableElementId(surface, block.name);
+  const view = tableView(surface, block);
+  const vm: TableVm = {
+    kind: 'table', id, name: block.name,
+    columns: view.columns.map((c) => {
+      const column: TableVm['columns'][number] = { key: c.key, label: c.label, type: c.type };
+      if (c.sorted !== undefined) column.ariaSort = c.sorted === 'asc' ? 'ascending' : 'descending';
+      if (live && c.sortable && view.total > 1) {
+        column.sortFormId = sortFormId(surface, block.name, c.key);
+        column.sortHint = nextSort(c) === 'asc' ? 'sort ascending' : 'sort descending';
+      }
+      return column;
+    }),
+    rows: view.rows.map((row) => ({
+      key: row.key,
+      id: `${id}-row-${row.key}`,
+      formId: itemFormId(surface, block.name, row.key),
+      cells: row.cells.map((cell, i) => ({ ...cell, type: view.columns[i]!.type })),
+      buttons: live ? block.actions.map((a) => ({ id: `${id}-row-${row.key}-action-${a.name.replace(/[^a-z0-9_-]/g, '_')}`, name: a.name, label: a.label, primary: a.primary })) : [],
+    })),
+    hasActions: live && block.actions.length > 0,
+    pageLabel: view.pageLabel,
+    sortAction: TABLE_ACTIONS_NAMES.sort,
+    pageAction: TABLE_ACTIONS_NAMES.page,
+    note: view.note,
+  };
+  if (block.title !== undefined && block.title !== '') vm.title = block.title;
+  if (live && view.page > 1) vm.prevFormId = pageFormId(surface, block.name, view.page - 1);
+  if (live && view.page < view.pages) vm.nextFormId = pageFormId(surface, block.name, view.page + 1);
+  return vm;
 }
 
 /** A list as `<ul>`: the list-view strings per item, and its buttons when the surface takes actions. */
@@ -368,6 +491,7 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return vm;
     }
     case 'list': return listViewModel(surface, block, live);
+    case 'table': return tableViewModel(surface, block, live);
     case 'value': {
       const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
         const [ns, ...rest] = block.path.slice(1).split('/');
@@ -422,7 +546,7 @@ function blockElementId(surface: Surface, indexPath: readonly number[]): string 
   return `surface-${surface.id}-b${indexPath.join('-')}`;
 }
 
-function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' | 'list' | 'tabs' | 'modal' | 'component' }>): BlockVm {
+function staticBlockViewModel(surface: Surface, block: Exclude<Block, { kind: 'field' | 'value' | 'group' | 'list' | 'table' | 'tabs' | 'modal' | 'component' }>): BlockVm {
   switch (block.kind) {
     case 'heading': return { kind: 'heading', tag: `h${Math.min(6, block.level + 2)}`, text: block.text };
     case 'text': return { kind: 'text', text: block.text, tone: block.tone };

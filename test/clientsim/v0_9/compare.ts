@@ -1,7 +1,7 @@
 import { isComponentNode, NodeResolver, peekValue } from '@a2ui/web_core/v0_9';
 import { expect } from 'vitest';
 import { clientDataModelV09, createClientSimV09, type ClientSimV09, type ViolationV09 } from '../../../src/clientsim/index.ts';
-import { newOracle, offer, type Oracle } from '../../support/a2ui-v0_9-oracle.ts';
+import { newOracle, offer, officialClick, type Oracle } from '../../support/a2ui-v0_9-oracle.ts';
 import { taggedJson } from '../wc-oracle.ts';
 
 /** ClientSim v0.9 and the official processor (behind its envelope schema) on the same stream. */
@@ -88,4 +88,28 @@ export function expectSameStateV09(sim: ClientSimV09, oracle: Oracle): void {
  */
 export function hitsPartialApply(run: BothRunsV09): boolean {
   return [...run.reasons.values()].some((why) => why.includes('without a type'));
+}
+
+/**
+ * Clicks every resolved Button of ClientSim's surfaces and of the official processor's: both
+ * send the same action, or both send none. Returns, per Button, its id and the name it sent.
+ */
+export function clickEveryButtonV09(run: BothRunsV09): Array<{ id: string; sent: string | undefined }> {
+  const out: Array<{ id: string; sent: string | undefined }> = [];
+  for (const [surfaceId, snapshot] of run.sim.surfaces()) {
+    for (const node of snapshot.tree.nodes) {
+      if (node.type !== 'Button' || node.state !== 'resolved') continue;
+      const ours = run.sim.click(surfaceId, node.id, undefined, node.dataPath);
+      const theirs = officialClick(run.oracle, surfaceId, node.id, node.dataPath);
+      expect(ours.ok, JSON.stringify(ours)).toBe(theirs.ok);
+      let sent: string | undefined;
+      if (ours.ok && theirs.ok) {
+        const wire = JSON.parse(JSON.stringify(theirs.action)) as { timestamp: string; name: string };
+        expect(ours.message).toEqual({ version: 'v0.9', action: { ...wire, timestamp: new Date(0).toISOString() } });
+        sent = wire.name;
+      }
+      out.push({ id: node.id, sent });
+    }
+  }
+  return out;
 }

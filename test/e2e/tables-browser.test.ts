@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { createSupportDeskApp } from '../../examples/support-desk/app.ts';
+import { recordEvents } from './support/browser-pages.ts';
+import { browserSuite } from './support/browser-suite.ts';
+import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
+
+/*
+ * Issue 32 item 2, in Chromium: the support desk shows tickets with ui.show_table (typed columns,
+ * five rows per page of eight). On the htmx page the table is a <table> whose sort headings and
+ * pager are plain form posts (JavaScript on and off); on the official Lit renderers (v0.8 and
+ * v0.9) the same page of rows as basic components, whose Sort and Next buttons go through the
+ * ingress. Screenshots at 1280 and 390 wide; any console entry fails the test (browserSuite).
+ */
+const ARTIFACTS = 'test-artifacts/e2e';
+const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e({}, { app: createSupportDeskApp() }) });
+const { contextFor, openA2ui, openHtmx, shoot } = suite;
+
+const ROWS = [
+  ['T-1001', 'Cannot log in after password reset', 'Ada Park', 'urgent', '2026-11-28', 0, 'https://desk.example/T-1001'],
+  ['T-1002', 'Invoice shows the wrong address', 'Ben Ortiz', 'normal', '2026-11-29', 129.9, 'https://desk.example/T-1002'],
+  ['T-1003', 'Export to CSV is slow', 'Chen Li', 'low', '2026-11-30', 0, 'https://desk.example/T-1003'],
+  ['T-1004', 'Refund for a double charge', 'Dara Singh', 'urgent', '2026-12-01', 1249.5, 'https://desk.example/T-1004'],
+  ['T-1005', 'Dark mode ignores the setting', 'Eli Novak', 'low', '2026-11-20', 0, 'https://desk.example/T-1005'],
+  ['T-1006', 'Two-factor codes arrive late', 'Fay Moreau', 'normal', '2026-11-25', 0, 'https://desk.example/T-1006'],
+  ['T-1007', 'Upgrade to the team plan', 'Gus Hale', 'normal', '2026-11-27', 4800, 'https://desk.example/T-1007'],
+  ['T-1008', '<script>alert(1)</script> in the subject', 'Hana Ito', 'low', '2026-12-02', 12, 'javascript:alert(1)'],
+].map(([id, subject, customer, priority, opened, amount, link]) => ({ id, subject, customer, priority, opened, amount, link }));
+
+/** Opens the ticket table on `queue` of a new conversation. */
+async function showTable(s: E2eServer): Promise<{ c: Conversation; client: ReturnType<E2eServer['client']> }> {
+  const client = s.client();
+  const c = await newConversation(s, client);
+  const shown = await s.handle.conversations.applyHostAnswer(c.cid, {
+    rawText: JSON.stringify({
+      directives: [{
+        type: 'ui.show_table',
+        payload: {
+          surface: 'queue', title: 'Support queue', table: 'tickets', caption: 'Open tickets', page_size: 5,
+          columns: [
+            { key: 'id', label: 'Ticket' }, { key: 'subject', label: 'Subject' }, { key: 'customer', label: 'Customer' },
+            { key: 'priority', label: 'Priority', type: 'badge' }, { key: 'opened', label: 'Opened', type: 'date', locale: 'en-GB' },
+            { key: 'amount', label: 'Amount', type: 'currency', currency: 'EUR', locale: 'de-DE' }, { key: 'link', label: 'Link', type: 'link', sortable: false },
+          ],
+          rows: ROWS, sort: { column: 'opened', dir: 'desc' },
+          actions: [{ name: 'ticket.take', label: 'Take', primary: true }],
+        },
+      }],
+    }),
+    tool: 'show_table', label: 'test',
+  });
+  expect(shown.ok, JSON.stringify(shown)).toBe(true);
+  return { c, client };
+}
+
+const newestFirst = [...ROWS].sort((a, b) => (String(a.opened) < String(b.opened) ? 1 : -1)).map((r) => r.id);
+
+describe('tables in Chromium: the htmx page and the official Lit renderers', () => {
+  for (const javaScript of [true, false]) {
+    it(`the htmx page (JavaScript ${javaScript ? 'on' : 'off'}): an accessible table of one page; sort and page by form posts`, async () => {
+      const s = suite.server;
+      const { c, client } = await showTable(s);
+      const page = await openHtmx(await contextFor(client), c, { javaScript });
+      const table = page.locator('#surface-queue table');
+      await table.waitFor();
+      const keys = () => page.locator('#surface-queue tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key')));
+      expect(await keys()).toEqual(newestFirst.slice(0, 5));
+      expect(await table.locator('caption').textContent()).toBe('Open tickets');
+      expect(await table.locator('th[aria-sort]').count()).toBe(1);
+      expect(await table.locator('th[aria-sort="descending"]').textContent()).toContain('Opened');
+      expect(await table.locator('a[href^="javascript"]').count()).toBe(0);
+      await shoot(page, `tables-htmx${javaScript ? '' : '-nojs'}`);
+
+      await page.locator('#surface-queue th button', { hasText: 'Customer' }).click();
+      await expect.poll(() => page.locator('#surface-queue th[aria-sort="ascending"]').textContent()).toContain('Customer');
+      expect(await keys()).toEqual(['T-1001', 'T-1002', 'T-1003', 'T-1004', 'T-1005']);
+      await page.locator('#surface-queue .table__pager button', { hasText: 'Next' }).click();
+      await expect.poll(keys).toEqual(['T-1006', 'T-1007', 'T-1008']);
+      expect(await page.locator('#surface-queue .table__page-label').textContent()).toBe('Page 2 of 2');
+      expect(await page.locator('#surface-queue tbody').textContent()).toContain('<script>alert(1)</script> in the subject');
+      await shoot(page, `tables-htmx${javaScript ? '' : '-nojs'}-page2`);
+    });
+  }
+
+  for (const version of ['0.8', '0.9'] as const) {
+    it(`the official Lit v${version} renderer: the shown page as basic components; Sort and Next go through the ingress once`, async () => {
+      const s = suite.server;
+      const { c, client } = await showTable(s);
+      const page = await openA2ui(await contextFor(client), c, version === '0.9' ? '?v=0.9' : '');
+      await expect.poll(() => page.getByText('Page 1 of 2').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('Dark mode ignores the setting').count()).toBe(0);
+      await expect.poll(() => page.getByText('Refund for a double charge').count()).toBe(1);
+      await shoot(page, `tables-lit-v${version.replace('.', '')}`);
+      const exchanges = recordEvents(page, s, c);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => exchanges.map((e) => e.status)).toEqual([200]);
+      await expect.poll(() => page.getByText('Dark mode ignores the setting').count()).toBe(1);
+      await expect.poll(() => page.getByText('Page 2 of 2').count()).toBeGreaterThan(0);
+      const conversation = await s.handle.conversations.get(c.cid);
+      const queue = conversation!.ir.surfaces.find((x) => x.id === 'queue')!;
+      expect(queue.data.ui['table_state']).toEqual({ tickets: { page: 2, sort: { column: 'opened', dir: 'desc' } } });
+      await shoot(page, `tables-lit-v${version.replace('.', '')}-page2`);
+    });
+  }
+});
