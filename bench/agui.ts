@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createDemoApp } from '../src/app/index.ts';
 import { createClientSimV09 } from '../src/clientsim/index.ts';
-import { createSurfacer } from '../src/server/index.ts';
+import { AGENT_BENCH_TOKEN, startAgentServer, type AgentBenchServer } from './_agent-server.ts';
 
 /**
  * AG-UI vs the native A2UI v0.9 path, the same work on both (issue 19's goal: AG-UI ≤ 1.2× native).
@@ -14,12 +13,13 @@ import { createSurfacer } from '../src/server/index.ts';
  *   `POST /a2ui/c/{cid}/events` timed until the open stream has the name; AG-UI = one run with
  *   forwardedProps.a2uiAction, timed until RUN_FINISHED.
  *
- * One process (server and clients share it alike), offline planner, in-memory log, samples of
- * the two paths interleaved. Untimed: creating conversations, opening streams, building the
+ * Offline planner, in-memory log, samples of the two paths interleaved; first with the server in
+ * the bench's process (server and clients share it alike), then in a process of its own
+ * (bench/_agent-server.ts), the clients in the bench's, as every real client is. Untimed: creating conversations, opening streams, building the
  * action from the current snapshot. BENCH_AGUI_ROUNDS (default 200) samples per path and kind.
  */
 const ROUNDS = Number(process.env.BENCH_AGUI_ROUNDS ?? 200);
-const TOKEN = 'bench-agui-token-0123456789';
+const TOKEN = AGENT_BENCH_TOKEN;
 const SAVE = 'main.a0-form_submit.Button';
 
 function pct(values: number[], p: number): number {
@@ -71,13 +71,9 @@ class StreamText {
   close(): void { this.abort.abort(); }
 }
 
-export async function run(): Promise<void> {
-  const surfacer = createSurfacer({
-    app: createDemoApp(), sessionSecret: 'bench-agui-secret-0123456789', env: { SURFACER_API_TOKENS: TOKEN },
-    hostLimits: { conversationCreatesPerMinute: 1_000_000, maxConversationsPerSession: 1_000_000 },
-    serviceLimits: { maxCachedConversations: 100_000 },
-  });
-  const server = await surfacer.listen({ port: 0, hostname: '127.0.0.1' });
+type Samples = { nativeTurn: number[]; aguiTurn: number[]; nativeAction: number[]; aguiAction: number[] };
+
+async function measure(server: AgentBenchServer): Promise<Samples> {
   const base = server.url;
   const agui = async (body: unknown): Promise<string> => {
     const response = await fetch(`${base}/ag-ui`, {
@@ -98,7 +94,7 @@ export async function run(): Promise<void> {
     const page = await (await fetch(`${base}${path}`, { headers: { cookie } })).text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
     const cid = path.slice(3);
-    const token = (await surfacer.conversations.get(cid))!.a2uiToken;
+    const token = await server.a2uiToken(cid);
     const stream = await StreamText.open(`${base}/a2ui/c/${cid}/stream?v=0.9`, { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' });
     return { cid, csrf, stream };
   }
@@ -125,7 +121,7 @@ export async function run(): Promise<void> {
   }
   /** The Save click of the card as it is now, with `name` typed in (ClientSim v0.9 over the v0.9 snapshot). */
   async function saveAction(cid: string, name: string): Promise<{ version: string; action: Record<string, unknown> }> {
-    const token = (await surfacer.conversations.get(cid))!.a2uiToken;
+    const token = await server.a2uiToken(cid);
     const lines = (await (await fetch(`${base}/a2ui/c/${cid}/snapshot.jsonl?v=0.9`, { headers: { Authorization: `Bearer ${token}` } })).text()).split('\n').filter((l) => l !== '');
     const sim = createClientSimV09();
     sim.applyAll(lines.map((l) => JSON.parse(l) as unknown));
@@ -153,7 +149,7 @@ export async function run(): Promise<void> {
 
   const native = await nativeConversation();
   await nativeTurn(native);
-  const nativeToken = (await surfacer.conversations.get(native.cid))!.a2uiToken;
+  const nativeToken = await server.a2uiToken(native.cid);
   const { threadId } = await aguiTurn();
   for (let i = 0; i < ROUNDS + 20; i += 1) {
     const marker = `Bench${i}x${randomUUID().slice(0, 8)}`;
@@ -175,19 +171,30 @@ export async function run(): Promise<void> {
     if (!text.includes(marker)) throw new Error('AG-UI action run did not show the saved name');
   }
   native.stream.close();
-  await server.close(1000);
+  return samples;
+}
 
-  const row = (label: string, ours: number[], theirs: number[]): string => {
+export async function run(): Promise<void> {
+  const row = (where: string, label: string, ours: number[], theirs: number[]): string => {
     const [p50, p99, n50, n99] = [pct(ours, 50), pct(ours, 99), pct(theirs, 50), pct(theirs, 99)];
-    return `| ${label} | ${n50.toFixed(2)} | ${n99.toFixed(2)} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${(p50 / n50).toFixed(2)}× | ${(p99 / n99).toFixed(2)}× |`;
+    return `| ${where} | ${label} | ${n50.toFixed(2)} | ${n99.toFixed(2)} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${(p50 / n50).toFixed(2)}× | ${(p99 / n99).toFixed(2)}× |`;
   };
+  const rows: string[] = [];
+  for (const where of ['in-process', 'own process'] as const) {
+    const server = await startAgentServer(where);
+    try {
+      const samples = await measure(server);
+      rows.push(row(where, 'turn (create a character card)', samples.aguiTurn, samples.nativeTurn), row(where, 'action (form.submit)', samples.aguiAction, samples.nativeAction));
+    } finally {
+      await server.close();
+    }
+  }
   process.stdout.write([
-    `AG-UI vs native A2UI v0.9 (${ROUNDS} samples each, ms; offline planner, in-memory log, one process)`,
+    `AG-UI vs native A2UI v0.9 (${ROUNDS} samples each, ms; offline planner, in-memory log; node ${process.version})`,
     '',
-    '| work | native p50 | native p99 | AG-UI p50 | AG-UI p99 | p50 ratio | p99 ratio |',
-    '|---|---|---|---|---|---|---|',
-    row('turn (create a character card)', samples.aguiTurn, samples.nativeTurn),
-    row('action (form.submit)', samples.aguiAction, samples.nativeAction),
+    '| server | work | native p50 | native p99 | AG-UI p50 | AG-UI p99 | p50 ratio | p99 ratio |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
     '',
     'Goal: AG-UI ≤ 1.2× native.',
     '',

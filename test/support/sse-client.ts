@@ -81,6 +81,8 @@ export interface SseConnection {
   readonly parser: SseParser;
   /** Every event so far, in order. */
   readonly events: SseEvent[];
+  /** performance.now() when each of `events` was parsed (benches stop their clocks there). */
+  readonly arrivals: number[];
   readonly comments: string[];
   readonly retries: number[];
   /** Resolves with the next event not yet returned by next(); rejects on timeout or end. */
@@ -98,6 +100,7 @@ export async function openSse(url: string, init: { headers?: Record<string, stri
   const controller = new AbortController();
   const response = await fetch(url, { headers: { Accept: 'text/event-stream', ...init.headers }, signal: controller.signal });
   const events: SseEvent[] = [];
+  const arrivals: number[] = [];
   const comments: string[] = [];
   const retries: number[] = [];
   let cursor = 0;
@@ -109,7 +112,7 @@ export async function openSse(url: string, init: { headers?: Record<string, stri
     for (const f of w) f();
   };
   const parser = new SseParser({
-    onEvent: (e) => { events.push(e); wakeAll(); },
+    onEvent: (e) => { events.push(e); arrivals.push(performance.now()); wakeAll(); },
     onComment: (t) => { comments.push(t); wakeAll(); },
     onRetry: (ms) => { retries.push(ms); },
   });
@@ -150,7 +153,7 @@ export async function openSse(url: string, init: { headers?: Record<string, stri
     });
 
   const connection: SseConnection = {
-    response, parser, events, comments, retries, ended,
+    response, parser, events, arrivals, comments, retries, ended,
     async next(timeoutMs = 5_000) {
       await waitUntil(() => cursor < events.length, timeoutMs, 'an event');
       return events[cursor++]!;
