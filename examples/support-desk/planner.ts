@@ -1,5 +1,6 @@
 import type { ConversationIr, Planner, PlannerInput, PlannerOutput } from 'surfacer';
-import { PRIORITIES } from './tickets.ts';
+import { queueTickets } from './actions.ts';
+import { PRIORITIES, SAMPLE_TICKETS } from './tickets.ts';
 
 /**
  * The desk's offline planner: deterministic keywords, answering with the same JSON envelope a
@@ -17,7 +18,7 @@ function subjectFrom(text: string): string | undefined {
   return match?.[1]?.trim();
 }
 
-export function deskPlanFor(text: string, _ir: ConversationIr): Plan {
+export function deskPlanFor(text: string, ir: ConversationIr): Plan {
   if (has(text, 'new', 'file', 'report', 'problem', 'broken', 'issue')) {
     const subject = subjectFrom(text);
     const priority = PRIORITIES.find((p) => has(text, p)) ?? (has(text, 'asap', 'urgent', 'down') ? 'urgent' : undefined);
@@ -25,6 +26,27 @@ export function deskPlanFor(text: string, _ir: ConversationIr): Plan {
       rule: 'new_ticket',
       text: `Here is a new ticket. Fill it in and file it.`,
       directives: [{ type: 'desk.new_ticket', payload: { ...(subject ? { subject } : {}), ...(priority ? { priority } : {}) } }],
+    };
+  }
+  if (has(text, 'table', 'sort', 'all tickets')) {
+    // The queue's tickets as they are now (the samples before the queue was opened), as a table
+    // sorted and paged on the server; the queue keeps the buttons that change a ticket.
+    const listed = ir.surfaces === undefined ? [] : queueTickets(ir);
+    const rows = (listed.length > 0 ? listed : SAMPLE_TICKETS).map(({ id, subject, customer, priority, status }) => ({ id, subject, customer, priority, status }));
+    return {
+      rule: 'ticket_table',
+      text: `Here are the tickets as a table. Sort it by any column; the queue has the buttons.`,
+      directives: [{
+        type: 'ui.show_table',
+        payload: {
+          surface: 'tickets', table: 'all_tickets', title: 'All tickets', caption: `${rows.length} tickets`,
+          columns: [
+            { key: 'id', label: 'Ticket' }, { key: 'subject', label: 'Subject' }, { key: 'customer', label: 'Customer' },
+            { key: 'priority', label: 'Priority', type: 'badge' }, { key: 'status', label: 'Status', type: 'badge' },
+          ],
+          rows, sort: { column: 'id', dir: 'desc' }, page_size: 10,
+        },
+      }],
     };
   }
   return {

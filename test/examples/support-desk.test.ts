@@ -1,3 +1,4 @@
+import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSupportDeskApp } from '../../examples/support-desk/app.ts';
 import { deskPlanFor } from '../../examples/support-desk/planner.ts';
@@ -46,7 +47,7 @@ async function surfaceForm(client: HttpClient, c: Conversation, surfaceId: strin
 describe('the support desk', () => {
   it('its offline planner answers what its directives accept, for the keywords it knows', () => {
     const app = createSupportDeskApp();
-    for (const text of ['show the queue', 'new ticket about the printer', 'report an urgent problem', 'hello']) {
+    for (const text of ['show the queue', 'new ticket about the printer', 'report an urgent problem', 'hello', 'all tickets as a table']) {
       for (const d of deskPlanFor(text, {} as ConversationIr).directives) {
         const definition = app.directives.resolve(d.type)?.definition;
         expect(definition, d.type).toBeDefined();
@@ -82,6 +83,50 @@ describe('the support desk', () => {
     await filed.arrayBuffer();
     expect(await tickets(c.cid)).toContainEqual({ id: 'T-1004', subject: 'Printer jammed', customer: 'Dee', priority: 'urgent', status: 'new', details: '' });
     expect(findSurface(await irOf(c.cid), 'new-ticket')?.lifecycle).toBe('deleted');
+    expect(s.errors).toEqual([]);
+  });
+
+  it('htmx over HTTP: the tickets as a table, sorted on the server by a form post; a filed ticket is in the next table', async () => {
+    const client = s.client();
+    const c = await newConversation(s, client, 'show the queue');
+    const rowKeys = async (): Promise<string[]> => {
+      const $ = cheerio.load(await (await client.get(c.base)).text());
+      return $('#surface-tickets table tbody tr').map((_, tr) => $(tr).attr('data-key')).get();
+    };
+    const say = async (text: string): Promise<void> => {
+      const answer = await client.post(`${c.base}/messages`, { _csrf: c.csrf, text }, { as: 'json' });
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+    };
+    await say('show all tickets as a table');
+    expect(await rowKeys()).toEqual(['T-1003', 'T-1002', 'T-1001']);
+    // The Subject heading's sort form, as a browser without JavaScript posts it.
+    const $ = cheerio.load(await (await client.get(c.base)).text());
+    const form = $('#surface-tickets form[id$="-sort-subject-form"]');
+    expect(form.length).toBe(1);
+    const fields: Record<string, string> = { _csrf: c.csrf };
+    form.find('input[type="hidden"]').each((_, input) => { fields[$(input).attr('name')!] = $(input).attr('value') ?? ''; });
+    const button = $(`button[form="${form.attr('id')}"]`);
+    if (button.attr('name') !== undefined) fields[button.attr('name')!] = button.attr('value') ?? '';
+    const sorted = await client.post(`${c.base}/actions`, fields, { as: 'json' });
+    expect(sorted.status).toBe(200);
+    await sorted.arrayBuffer();
+    const bySubject = [...SAMPLE_TICKETS].sort((a, b) => a.subject.localeCompare(b.subject)).map((t) => t.id);
+    expect(await rowKeys()).toEqual(bySubject);
+    // The same post again (same idempotency key): applied once, the table as it is.
+    const again = await client.post(`${c.base}/actions`, fields, { as: 'json' });
+    expect(again.status).toBeLessThan(500);
+    await again.arrayBuffer();
+    const log = (await s.handle.backend.store.read(c.cid)) ?? [];
+    expect(log.filter((e) => e.type === 'action' && e.request.action === 'table.sort')).toHaveLength(1);
+    expect(await rowKeys()).toEqual(bySubject);
+
+    await say('new ticket about the printer');
+    const filed = await client.post(`${c.base}/actions`, await surfaceForm(client, c, 'new-ticket', { subject: 'Printer jammed', customer: 'Dee', priority: 'urgent', details: '' }, 'ticket.submit'), { as: 'json' });
+    expect(filed.status).toBe(200);
+    await filed.arrayBuffer();
+    await say('the tickets in a table');
+    expect(await rowKeys()).toEqual(['T-1004', 'T-1003', 'T-1002', 'T-1001']);
     expect(s.errors).toEqual([]);
   });
 

@@ -1,11 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ServeHandle } from '../../src/cli/commands/serve.ts';
 import { committed } from '../e2e/support/browser-pages.ts';
 import { browserSuite } from '../e2e/support/browser-suite.ts';
-import { newConversation, type E2eServer } from '../e2e/support/stack.ts';
-import { HttpClient } from '../support/http-client.ts';
-import { startAgui } from './support.ts';
+import { newConversation } from '../e2e/support/stack.ts';
+import { openReactPage, startReactStack } from './react-page/open.ts';
 
 /*
  * Issue 19, AG-UI "Done when" in Chromium: a React page with the official @a2ui/react v0.9
@@ -19,52 +16,12 @@ const ARTIFACTS = 'test-artifacts/agui';
 const TOKEN = 'react-page-token-0123456789';
 const owners = new Map<string, string>();
 
-async function startStack(): Promise<E2eServer> {
-  const stack = await startAgui({
-    authenticate: (request) => {
-      const token = /^Bearer (\S+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
-      const owner = token === undefined ? undefined : owners.get(token);
-      return owner === undefined ? undefined : { id: 'react-page', owner };
-    },
-  });
-  return {
-    url: stack.url, errors: stack.errors, client: () => new HttpClient(stack.url), close: stack.close,
-    handle: { conversations: stack.surfacer.conversations } as unknown as ServeHandle,
-  };
-}
-
-/** The React page, bundled like the A2UI pages' clients (esbuild, ESM, for browsers). */
-async function bundle(): Promise<{ js: string; css: string }> {
-  const esbuild = await import('esbuild');
-  const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('./react-page/main.ts', import.meta.url))],
-    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, write: false, outdir: '/tmp/agui-react-page',
-    define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent',
-  });
-  const out = (ext: string): string => result.outputFiles.find((f) => f.path.endsWith(ext))?.text ?? '';
-  return { js: out('.js'), css: out('.css') };
-}
-
-// @a2ui/react ships its CSS modules empty: the page styles the basic catalogue itself.
-const PAGE_CSS = `
-  body { font: 15px/1.4 system-ui, sans-serif; margin: 24px; color: #1c1c1c; }
-  .surface { border: 1px solid #ccc; border-radius: 8px; padding: 16px; max-width: 640px; margin-bottom: 16px; }
-  label { display: block; font-weight: 600; margin: 8px 0 4px; }
-  input, textarea { width: 100%; box-sizing: border-box; padding: 6px 8px; border: 1px solid #999; border-radius: 4px; font: inherit; }
-  textarea { min-height: 64px; }
-  input[type="radio"], input[type="checkbox"] { width: auto; margin: 0 6px 0 0; }
-  button { margin-top: 12px; padding: 6px 14px; border-radius: 4px; border: 1px solid #245; background: #2b5d9b; color: white; font: inherit; cursor: pointer; }
-  button:disabled { opacity: .5; cursor: not-allowed; }
-  h1, h2, h3, h4 { margin: 4px 0 8px; }
-`;
-
-const suite = browserSuite({ artifacts: ARTIFACTS, start: startStack });
+const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startReactStack(owners) });
 const { contextFor, newPage, openHtmx } = suite;
 
 describe('the official React renderer fed from POST /ag-ui', () => {
   it('shows the character card; a submit from it is applied once and the htmx page shows it', async () => {
     const s = suite.server;
-    const page = await bundle();
     const client = s.client();
     const c = await newConversation(s, client);
     owners.set(TOKEN, (await s.handle.conversations.get(c.cid))!.ownerSessionId);
@@ -72,17 +29,7 @@ describe('the official React renderer fed from POST /ag-ui', () => {
     const htmx = await openHtmx(ctx, c);
 
     const react = await newPage(ctx);
-    await react.route(`${s.url}/agui-react/**`, (route) => {
-      const path = new URL(route.request().url()).pathname;
-      if (path.endsWith('/app.js')) return route.fulfill({ contentType: 'text/javascript', body: page.js });
-      return route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><html><head><meta charset="utf-8"><title>AG-UI + @a2ui/react</title><style>${PAGE_CSS}${page.css}</style></head>`
-          + '<body><div id="root"></div><script type="module" src="/agui-react/app.js"></script></body></html>',
-      });
-    });
-    const query = new URLSearchParams({ token: TOKEN, thread: c.cid, say: 'create a character card' });
-    await react.goto(`${s.url}/agui-react/index.html?${query}`);
+    await openReactPage(react, s.url, { token: TOKEN, thread: c.cid, say: 'create a character card' });
     await react.locator('[data-surface-id="main--e0"]').waitFor();
     await react.getByText('Character card', { exact: true }).waitFor();
     const runs = () => react.evaluate(() => (window as unknown as { __agui: { runs: Array<{ kind: string; events: string[]; error?: unknown }> } }).__agui.runs);
