@@ -70,7 +70,11 @@ export async function startRedis(options: { args?: string[] } = {}): Promise<Tes
     // A paused server would leave SIGTERM pending until it runs again.
     if (signal !== 'SIGKILL') proc.kill('SIGCONT');
     proc.kill(signal);
+    // A graceful stop that has not ended within 10 s (its last fsync behind a busy disk) is
+    // finished with SIGKILL: every write it acknowledged is on disk already (appendfsync always).
+    const late = signal === 'SIGKILL' ? undefined : setTimeout(() => proc.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(late);
   }
 
   await start();

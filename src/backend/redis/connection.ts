@@ -4,7 +4,7 @@ import type { SurfacerMetrics } from '../../telemetry/metrics.ts';
 import { failSpan, isTracing, outsideTraces, startLeafSpan, type Span } from '../../telemetry/tracing.ts';
 import { createClusterDriver } from './cluster-driver.ts';
 import { createSingleDriver, type RedisClient, type RedisCommands, type RedisDriver, type RedisSubscriber } from './driver.ts';
-import { createPromotionWatch, parseReplication, type Replication } from './promotion-watch.ts';
+import { createPromotionWatch, parseReplication, PROBE_TIMEOUT_MS, type Replication } from './promotion-watch.ts';
 import type { ScriptClient } from './script.ts';
 
 export type { RedisClient, RedisCommands, RedisSubscriber } from './driver.ts';
@@ -50,8 +50,6 @@ export const DEFAULT_MAX_IN_FLIGHT = 1_000;
 export const DEFAULT_ACK_TIMEOUT_MS = 1_000;
 /** How long a primary's replica count (INFO replication) is trusted before it is asked again. */
 const REPLICA_COUNT_TTL_MS = 1_000;
-/** How long a primary's former replica has to say it was not promoted before a write is acknowledged without it. */
-const ROLE_TIMEOUT_MS = 500;
 /** How often a cluster's topology is read again while one of its nodes is stalled. */
 const STALLED_TOPOLOGY_REFRESH_MS = 500;
 
@@ -397,7 +395,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
    */
   async function acknowledgeShort(node: RedisClient, wanted: number, now: Replication): Promise<void> {
     const address = addressOf(node);
-    const displaced = now.primary ? await promotions.promotedOver(address, now, Math.min(commandTimeoutMs, ROLE_TIMEOUT_MS)) : 'it is no longer a primary';
+    const displaced = now.primary ? await promotions.displacedBy(address, now) : 'it is no longer a primary';
     if (displaced !== undefined) {
       throw new NotReplicatedError(`redis: ${address} has ${now.count} of ${wanted} replicas and may not acknowledge alone: ${displaced}`);
     }
@@ -451,8 +449,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
 
   async function durable<T>(key: string, write: (node: ScriptClient, waits: boolean) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
     const replicas = ackReplicas();
-    // A WAIT blocks the connection up to the ack timeout: the deadline covers both.
-    const timeoutMs = commandTimeoutMs + (replicas > 0 ? ackTimeoutMs : 0);
+    // A WAIT blocks the connection up to the ack timeout: the deadline covers both, and (available
+    // mode) the question to a former replica before a short acknowledgement.
+    const timeoutMs = commandTimeoutMs + (replicas > 0 ? ackTimeoutMs + (strict ? 0 : PROBE_TIMEOUT_MS) : 0);
     // Set once the caller stopped waiting (its deadline): a connection that becomes ready later
     // must not carry the write then, after a 503 told the client it may retry.
     let abandoned = false;
