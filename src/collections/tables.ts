@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, itemBudget, type DirectiveDefinition, type DirectiveLim
 import type { ActionDefinition } from '../ingress/index.ts';
 import {
   DataKey, findLiveSurface, isPlainObject, MAX_TABLE_COLUMNS, MAX_TABLE_PAGE_SIZE, openSurface, panelFor, SortDirection, SurfaceId,
-  TABLE_ACTIONS_NAMES, TABLE_STATE_KEY, TableColumnType, TableLocale, tableBlocks, tablePage, writeTableState,
+  TABLE_ACTIONS_NAMES, TABLE_ROWS_KEY, TABLE_STATE_KEY, TableColumnType, TableLocale, tableBlocks, tablePage, writeTableState,
   type Block, type DataMap, type Surface, type SurfaceView, type TableBlock, type TableState, type TransitionResult,
 } from '../ui-ir/index.ts';
 import { ITEM_KEY_FIELD, ListItemInput, normaliseItemIds, uniqueIds } from './items.ts';
@@ -164,7 +164,7 @@ export function createTableDirective(options: TableDirectiveOptions): DirectiveD
       if (over !== undefined) return { ok: false, error: over };
       const name = p.table ?? DEFAULT_TABLE;
       const block: TableBlock = {
-        kind: 'table', name, path: `/ui/tables/${name}`, itemKey: ITEM_KEY_FIELD,
+        kind: 'table', name, path: `/ui/${TABLE_ROWS_KEY}/${name}`, itemKey: ITEM_KEY_FIELD,
         ...(p.caption === undefined ? {} : { title: p.caption }),
         columns: p.columns.map((c) => ({
           key: c.key, label: c.label, type: c.type ?? 'text', locale: c.locale ?? 'en-US', currency: c.currency ?? 'USD',
@@ -180,8 +180,8 @@ export function createTableDirective(options: TableDirectiveOptions): DirectiveD
       const id = panelFor(ir, p.surface ?? defaultSurface, view);
       const existing = findLiveSurface(ir, id);
       // A new table starts on its first page in its own order: the old one's rows and state go.
-      const { tables: _tables, [TABLE_STATE_KEY]: _state, ...ui } = existing?.data.ui ?? {};
-      const next = openSurface(ir, { id, view, draft: {}, ui: { ...ui, tables: { [name]: p.rows } } as DataMap }, draw);
+      const { [TABLE_ROWS_KEY]: _rows, [TABLE_STATE_KEY]: _state, ...ui } = existing?.data.ui ?? {};
+      const next = openSurface(ir, { id, view, draft: {}, ui: { ...ui, [TABLE_ROWS_KEY]: { [name]: p.rows } } as DataMap }, draw);
       return { ok: true, ir: next };
     },
   };

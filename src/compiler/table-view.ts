@@ -1,5 +1,5 @@
 import {
-  cellDate, cellNumber, HTTP_URL, pathTokens, tableBlocks, tablePage, type DataMap, type DataValue, type Surface, type TableBlock, type TableColumn,
+  cellDate, cellNumber, HTTP_URL, pathTokens, TABLE_ROWS_KEY, tableBlocks, tablePage, type DataMap, type DataValue, type Surface, type TableBlock, type TableColumn,
   type TableLocale,
 } from '../ui-ir/index.ts';
 import { removeAt } from '../ui-ir/pointer.ts';
@@ -146,16 +146,19 @@ const hidden = new WeakMap<Surface['data'], WeakMap<Surface['view'], Pick<Surfac
 
 /**
  * `/committed` and `/ui` as an A2UI client may hold them: without the rows of the surface's
- * tables (a client gets the shown page under /view, never every row). Memoised per (data, view).
+ * tables (a client gets the shown page under /view, never every row), nor the rows
+ * `ui.show_table` stored (/ui/tables), which stay when another directive gives the panel a view
+ * without that table. Memoised per (data, view).
  */
 export function withoutTableRows(surface: Pick<Surface, 'data' | 'view'>): Pick<Surface['data'], 'committed' | 'ui'> {
   const tables = tableBlocks(surface.view);
-  if (tables.length === 0) return surface.data;
+  if (tables.length === 0 && !Object.hasOwn(surface.data.ui, TABLE_ROWS_KEY)) return surface.data;
   let byView = hidden.get(surface.data);
   if (byView === undefined) hidden.set(surface.data, byView = new WeakMap());
   let out = byView.get(surface.view);
   if (out === undefined) {
     let { committed, ui } = surface.data;
+    ui = removeAt(ui, [TABLE_ROWS_KEY]) as DataMap;
     for (const block of tables) {
       const [namespace, ...keys] = pathTokens(block.path);
       if (namespace === 'committed') committed = removeAt(committed, keys) as DataMap;

@@ -215,6 +215,11 @@ export type TableColumn = z.infer<typeof TableColumn>;
 
 /** Where the sort and page of the view's tables live, under /ui (one map entry per table name). */
 export const TABLE_STATE_KEY = 'table_state';
+/**
+ * Where `ui.show_table` keeps the rows it was given, under /ui (one entry per table name). Never
+ * sent to an A2UI client, whatever the view shows now (compiler/table-view.ts withoutTableRows).
+ */
+export const TABLE_ROWS_KEY = 'tables';
 
 export const SortDirection = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof SortDirection>;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTableDirective } from '../../../src/collections/index.ts';
+import { createListDirectives, createTableDirective } from '../../../src/collections/index.ts';
+import { compileConversationToA2ui } from '../../../src/compiler/a2ui-v0_8/index.ts';
+import { compileConversationToA2uiV09 } from '../../../src/compiler/a2ui-v0_9/index.ts';
 import { compileConversationToHtml } from '../../../src/compiler/html/index.ts';
 import { formatCell, formatCurrency, formatNumber, tableView } from '../../../src/compiler/table-view.ts';
 import { DEFAULT_LIMITS } from '../../../src/directives/index.ts';
@@ -110,5 +112,23 @@ describe('ui.show_table budgets and IR rules', () => {
     expect(TableBlock.safeParse({ ...ok, sort: { column: 'b' } }).success).toBe(false);
     expect(TableBlock.safeParse({ ...ok, columns: [{ key: 'a', label: 'A', sortable: false }], sort: { column: 'a' } }).success).toBe(false);
     expect(TableBlock.safeParse({ ...ok, path: '/ui/table_state/t' }).success).toBe(false);
+  });
+});
+
+describe('rows never all reach an A2UI client', () => {
+  it('a table panel given another view (a list on the same panel): the rows ui.show_table stored stay in the IR, not in any A2UI data model', () => {
+    const { ir, next } = tableIr(8);
+    const showList = createListDirectives({ itemActions: ['list.choose'] })[0]!;
+    const listed = showList.apply(ir, showList.payload.parse({ title: 'Picks', fields: [{ name: 'name', show: 'title' }], items: [{ id: 'a', name: 'Alpha' }] }), next(), { limits: DEFAULT_LIMITS });
+    if (!listed.ok) throw new Error(JSON.stringify(listed.error));
+    const surface = listed.ir.surfaces.find((x) => x.lifecycle !== 'deleted' && x.view.blocks.some((b) => b.kind === 'list'))!;
+    expect(tableBlocks(surface.view)).toEqual([]);
+    expect(Object.keys(surface.data.ui)).toContain('tables');
+    for (const compiled of [compileConversationToA2uiV09(listed.ir), compileConversationToA2ui(listed.ir)]) {
+      const wire = JSON.stringify(compiled);
+      expect(wire).toContain('Alpha');
+      // A row the table never showed (its first page held three of eight).
+      expect(wire).not.toContain('o7');
+    }
   });
 });
