@@ -8,7 +8,7 @@ import type { AppDefinition } from './app-definition.ts';
 import type { FoldContext, FoldDivergence } from './fold.ts';
 import { createFoldedConversations, type FoldedState } from './folded-conversations.ts';
 import {
-  createKeyedQueue, DEFAULT_IDEMPOTENCY_TTL_MS, idempotencyScope, type ConversationAccess, type EffectMemo, type IngressRequest,
+  createKeyedQueue, DEFAULT_IDEMPOTENCY_TTL_MS, idempotencyScope, type CancelSignal, type ConversationAccess, type EffectMemo, type IngressRequest,
 } from '../ingress/index.ts';
 import { describeActionEvent, type ActionEvent } from '../planner/action-event.ts';
 import { bindTools } from '../tools/index.ts';
@@ -95,7 +95,7 @@ export interface TurnOptions {
 
 export interface ActionOptions {
   origin?: string;
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   onStream?: TurnStreamListener;
   /**
    * Who continues an action that asks for it (ActionDefinition.continueWith): the app's planner
@@ -428,7 +428,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
    * one once it was applied, or a pending one again when this is a retry (same idempotency key)
    * of an action whose continuation the log does not hold (e.g. the process died before it ran).
    */
-  async function decideAction(cid: string, request: IngressRequest, options: { origin?: string; signal?: AbortSignal }):
+  async function decideAction(cid: string, request: IngressRequest, options: { origin?: string; signal?: CancelSignal }):
     Promise<{ result: ActionResult; continues?: { actionVersion: number; event: ActionEvent } }> {
     const state = await folded.cached(cid);
     if (!state) return { result: notFound(cid) };

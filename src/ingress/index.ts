@@ -33,7 +33,7 @@
  */
 export type { ActionDefinition, ActionEffect, ActionOutcome, ActionRegistry, EffectContext } from './actions.ts';
 export { DEFAULT_EFFECT_TIMEOUT_MS, runEffect } from './effect.ts';
-export type { EffectMemo, EffectRun, EffectStep } from './effect.ts';
+export type { CancelSignal, EffectMemo, EffectRun, EffectStep } from './effect.ts';
 export { createActionRegistry } from './actions.ts';
 export { parseA2uiClientEvent, parseA2uiClientMessage, parseA2uiV09ClientMessage } from './a2ui-event.ts';
 export type { A2uiDialect, A2uiEventOptions, A2uiParseResult, ParseResult } from './a2ui-event.ts';

@@ -4,7 +4,7 @@ import { parseA2uiClientMessage, type A2uiEventOptions, type A2uiParseResult, ty
 import type { ActionRegistry } from './actions.ts';
 import { applyIngress } from './apply.ts';
 import { checkClientError, checkIngress } from './check.ts';
-import { runEffect, type EffectMemo } from './effect.ts';
+import { runEffect, type CancelSignal, type EffectMemo } from './effect.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { parseHtmlFormAction, type HtmlFormFields } from './html-form.ts';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
@@ -61,7 +61,7 @@ export interface ConversationAccess {
   /** Who owns the conversation (an action's effect scopes what it touches by it). */
   readonly owner?: string;
   /** Cancels an action's effect (e.g. the HTTP request went away). */
-  readonly signal?: AbortSignal;
+  readonly signal?: CancelSignal;
   /** Keeps one request's effect step across retries of its decision (see EffectMemo); default: none kept. */
   readonly effects?: EffectMemo;
   read(): ConversationIr | Promise<ConversationIr>;

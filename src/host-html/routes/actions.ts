@@ -7,6 +7,7 @@ import { changesHtml, panelShows, surfaceHtml } from '../fragments.ts';
 import { single } from '../form.ts';
 import type { Host, HostHono } from '../host.ts';
 import { clientKind } from '../responses.ts';
+import { requestGone } from '../../hosting/request-gone.ts';
 
 /** POST /c/{cid}/actions (HTML ingress) and POST /c/{cid}/surfaces/{sid}/regenerate (epoch reset). */
 export function registerActionRoutes(app: HostHono, host: Host): void {
@@ -24,7 +25,7 @@ export function registerActionRoutes(app: HostHono, host: Host): void {
     }
     const pageId = c.get('pageId');
     // The request's signal cancels an action's side effect when the client goes away.
-    const result = await host.service.applyAction(conversation.id, parsed.request, { signal: c.req.raw.signal, ...(pageId === undefined ? {} : { origin: pageId }) });
+    const result = await host.service.applyAction(conversation.id, parsed.request, { signal: requestGone(c), ...(pageId === undefined ? {} : { origin: pageId }) });
     const sid = parsed.request.surfaceId;
     if (!result.ok) {
       const current = (await host.service.get(conversation.id)) ?? conversation;
