@@ -75,8 +75,32 @@ async function main(): Promise<void> {
   process.send!({ ports });
 }
 
+/**
+ * BENCH_HEAP_SAMPLING=1 (bench/profile-actions.ts HEAP=1): V8's sampling heap profiler, started
+ * and stopped by the parent ('heap:start', 'heap:stop' → `{ heap }`) around the measured run, with
+ * the objects garbage collected since kept, so it counts what each function allocated, not
+ * what is still alive.
+ */
+async function answerHeapSampling(): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  process.on('message', (message) => {
+    void (async () => {
+      if (message === 'heap:start') {
+        await session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+        process.send!('heap:started');
+      } else if (message === 'heap:stop') {
+        const { profile } = await session.post('HeapProfiler.stopSampling');
+        process.send!({ heap: profile });
+      }
+    })();
+  });
+}
+
 if (process.env.SURFACER_BENCH_SERVER === '1') {
   // A normal exit on SIGTERM lets `--cpu-prof` (bench/profile-actions.ts) write its profile.
   process.once('SIGTERM', () => process.exit(0));
+  if (process.env.BENCH_HEAP_SAMPLING === '1') await answerHeapSampling();
   await main();
 }

@@ -36,7 +36,11 @@ export interface Slot { cid: string; fields: Record<string, string>; rev: number
  * `execArgv` lets bench/profile-actions.ts add `--cpu-prof`; `stop()` resolves once the child
  * exited (so a CPU profile has been written).
  */
-export async function startServers(execArgv: readonly string[] = [], env: Record<string, string> = {}, root = CURRENT_ROOT): Promise<{ ports: Record<string, number>; pid: number; stop(): Promise<void> }> {
+export async function startServers(execArgv: readonly string[] = [], env: Record<string, string> = {}, root = CURRENT_ROOT): Promise<{
+  ports: Record<string, number>; pid: number; stop(): Promise<void>;
+  /** Sends `message` to the server process and resolves with its next message (bench/profile-actions.ts HEAP=1). */
+  ask(message: string): Promise<unknown>;
+}> {
   const child = fork(join(root, 'bench', '_http-actions-server.ts'), [], {
     cwd: root, execArgv: ['--import', 'tsx', '--import', pathToFileURL(join(CURRENT_ROOT, 'bench', '_exit-with-parent.mjs')).href, ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -45,7 +49,8 @@ export async function startServers(execArgv: readonly string[] = [], env: Record
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { ports, pid: child.pid!, stop: () => { child.kill(); return exited; } };
+  const ask = (message: string): Promise<unknown> => new Promise((resolve) => { child.once('message', resolve); child.send(message); });
+  return { ports, pid: child.pid!, stop: () => { child.kill(); return exited; }, ask };
 }
 
 export async function prepare(base: string): Promise<{ cookie: string; slots: Slot[] }> {

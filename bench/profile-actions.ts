@@ -4,6 +4,9 @@
  *
  *   BENCH_DURATION=5 node --import tsx bench/profile-actions.ts [memory-htmx|memory-json|jsonl-htmx] [top]
  *   PROFILE=0 … (no profiler: just the rate and the server's CPU time per round trip)
+ *   HEAP=1 … (no CPU profiler: what the server allocates per round trip during the measured run,
+ *     by allocating function and by our own functions inclusive, from V8's sampling heap profiler
+ *     with collected objects kept; this build only)
  *   PROFILE_BUILD=<commit or path> … (profile that build's server instead, same client; see
  *     bench/_other-build.ts: a commit is checked out in a temporary worktree, removed afterwards)
  *
@@ -134,8 +137,10 @@ async function main(): Promise<void> {
   const [store, mode] = which.split('-') as ['memory' | 'jsonl', 'htmx' | 'json'];
   const dir = resolve('.scratch/prof');
   const started = Date.now();
-  const profile = process.env.PROFILE !== '0';
+  const heap = process.env.HEAP === '1';
+  const profile = process.env.PROFILE !== '0' && !heap;
   if (profile) mkdirSync(dir, { recursive: true });
+  if (heap && process.env.PROFILE_BUILD) throw new Error('HEAP=1 samples this build only (another build\'s server has no sampler)');
   const other = process.env.PROFILE_BUILD ? openBuild(process.env.PROFILE_BUILD) : undefined;
   let servers: Awaited<ReturnType<typeof startServers>> | undefined;
   const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -143,20 +148,23 @@ async function main(): Promise<void> {
   let done = 0;
   try {
     if (other) ROOT = pathToFileURL(other.root).href + '/';
-    servers = await startServers(profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [], {}, other?.root);
+    servers = await startServers(profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [], heap ? { BENCH_HEAP_SAMPLING: '1' } : {}, other?.root);
     const base = `http://127.0.0.1:${servers.ports[store]}`;
     const { cookie, slots } = await prepare(base);
     await runCannonOn(base, cookie, slots, mode, Math.min(2, duration));
     await serverRevs(base, cookie, slots); // resync the slots after the warm-up
+    if (heap) await servers.ask('heap:start');
     const before = [cpuSeconds(servers.pid), cpuSeconds(servers.pid, true)];
     window[0] = Number(process.hrtime.bigint() / 1000n);
     const result = await runCannonOn(base, cookie, slots, mode, duration);
     window[1] = Number(process.hrtime.bigint() / 1000n);
+    const sampled = heap ? ((await servers.ask('heap:stop')) as { heap: HeapProfile }).heap : undefined;
     const [all, main] = [cpuSeconds(servers.pid) - before[0]!, cpuSeconds(servers.pid, true) - before[1]!];
     done = result['2xx'] + result.non2xx;
     const us = (s: number): string => ((1e6 * s) / done).toFixed(0);
     process.stdout.write(`${other ? `${other.label}, ` : ''}${which}: ${result.requests.average.toFixed(0)} round trips/s (p99 ${result.latency.p99} ms, ${result.non2xx + result.errors} not 2xx);`
       + ` server CPU per round trip ${us(main)} µs main thread, ${us(all)} µs all threads${profile ? ' (profiler on)' : ''}\n`);
+    if (sampled) process.stdout.write(`${heapReport(sampled, done, Number(process.argv[3] ?? 30)).join('\n')}\n`);
   } finally {
     await servers?.stop();
     other?.dispose();
@@ -170,6 +178,33 @@ async function main(): Promise<void> {
   const saved = file.replace(/\.cpuprofile$/, `.${(other?.label ?? 'current').replace(/[^\w.-]+/g, '_')}.${which}.json`);
   writeFileSync(saved, JSON.stringify(summary));
   process.stdout.write(`${file}\nsummary: ${saved}\n${report(summary, Number(process.argv[3] ?? 30)).join('\n')}\n`);
+}
+
+interface HeapNode { id: number; callFrame: ProfileNode['callFrame']; selfSize: number; children: HeapNode[] }
+interface HeapProfile { head: HeapNode; samples: Array<{ size: number; nodeId: number }> }
+
+/** Bytes allocated per round trip (sampled) by allocating function, and inclusive for src/ functions. */
+function heapReport(profile: HeapProfile, rt: number, top: number): string[] {
+  const self: Record<string, number> = {};
+  const inclusive: Record<string, number> = {};
+  let total = 0;
+  const walk = (node: HeapNode, path: string[]): number => {
+    const l = label({ id: node.id, callFrame: node.callFrame });
+    let bytes = node.selfSize;
+    self[l] = (self[l] ?? 0) + node.selfSize;
+    for (const child of node.children) bytes += walk(child, [...path, l]);
+    if (!path.includes(l)) inclusive[l] = (inclusive[l] ?? 0) + bytes; // a recursive function counted once
+    return bytes;
+  };
+  total = walk(profile.head, []);
+  const row = (b: number): string => `${((100 * b) / total).toFixed(1).padStart(5)}% ${(b / rt / 1024).toFixed(2).padStart(7)} KB`;
+  const list = (m: Record<string, number>, keep: (k: string) => boolean = () => true): string[] =>
+    Object.entries(m).filter(([k]) => keep(k)).sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, b]) => `${row(b)}  ${k}`);
+  return [
+    `allocated (sampled) during the measured run: ${(total / rt / 1024).toFixed(1)} KB per round trip over ${rt} round trips`,
+    '', '-- by allocating function', ...list(self),
+    '', '-- inclusive, src/ functions', ...list(inclusive, (k) => / src\//.test(k)),
+  ];
 }
 
 /** Several summaries of one build as one: each figure the mean of theirs (µs per round trip). */

@@ -44,25 +44,41 @@ export function shownItems(surface: Pick<Surface, 'data'>, block: CollectionBloc
   return block.kind === 'table' ? tablePage(surface, block).rows : listItems(surface, block).shown;
 }
 
+/**
+ * A view's blocks of one kind, depth-first (walkBlocks order), found once per view: a view is
+ * immutable, and the HTML compiler, ingress and the table actions each ask for its tables and
+ * collections on every action (a walk allocated an index path per block: ~7 KB per htmx action).
+ */
+const blocksByKind = new WeakMap<readonly Block[], Map<string, readonly Block[]>>();
+
+function blocksOf<B extends Block>(view: Pick<SurfaceView, 'blocks'>, kind: string, is: (b: Block) => b is B): readonly B[] {
+  let found = blocksByKind.get(view.blocks);
+  if (found === undefined) blocksByKind.set(view.blocks, found = new Map());
+  let blocks = found.get(kind);
+  if (blocks === undefined) {
+    const out: B[] = [];
+    walkBlocks(view.blocks, (b) => { if (is(b)) out.push(b); });
+    found.set(kind, blocks = out);
+  }
+  return blocks as readonly B[];
+}
+
+const isTable = (b: Block): b is TableBlock => b.kind === 'table';
+const isList = (b: Block): b is ListBlock => b.kind === 'list';
+
 /** The table blocks of a view, depth-first (walkBlocks order). */
-export function tableBlocks(view: Pick<SurfaceView, 'blocks'>): TableBlock[] {
-  const out: TableBlock[] = [];
-  walkBlocks(view.blocks, (b: Block) => { if (b.kind === 'table') out.push(b); });
-  return out;
+export function tableBlocks(view: Pick<SurfaceView, 'blocks'>): readonly TableBlock[] {
+  return blocksOf(view, 'table', isTable);
 }
 
 /** The collections of a view (lists and components with a path), depth-first (walkBlocks order). */
-export function collectionBlocks(view: Pick<SurfaceView, 'blocks'>): CollectionBlock[] {
-  const out: CollectionBlock[] = [];
-  walkBlocks(view.blocks, (b: Block) => { if (isCollectionBlock(b)) out.push(b); });
-  return out;
+export function collectionBlocks(view: Pick<SurfaceView, 'blocks'>): readonly CollectionBlock[] {
+  return blocksOf(view, 'collection', isCollectionBlock);
 }
 
 /** The list blocks of a view, depth-first (walkBlocks order). */
-export function listBlocks(view: Pick<SurfaceView, 'blocks'>): ListBlock[] {
-  const out: ListBlock[] = [];
-  walkBlocks(view.blocks, (b: Block) => { if (b.kind === 'list') out.push(b); });
-  return out;
+export function listBlocks(view: Pick<SurfaceView, 'blocks'>): readonly ListBlock[] {
+  return blocksOf(view, 'list', isList);
 }
 
 /**
