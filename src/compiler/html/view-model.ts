@@ -623,8 +623,17 @@ function htmlRules(field: FieldBlock, shape: ControlShape): Pick<FieldVm, 'patte
   return {
     pattern,
     title: pattern === undefined ? undefined : [...new Set(patterns.map((p) => p.message))].join(' '),
-    rules: rules.length === 0 ? undefined : singleQuotedAttribute(JSON.stringify(rules)),
+    rules: rules.length === 0 ? undefined : singleQuotedAttribute(asciiJson(rules)),
   };
+}
+
+/**
+ * JSON with every character past ASCII as its \\u escape (the same value to JSON.parse): the
+ * rules' own words ("Please tick “…”") would otherwise make the whole answer a two-byte string,
+ * about twice as costly to flatten and encode.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
