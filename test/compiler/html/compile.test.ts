@@ -2,7 +2,7 @@ import * as cheerio from 'cheerio';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileConversationToHtml, compileSurfaceToHtml, htmlSurfaceStats, idempotencyKey } from '../../../src/compiler/html/index.ts';
-import { ConversationIr, URL_REGEX } from '../../../src/ui-ir/index.ts';
+import { ConversationIr, TableBlock, URL_REGEX } from '../../../src/ui-ir/index.ts';
 import { DRAFT, everyControlView, irWith, surfaceOf } from './fixtures.ts';
 
 const load = (html: string) => cheerio.load(html);
@@ -203,14 +203,14 @@ describe('the htmx compiler\'s own words', () => {
   // costs about twice as much to flatten and encode (~30 µs per 8 KB here). The compiler's
   // own text (placeholders, arrows, ellipses) is written as character references.
   it('add no character beyond ASCII to an IR whose own text is ASCII (every control, a value with nothing saved, a sortable table)', () => {
-    const table = {
-      kind: 'table' as const, name: 'people', title: 'People', path: '/ui/people', itemKey: 'id', sort: { column: 'name', direction: 'asc' as const },
-      columns: [{ key: 'name', label: 'Name', type: 'text' as const, sortable: true }, { key: 'age', label: 'Age', type: 'number' as const, sortable: true }],
-    };
+    const table = TableBlock.parse({
+      kind: 'table', name: 'people', title: 'People', path: '/ui/people', itemKey: 'id', sort: { column: 'name', direction: 'asc' },
+      columns: [{ key: 'name', label: 'Name', type: 'text', sortable: true }, { key: 'age', label: 'Age', type: 'number', sortable: true }],
+    });
     const view = { ...everyControlView(), blocks: [...everyControlView().blocks, table] };
     const rows = Array.from({ length: 8 }, (_, i) => ({ id: `p${i}`, name: `Person ${i}`, age: 20 + i }));
-    // Parsed: the schema fills the table's defaults (actions, page size) as a directive's would be.
-    const ir = ConversationIr.parse(irWith(surfaceOf(view, { draft: DRAFT, committed: { title: 'Saved' }, ui: { people: rows } })));
+    const ir = irWith(surfaceOf(view, { draft: DRAFT, committed: { title: 'Saved' }, ui: { people: rows } }));
+    expect(ConversationIr.safeParse(ir).success).toBe(true);
     const html = compileConversationToHtml(ir).html;
     expect(html).toContain('value__text--empty');
     expect(html).toContain('table__arrow');
