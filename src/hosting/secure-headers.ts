@@ -27,10 +27,12 @@ export function secureHeadersOnNode(options: SecureHeadersOptions): MiddlewareHa
     (await probe.request('/')).headers.forEach((value, name) => { found.push([name, value]); });
     return found;
   })());
+  // Once learnt, read without an await: one microtask less on every request.
+  let learnt: Array<[string, string]> | undefined;
   return async (c, next) => {
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
     if (!(outgoing instanceof ServerResponse)) return middleware(c, next);
-    for (const [name, value] of await learn()) outgoing.setHeader(name, value);
+    for (const [name, value] of learnt ?? (learnt = await learn())) outgoing.setHeader(name, value);
     await next();
   };
 }
