@@ -4,7 +4,8 @@ import { BASIC_CATALOG_ID } from '../../src/a2ui-v0_9-protocol/index.ts';
 import { failedLoad } from '../support/browser/index.ts';
 import { recordEvents } from './support/browser-pages.ts';
 import { browserSuite } from './support/browser-suite.ts';
-import { newConversation, startE2e, type Conversation, type E2eServer } from './support/stack.ts';
+import { startE2e } from './support/stack.ts';
+import { ROWS, showTable } from './support/ticket-table.ts';
 
 /*
  * Issue 32 item 2, in Chromium: the support desk shows tickets with ui.show_table (typed columns,
@@ -16,43 +17,6 @@ import { newConversation, startE2e, type Conversation, type E2eServer } from './
 const ARTIFACTS = 'test-artifacts/e2e';
 const suite = browserSuite({ artifacts: ARTIFACTS, start: () => startE2e({}, { app: createSupportDeskApp() }) });
 const { contextFor, openA2ui, openHtmx, shoot } = suite;
-
-const ROWS = [
-  ['T-1001', 'Cannot log in after password reset', 'Ada Park', 'urgent', '2026-11-28', 0, 'https://desk.example/T-1001'],
-  ['T-1002', 'Invoice shows the wrong address', 'Ben Ortiz', 'normal', '2026-11-29', 129.9, 'https://desk.example/T-1002'],
-  ['T-1003', 'Export to CSV is slow', 'Chen Li', 'low', '2026-11-30', 0, 'https://desk.example/T-1003'],
-  ['T-1004', 'Refund for a double charge', 'Dara Singh', 'urgent', '2026-12-01', 1249.5, 'https://desk.example/T-1004'],
-  ['T-1005', 'Dark mode ignores the setting', 'Eli Novak', 'low', '2026-11-20', 0, 'https://desk.example/T-1005'],
-  ['T-1006', 'Two-factor codes arrive late', 'Fay Moreau', 'normal', '2026-11-25', 0, 'https://desk.example/T-1006'],
-  ['T-1007', 'Upgrade to the team plan', 'Gus Hale', 'normal', '2026-11-27', 4800, 'https://desk.example/T-1007'],
-  ['T-1008', '<script>alert(1)</script> in the subject', 'Hana Ito', 'low', '2026-12-02', 12, 'javascript:alert(1)'],
-].map(([id, subject, customer, priority, opened, amount, link]) => ({ id, subject, customer, priority, opened, amount, link }));
-
-/** Opens the ticket table on `queue` of a new conversation. */
-async function showTable(s: E2eServer): Promise<{ c: Conversation; client: ReturnType<E2eServer['client']> }> {
-  const client = s.client();
-  const c = await newConversation(s, client);
-  const shown = await s.handle.conversations.applyHostAnswer(c.cid, {
-    rawText: JSON.stringify({
-      directives: [{
-        type: 'ui.show_table',
-        payload: {
-          surface: 'queue', title: 'Support queue', table: 'tickets', caption: 'Open tickets', page_size: 5,
-          columns: [
-            { key: 'id', label: 'Ticket' }, { key: 'subject', label: 'Subject' }, { key: 'customer', label: 'Customer' },
-            { key: 'priority', label: 'Priority', type: 'badge' }, { key: 'opened', label: 'Opened', type: 'date', locale: 'en-GB' },
-            { key: 'amount', label: 'Amount', type: 'currency', currency: 'EUR', locale: 'de-DE' }, { key: 'link', label: 'Link', type: 'link', sortable: false },
-          ],
-          rows: ROWS, sort: { column: 'opened', dir: 'desc' },
-          actions: [{ name: 'ticket.take', label: 'Take', primary: true }],
-        },
-      }],
-    }),
-    tool: 'show_table', label: 'test',
-  });
-  expect(shown.ok, JSON.stringify(shown)).toBe(true);
-  return { c, client };
-}
 
 const newestFirst = [...ROWS].sort((a, b) => (String(a.opened) < String(b.opened) ? 1 : -1)).map((r) => r.id);
 
