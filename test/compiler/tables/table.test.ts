@@ -94,6 +94,28 @@ describe('the table on the htmx page', () => {
   });
 });
 
+describe('the htmx page offers only the table controls the app takes', () => {
+  it('without table.sort / table.page among the app\'s actions: no sort heading, no pager, no control form (a click would be 403)', () => {
+    const { ir } = tableIr(7);
+    const controls = (html: string) => ({
+      sort: (html.match(/value="table\.sort"/g) ?? []).length,
+      page: (html.match(/value="table\.page"/g) ?? []).length,
+      forms: (html.match(/<form id="[^"]+-(?:sort-[^"]+|page-\d+)-form"/g) ?? []).length,
+    });
+    const all = controls(compileConversationToHtml(ir).html);
+    expect(all.sort).toBeGreaterThan(0);
+    expect(all.page).toBeGreaterThan(0);
+    expect(controls(compileConversationToHtml(ir, { allowedActions: ['table.sort', 'table.page'] }).html)).toEqual(all);
+    expect(controls(compileConversationToHtml(ir, { allowedActions: [] }).html)).toEqual({ sort: 0, page: 0, forms: 0 });
+    const sortOnly = controls(compileConversationToHtml(ir, { allowedActions: ['table.sort'] }).html);
+    expect(sortOnly).toMatchObject({ sort: all.sort, page: 0 });
+    const html = compileConversationToHtml(ir, { allowedActions: [] }).html;
+    // The page of rows and its label are still shown: only the controls go.
+    expect(html).toContain('Page 1 of 3');
+    expect(html.match(/<tr id="[^"]+" data-key="/g)?.length).toBe(3);
+  });
+});
+
 describe('ui.show_table budgets and IR rules', () => {
   it('refuses more columns, a larger page or more rows than the limits allow, with DIRECTIVE_BUDGET_EXCEEDED and a pointer', () => {
     const directive = createTableDirective({ itemActions: [] });
