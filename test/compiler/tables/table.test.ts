@@ -36,6 +36,23 @@ describe('table cells: formatted by Surfacer\'s own rules per locale (no machine
     expect(date('en-US', '2026-02-30')).toBe('2026-02-30');
   });
 
+  it('numeric text longer than a double holds (over 308 digits) is shown as given, never "Infinity", and sorts as the largest', () => {
+    const huge = `9${'0'.repeat(320)}`;
+    for (const type of ['number', 'currency'] as const) {
+      expect(formatCell(column({ type }), huge).text).toBe(huge);
+      expect(formatCell(column({ type }), `-${huge}`).text).toBe(`-${huge}`);
+    }
+    const { ir, next } = tableIr(0);
+    const rows = [{ id: 'big', total: huge }, { id: 'small', total: 5 }, { id: 'neg', total: `-${huge}` }, { id: 'big2', total: huge }];
+    const withRows = { ...ir, surfaces: ir.surfaces.map((s) => ({ ...s, data: { ...s.data, ui: { ...s.data.ui, tables: { orders: rows } } } })) };
+    const sorted = writeTableState(withRows as ConversationIr, 'main', 'orders', { sort: { column: 'total', dir: 'asc' }, page: 1 }, next());
+    if (!sorted.ok) throw new Error('not sorted');
+    const surface = sorted.ir.surfaces[0]!;
+    const view = tableView(surface, tableBlocks(surface.view)[0]!);
+    expect(view.rows.map((r) => r.key)).toEqual(['neg', 'small', 'big']);
+    expect(JSON.stringify(compileConversationToHtml(sorted.ir).html)).not.toContain('Infinity');
+  });
+
   it('links only http(s) URLs; a cell a typed column cannot read is shown as text', () => {
     expect(formatCell(column({ type: 'link' }), 'https://example.com/a?b=1')).toEqual({ text: 'https://example.com/a?b=1', href: 'https://example.com/a?b=1' });
     expect(formatCell(column({ type: 'link' }), 'javascript:alert(1)')).toEqual({ text: 'javascript:alert(1)' });
