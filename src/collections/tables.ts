@@ -50,9 +50,12 @@ function tableControl(name: string, description: string, schema: z.ZodType,
 }
 
 export const tableSortAction = tableControl(TABLE_ACTIONS_NAMES.sort, 'Sort a table by one of its columns (back to its first page).', SortContext,
-  (block, _surface, context) => {
+  (block, surface, context) => {
     const column = block.columns.find((c) => c.key === context.column);
     if (column === undefined || !column.sortable) return `table "${block.name}" cannot be sorted by ${JSON.stringify(context.column)}`;
+    // No rendering offers a sort of fewer than two rows (nothing to order): nor does the ingress take one.
+    const { total } = tablePage(surface, block);
+    if (total < 2) return `table "${block.name}" has ${total} row${total === 1 ? '' : 's'}: nothing to sort`;
     const dir = SortDirection.safeParse(context.dir);
     if (!dir.success) return `sort direction ${JSON.stringify(context.dir)} is neither asc nor desc`;
     return { sort: { column: column.key, dir: dir.data }, page: 1 };

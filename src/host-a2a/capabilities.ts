@@ -73,7 +73,7 @@ export function chooseWireVersion(metadata: unknown, activated: readonly string[
 
 /** The catalogue a message's answer in `version` is compiled with: the app's when its capabilities name it (catalog-choice.ts). */
 export function chooseMessageCatalog(metadata: unknown, version: A2uiVersion, app: AppCatalogOffer | undefined): CatalogChoice {
-  return capabilitiesOf(metadata).some((c) => chooseCatalog(app, advertisedInCapabilities(c, version)) === 'app') ? 'app' : 'basic';
+  return capabilitiesOf(metadata).some((c) => chooseCatalog(app, advertisedInCapabilities(c, version), version) === 'app') ? 'app' : 'basic';
 }
 
 /** The id a v0.9.x answer names the basic catalogue by: the one of its two published ids the message named (catalog-choice.ts). */

@@ -315,7 +315,7 @@ export function createAguiHost(options: AguiHostOptions): AguiHost {
         if (!parsedAction.ok) return failure(c, parsedAction.error, parsedAction.status, parsedAction.issues);
         request = parsedAction.request;
       }
-      const catalog = { choice: chooseCatalog(appCatalog, parsed.catalogs), basicId: basicCatalogIdOf(parsed.catalogs) };
+      const catalog = { choice: chooseCatalog(appCatalog, parsed.catalogs, '0.9'), basicId: basicCatalogIdOf(parsed.catalogs) };
       return stream(c, cid, input.threadId, input.runId, intent, request, catalog);
     });
   }

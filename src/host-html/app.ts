@@ -42,6 +42,7 @@ class RequestPage implements PageContext {
   maxMessageLength!: number;
   texts!: ResolvedAppTexts;
   components?: ComponentRegistry | undefined;
+  actions!: readonly string[];
   readonly #pageId: string | undefined;
   readonly #draw: (bytes: number) => string;
   #renderId: string | undefined;
@@ -106,6 +107,8 @@ export function createApp(deps: HostDeps): HostApp {
   const randomToken = deps.randomToken ?? createRandomTokens();
   const assets = loadAssets(deps.conversations.app.components, appThemeStylesheet(deps.conversations.app));
   const views = createViews(assets);
+  // The ingress allowlist, once: the page offers only controls it takes (HtmlCompileOptions.allowedActions).
+  const appActionNames = deps.conversations.app.actions.definitions.map((d) => d.name);
   const sessions = createSessions({ secret: deps.sessionSecret, secure: deps.secureCookies ?? false, randomToken });
   const streams = createStreamRegistry();
   const heartbeat = createHeartbeat(limits.sseHeartbeatMs);
@@ -261,6 +264,7 @@ export function createApp(deps: HostDeps): HostApp {
     c.set('pc', new RequestPage({
       views, cid: conversation.id, base: `/c/${conversation.id}`, csrf: session.csrf,
       plannerLabel: service.planner.label, maxMessageLength: limits.maxMessageLength, texts, components: service.app.components,
+      actions: appActionNames,
     }, c.get('pageId'), randomToken));
     await next();
   });

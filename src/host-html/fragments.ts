@@ -21,11 +21,16 @@ export interface PageContext {
   renderId: string;
   /** The app's components: the htmx page is the app's own, so it always shows their HTML renderings. */
   components?: ComponentRegistry | undefined;
+  /** The names of the app's actions (its ingress allowlist): the page offers no control the ingress would refuse. */
+  actions: readonly string[];
 }
 
-/** How this page's surfaces are compiled: its CSRF token, its routes, its rendering, the app's components. */
+/** How this page's surfaces are compiled: its CSRF token, its routes, its rendering, the app's actions and components. */
 export function compileOptions(pc: PageContext): HtmlCompileOptions {
-  return { csrfToken: pc.csrf, basePath: pc.base, renderId: pc.renderId, ...(pc.components === undefined ? {} : { components: pc.components }) };
+  return {
+    csrfToken: pc.csrf, basePath: pc.base, renderId: pc.renderId, allowedActions: pc.actions,
+    ...(pc.components === undefined ? {} : { components: pc.components }),
+  };
 }
 
 /** The paragraph shown while no panel is open (CSS hides it beside any surface). */

@@ -49,18 +49,23 @@ const MAX_INLINE_COMPONENTS = 256;
 
 /**
  * 'app' when the client advertised the app catalogue's id, or inlined a catalogue under that id
- * that defines every one of the app's components (a client that holds an older copy without
+ * that defines every one of the app's components, and in v0.9 Surfacer's Table (a client that holds an older copy without
  * one of them would fail on it: it gets the fallback). 'basic' otherwise, and always for an app
  * without components.
  */
-export function chooseCatalog(app: AppCatalogOffer | undefined, advertised: AdvertisedCatalogs): CatalogChoice {
+export function chooseCatalog(app: AppCatalogOffer | undefined, advertised: AdvertisedCatalogs, version: A2uiVersion = '0.9'): CatalogChoice {
   if (app === undefined || app.components.length === 0) return 'basic';
   if (advertised.ids.includes(app.id)) return 'app';
   const inline = advertised.inline.find((c) => c.catalogId === app.id);
   if (inline === undefined) return 'basic';
   const defined = new Set(inline.components);
-  return app.components.every((name) => defined.has(name)) ? 'app' : 'basic';
+  // The v0.9 app catalogue also holds Surfacer's Table (a table block is emitted as it).
+  const needed = version === '0.8' ? app.components : [...app.components, ...V09_BUILT_IN];
+  return needed.every((name) => defined.has(name)) ? 'app' : 'basic';
 }
+
+/** Components Surfacer puts in every v0.9 app catalogue (compiler/components/table-component.ts). */
+const V09_BUILT_IN = ['Table'];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -289,9 +289,16 @@ export const BASIC_COMPONENT_TYPES: ReadonlySet<string> = new Set([
   'Button', 'CheckBox', 'TextField', 'DateTimeInput', 'MultipleChoice', 'ChoicePicker', 'Slider',
 ]);
 
+/**
+ * Components Surfacer puts in every app catalogue itself (compiler/components/table-component.ts:
+ * a `table` block's `Table`): an app component may not take these names either.
+ */
+export const BUILTIN_COMPONENT_TYPES: ReadonlySet<string> = new Set(['Table']);
+
 /** An app component's name: its A2UI component type in the app's catalogue. */
 export const ComponentName = z.string().regex(/^[A-Z][A-Za-z0-9]{0,63}$/)
-  .refine((n) => !BASIC_COMPONENT_TYPES.has(n), 'the name of a basic-catalogue component');
+  .refine((n) => !BASIC_COMPONENT_TYPES.has(n), 'the name of a basic-catalogue component')
+  .refine((n) => !BUILTIN_COMPONENT_TYPES.has(n), 'the name of a component Surfacer builds in');
 
 /** Where a bound property reads its value (like a value block's path), by own property only. */
 export const BindPath = z.string()

@@ -51,8 +51,18 @@ export function tableState(surface: Pick<Surface, 'data'>, block: TableBlock): T
   return sort === undefined ? { page: state.page } : { page: state.page, sort: { column: sort.column, dir: sort.dir } };
 }
 
-/** A number of a number or currency cell: a finite number, or text that is one. */
+/**
+ * A number of a number or currency cell: a finite number, or text that is one. Numeric text
+ * beyond what a double holds (over 308 digits: Number gives Infinity) is not one: it is shown
+ * as given, never as "Infinity" (it still sorts by its magnitude: numberOrder).
+ */
 export function cellNumber(v: DataValue | undefined): number | undefined {
+  const n = numberOrder(v);
+  return n !== undefined && Number.isFinite(n) ? n : undefined;
+}
+
+/** What a number cell sorts by: cellNumber's value, or ±Infinity for numeric text too long for a double. */
+function numberOrder(v: DataValue | undefined): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
   return undefined;
@@ -72,7 +82,7 @@ export function cellDate(v: DataValue | undefined): { y: number; m: number; d: n
 function sortKey(column: TableColumn, v: DataValue | undefined): number | string | undefined {
   switch (column.type) {
     case 'number':
-    case 'currency': return cellNumber(v);
+    case 'currency': return numberOrder(v);
     case 'date': { const d = cellDate(v); return d === undefined ? undefined : d.y * 10_000 + d.m * 100 + d.d; }
     default:
       if (typeof v === 'string') return v.toLowerCase();
@@ -82,7 +92,8 @@ function sortKey(column: TableColumn, v: DataValue | undefined): number | string
 }
 
 function compareKeys(a: number | string, b: number | string): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  // Two equal infinities (numeric text too long for a double) are equal, not NaN apart.
+  if (typeof a === 'number' && typeof b === 'number') return a === b ? 0 : a - b;
   const x = String(a);
   const y = String(b);
   return x < y ? -1 : x > y ? 1 : 0;

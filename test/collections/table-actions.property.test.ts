@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listChooseAction, TABLE_ACTIONS, tablePageAction, tableSortAction } from '../../src/collections/index.ts';
+import { createTableDirective, listChooseAction, TABLE_ACTIONS, tablePageAction, tableSortAction } from '../../src/collections/index.ts';
+import { DEFAULT_LIMITS } from '../../src/directives/index.ts';
 import { surfaceViewModel } from '../../src/compiler/html/index.ts';
 import { tableView } from '../../src/compiler/table-view.ts';
 import { errorSpec, httpStatusOf, isErrorCode, SurfacerErrorSchema } from '../../src/errors/index.ts';
 import { createActionRegistry, createIngress, parseHtmlFormAction, type ActionDefinition, type ActionRequest } from '../../src/ingress/index.ts';
-import { createSeededSource, findSurface, tableBlocks, tablePage, type ConversationIr, type Surface } from '../../src/ui-ir/index.ts';
+import { createSeededSource, draw, emptyConversation, findSurface, tableBlocks, tablePage, type ConversationIr, type Surface } from '../../src/ui-ir/index.ts';
 import { applyTransitions, arbTableHistory, ITEM_FIELDS, LIST_NAMES } from '../support/arbitraries-ir.ts';
 import { bothTransports, decodeSurfaceId, memoryConversation } from '../ingress/fixtures.ts';
 
@@ -56,6 +57,21 @@ function recording(calls: string[], action: ActionDefinition): ActionDefinition 
   return { ...action, handle: (ir, surface, context, d) => { calls.push(action.name); return action.handle(ir, surface, context, d); } };
 }
 
+describe('a sort of a table with fewer than two rows', () => {
+  it('is refused with A2UI_C2S_TABLE_CONTROL_INVALID (no rendering offers it: nothing to sort), and the table is unchanged', () => {
+    const show = createTableDirective({ itemActions: [] });
+    const source = createSeededSource('one-row');
+    for (const rows of [[{ id: 'a', v: 1 }], []]) {
+      const shown = show.apply(emptyConversation('c1'), show.payload.parse({ title: 'T', table: 't', columns: [{ key: 'v', label: 'V' }], rows }), draw(source), { limits: DEFAULT_LIMITS });
+      if (!shown.ok) throw new Error(JSON.stringify(shown.error));
+      const surface = shown.ir.surfaces[0]!;
+      expect(tableView(surface, tableBlocks(surface.view)[0]!).total).toBe(rows.length);
+      const sorted = tableSortAction.handle(shown.ir, surface, { table: 't', column: 'v', dir: 'desc' }, draw(source));
+      expect(sorted).toMatchObject({ ok: false, error: { code: 'A2UI_C2S_TABLE_CONTROL_INVALID' } });
+    }
+  });
+});
+
 describe('property: table sort and page controls are stale-safe, checked and idempotent', () => {
   const forged = fc.record({
     action: fc.constantFrom(tableSortAction.name, tablePageAction.name),
@@ -96,7 +112,7 @@ describe('property: table sort and page controls are stale-safe, checked and ide
       const page = block === undefined ? undefined : tablePage(current!, block);
       const column = block?.columns.find((c) => c.key === control.fields.column);
       const valid = block !== undefined && (control.action === tableSortAction.name
-        ? column !== undefined && column.sortable && (control.fields.dir === 'asc' || control.fields.dir === 'desc')
+        ? column !== undefined && column.sortable && (control.fields.dir === 'asc' || control.fields.dir === 'desc') && page!.total > 1
         : /^[1-9][0-9]*$/.test(control.fields.page ?? '') && Number(control.fields.page) <= page!.pages);
 
       if (valid) {

@@ -21,8 +21,8 @@ beforeAll(async () => { s = await startE2e({}, { app: createGalleryApp() }); });
 afterAll(async () => { await s.close(); });
 
 const CAPS_BASIC = { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID] } } };
-/** Only the app catalogue, inline: a complete copy under its id (every app component) counts. */
-const everyComponent = Object.fromEntries(createGalleryApp().components!.list().map((c) => [c.name, {}]));
+/** Only the app catalogue, inline: a complete copy under its id (every app component, and Surfacer's Table) counts. */
+const everyComponent = { ...Object.fromEntries(createGalleryApp().components!.list().map((c) => [c.name, {}])), Table: {} };
 const CAPS_INLINE = {
   a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [BASIC_CATALOG_ID], inlineCatalogs: [{ catalogId: GALLERY_CATALOG_ID, components: everyComponent }] } },
 };

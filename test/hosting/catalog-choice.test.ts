@@ -26,19 +26,22 @@ describe('chooseCatalog', () => {
     expect(chooseCatalog({ id: APP.id, components: [] }, { ids: [APP.id], inline: [] })).toBe('basic');
   });
 
-  it('an inline catalogue under the app id counts only when it defines every app component', () => {
+  it('an inline catalogue under the app id counts only when it defines every app component (and, in v0.9, Surfacer\'s Table)', () => {
     const inline = (components: string[]) => ({ ids: [BASIC_CATALOG_ID], inline: [{ catalogId: APP.id, components }] });
-    expect(chooseCatalog(APP, inline(['Text', 'TicketTable', 'BarChart']))).toBe('app');
-    expect(chooseCatalog(APP, inline(['TicketTable']))).toBe('basic');
+    expect(chooseCatalog(APP, inline(['Text', 'TicketTable', 'BarChart', 'Table']))).toBe('app');
+    expect(chooseCatalog(APP, inline(['Text', 'TicketTable', 'BarChart']), '0.8')).toBe('app');
+    // A v0.9 copy without Table would fail on a table block's Table: fallbacks.
+    expect(chooseCatalog(APP, inline(['Text', 'TicketTable', 'BarChart']), '0.9')).toBe('basic');
+    expect(chooseCatalog(APP, inline(['TicketTable', 'Table']))).toBe('basic');
     expect(chooseCatalog(APP, { ids: [], inline: [{ catalogId: 'https://other.example/c.json', components: ['TicketTable', 'BarChart'] }] })).toBe('basic');
   });
 
   it('property: app exactly when the id is advertised or a complete inline copy is', () => {
-    const name = fc.constantFrom<string>('TicketTable', 'BarChart', 'Text', 'Portrait');
+    const name = fc.constantFrom<string>('TicketTable', 'BarChart', 'Text', 'Portrait', 'Table');
     const id = fc.constantFrom(APP.id, BASIC_CATALOG_ID, 'https://other.example/c.json');
     fc.assert(fc.property(fc.array(id, { maxLength: 4 }), fc.array(fc.record({ catalogId: id, components: fc.array(name, { maxLength: 4 }) }), { maxLength: 3 }), (ids, inline) => {
       const expected = ids.includes(APP.id)
-        || inline.some((c) => c.catalogId === APP.id) && APP.components.every((n) => inline.find((c) => c.catalogId === APP.id)!.components.includes(n));
+        || inline.some((c) => c.catalogId === APP.id) && [...APP.components, 'Table'].every((n) => inline.find((c) => c.catalogId === APP.id)!.components.includes(n));
       expect(chooseCatalog(APP, { ids, inline })).toBe(expected ? 'app' : 'basic');
     }));
   });
@@ -92,7 +95,7 @@ describe('what CopilotKit announces in an AG-UI run\'s context', () => {
     ];
     expect(advertisedInAguiContext(context)).toEqual({ ids: [BASIC_CATALOG_SPEC_ID], inline: [{ catalogId: BASIC_CATALOG_SPEC_ID, components: ['Text', 'Button'] }] });
     // The app catalogue in CopilotKit's schema entry: the app's components when it holds them all.
-    expect(chooseCatalog(APP, advertisedInAguiContext([schemaEntry(APP.id, ['Text', 'TicketTable', 'BarChart'])]))).toBe('app');
+    expect(chooseCatalog(APP, advertisedInAguiContext([schemaEntry(APP.id, ['Text', 'TicketTable', 'BarChart', 'Table'])]))).toBe('app');
     expect(chooseCatalog(APP, advertisedInAguiContext([schemaEntry(APP.id, ['Text', 'TicketTable'])]))).toBe('basic');
   });
 

@@ -8,7 +8,7 @@ export type { Coerced, SliderBounds } from './field-values.ts';
 export { byteLength, checkSurfaceGuardrails, resolveLimits, treeDepth } from './guardrails.ts';
 export { ComponentIds, contextFieldNames, idPart, INGRESS_CONTEXT_KEYS } from './ids.ts';
 export { LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, layoutSurface, tableCellStyle, tableDataKey } from './layout.ts';
-export type { ComponentSink, CustomComponentProps, LayoutResult, TextStyle } from './layout.ts';
+export type { AppTableProps, ComponentSink, ControlAction, CustomComponentProps, LayoutResult, TextStyle } from './layout.ts';
 export { escapeMarkdown } from './markdown.ts';
 export { A2UI_MAX_MESSAGE_DEPTH, pathBeyondDepth } from './message-depth.ts';
 export { flattenFollowOns, foldUnreachable, isDanglingReference } from './follow-ons.ts';

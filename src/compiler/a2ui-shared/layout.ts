@@ -7,7 +7,7 @@ import {
   type TableBlock, type TableColumn, type TabShape,
 } from '../../ui-ir/index.ts';
 import { listView } from '../list-view.ts';
-import { nextSort, tableView, type TableViewColumn } from '../table-view.ts';
+import { nextSort, tableView, type TableView, type TableViewColumn } from '../table-view.ts';
 import { viewKey } from './field-values.ts';
 import { ComponentIds, contextFieldNames, idPart as idPartOf } from './ids.ts';
 
@@ -88,6 +88,31 @@ export interface ComponentSink {
    * and note (bindings) and one item button per action (each sends what a list item's does).
    */
   custom(base: string, type: string, props: CustomComponentProps): string;
+  /**
+   * A table as the app catalogue's `Table` (compiler/components/table-component.ts), for a
+   * version that has it (v0.9); without it, a client of the app catalogue gets the basic layout.
+   */
+  appTable?(base: string, table: AppTableProps): string;
+}
+
+/** A server-side control's action: its name and literal context (the sink adds nonce and rev). */
+export interface ControlAction {
+  name: string;
+  context: Readonly<Record<string, string>>;
+}
+
+export interface AppTableProps {
+  caption?: string;
+  columns: ReadonlyArray<{ key: string; label: string; type: TableColumn['type']; align: 'start' | 'end'; sorted?: 'asc' | 'desc'; sort?: ControlAction }>;
+  rowsPath: string;
+  notePath: string;
+  page: number;
+  pages: number;
+  total: number;
+  pageLabel: string;
+  previous?: ControlAction;
+  next?: ControlAction;
+  rowActions: ReadonlyArray<{ action: ListItemAction; listName: string; keyPath: string }>;
 }
 
 export interface CustomComponentProps {
@@ -282,15 +307,7 @@ class Layout {
     const props: CustomComponentProps = { literals: checked.props, bound };
     if (block.path !== undefined) {
       const dataPath = `/view/${componentDataKey(block)}`;
-      const actions: Array<{ action: ListItemAction; listName: string; keyPath: string }> = [];
-      block.actions.forEach((action, i) => {
-        if (this.allowedActions !== undefined && !this.allowedActions.has(action.name)) {
-          this.dropped.push(makeError('A2UI_S2C_ACTION_NOT_ALLOWED', `item action "${action.name}" is not allowlisted; its button was left out`,
-            { pointer: `/view/blocks/${indexPath.join('/blocks/')}/actions/${i}` }));
-          return;
-        }
-        actions.push({ action, listName: block.name, keyPath: COMPONENT_ITEM_KEY });
-      });
+      const actions = this.allowedItemActions(block, indexPath).map(({ action }) => ({ action, listName: block.name, keyPath: COMPONENT_ITEM_KEY }));
       props.collection = { itemsPath: `${dataPath}/items`, notePath: `${dataPath}/note`, actions };
     }
     return this.sink.custom(key, block.component, props);
@@ -365,6 +382,7 @@ class Layout {
     }
     const allowed = (name: string): boolean => this.allowedActions === undefined || this.allowedActions.has(name);
     const dataPath = `/view/${tableDataKey(block)}`;
+    if (this.components?.catalog === 'app' && sink.appTable !== undefined) return this.appTable(block, key, indexPath, view, allowed, dataPath);
     const children: string[] = [];
     const id = sink.column(key, children);
     if (block.title !== undefined && block.title !== '') children.push(sink.text(`${key}.title`, block.title, 'h4'));
@@ -407,22 +425,50 @@ class Layout {
   }
 
   /**
+   * A table as the app catalogue's `Table`: the same controls as the basic layout (a sort per
+   * sortable column while there is more than one row, Previous / Next while there are pages on
+   * either side, row buttons), each carrying the action the basic Button would.
+   */
+  private appTable(block: TableBlock, key: string, indexPath: number[], view: TableView, allowed: (name: string) => boolean, dataPath: string): string {
+    const canSort = view.total > 1 && allowed(TABLE_SORT_ACTION);
+    const canPage = view.pages > 1 && allowed(TABLE_PAGE_ACTION);
+    const pageTo = (to: number): ControlAction => ({ name: TABLE_PAGE_ACTION, context: { table: block.name, page: String(to) } });
+    return this.sink.appTable!(key, {
+      ...(block.title === undefined || block.title === '' ? {} : { caption: block.title }),
+      columns: view.columns.map((c) => ({
+        key: c.key, label: c.label, type: c.type, align: c.type === 'number' || c.type === 'currency' ? 'end' : 'start',
+        ...(c.sorted === undefined ? {} : { sorted: c.sorted }),
+        ...(c.sortable && canSort ? { sort: { name: TABLE_SORT_ACTION, context: { table: block.name, column: c.key, dir: nextSort(c) } } } : {}),
+      })),
+      rowsPath: `${dataPath}/items`, notePath: `${dataPath}/note`,
+      page: view.page, pages: view.pages, total: view.total, pageLabel: view.pageLabel,
+      ...(canPage && view.page > 1 ? { previous: pageTo(view.page - 1) } : {}),
+      ...(canPage && view.page < view.pages ? { next: pageTo(view.page + 1) } : {}),
+      rowActions: this.allowedItemActions(block, indexPath).map(({ action }) => ({ action, listName: block.name, keyPath: LIST_ITEM_KEY })),
+    });
+  }
+
+  /**
    * The Row of a list item's (or table row's) buttons, appended to `parts` when any is
    * allowlisted; each sends `{list: name, item: <the item's key>}`.
    */
   private itemButtons(block: ListBlock | TableBlock, key: string, indexPath: number[], parts: string[]): void {
-    const buttons: string[] = [];
-    block.actions.forEach((action, i) => {
-      if (this.allowedActions !== undefined && !this.allowedActions.has(action.name)) {
-        this.dropped.push(makeError('A2UI_S2C_ACTION_NOT_ALLOWED', `item action "${action.name}" is not allowlisted; its button was left out`,
-          { pointer: `/view/blocks/${indexPath.join('/blocks/')}/actions/${i}` }));
-        return;
-      }
+    const buttons = this.allowedItemActions(block, indexPath).map(({ action, i }) => {
       const base = `${key}.${idPartOf(`a${i}-${action.name}`)}`;
       const label = this.sink.text(`${base}.label`, action.label, 'body');
-      buttons.push(this.sink.itemButton(base, label, action, block.name, LIST_ITEM_KEY));
+      return this.sink.itemButton(base, label, action, block.name, LIST_ITEM_KEY);
     });
     if (buttons.length > 0) parts.push(this.sink.row(`${key}.actions`, buttons, { justify: 'end' }));
+  }
+
+  /** The block's item actions that are allowlisted; each left out is a soft_fail finding. */
+  private allowedItemActions(block: ListBlock | TableBlock | ComponentBlock, indexPath: number[]): Array<{ action: ListItemAction; i: number }> {
+    return block.actions.flatMap((action, i) => {
+      if (this.allowedActions === undefined || this.allowedActions.has(action.name)) return [{ action, i }];
+      this.dropped.push(makeError('A2UI_S2C_ACTION_NOT_ALLOWED', `item action "${action.name}" is not allowlisted; its button was left out`,
+        { pointer: `/view/blocks/${indexPath.join('/blocks/')}/actions/${i}` }));
+      return [];
+    });
   }
 
   private field(f: FieldBlock, key: string): string {

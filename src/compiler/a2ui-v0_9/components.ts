@@ -2,8 +2,10 @@ import type { BasicComponentType } from '../../a2ui-v0_9-protocol/index.ts';
 import type { SurfacerError } from '../../errors/index.ts';
 import type { ActionSpec, FieldBlock, IconName, ListItemAction, Surface } from '../../ui-ir/index.ts';
 import {
-  escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type ComponentSink, type CustomComponentProps, type TextStyle,
+  escapeMarkdown, INGRESS_CONTEXT_KEYS, layoutSurface, sliderBounds, type AppTableProps, type ComponentSink, type ControlAction, type CustomComponentProps,
+  type TextStyle,
 } from '../a2ui-shared/index.ts';
+import { TABLE_COMPONENT } from '../components/table-component.ts';
 import type { ComponentCompileOptions } from '../components/check.ts';
 import { fieldChecks, submitCheck, type CheckRule } from './field-checks.ts';
 import type { A2uiV09Component } from './types.ts';
@@ -147,13 +149,38 @@ class V09Components implements ComponentSink {
 
   /** The item's key is a binding relative to the item (`key` → `<list>/<i>/key`); the rest are literals. */
   itemButton(base: string, label: string, action: ListItemAction, listName: string, keyPath: string): string {
-    const context = { list: listName, item: { path: keyPath }, nonce: this.surface.nonce, rev: this.surface.rev };
-    return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: { event: { name: action.name, context } } });
+    return this.add(base, 'Button', { child: label, variant: action.primary ? 'primary' : 'default', action: this.itemAction(action, listName, keyPath) });
   }
 
   controlButton(base: string, label: string, action: string, context: Readonly<Record<string, string>>, primary: boolean): string {
-    const event = { name: action, context: { ...context, nonce: this.surface.nonce, rev: this.surface.rev } };
-    return this.add(base, 'Button', { child: label, variant: primary ? 'primary' : 'default', action: { event } });
+    return this.add(base, 'Button', { child: label, variant: primary ? 'primary' : 'default', action: this.controlAction({ name: action, context }) });
+  }
+
+  private controlAction(action: ControlAction): { event: { name: string; context: Record<string, unknown> } } {
+    return { event: { name: action.name, context: { ...action.context, nonce: this.surface.nonce, rev: this.surface.rev } } };
+  }
+
+  /** The item's key is a binding relative to the item (a row's `key`), as on a list item's Button. */
+  private itemAction(action: ListItemAction, listName: string, keyPath: string): { event: { name: string; context: Record<string, unknown> } } {
+    return { event: { name: action.name, context: { list: listName, item: { path: keyPath }, nonce: this.surface.nonce, rev: this.surface.rev } } };
+  }
+
+  /** Flat like every v0.9 component: the shown page's rows and note bound, the rest literal. */
+  appTable(base: string, t: AppTableProps): string {
+    const id = `${base}.${TABLE_COMPONENT}`;
+    this.components.push({
+      id, component: TABLE_COMPONENT,
+      ...(t.caption === undefined ? {} : { caption: t.caption }),
+      columns: t.columns.map(({ sort, ...c }) => ({ ...c, ...(sort === undefined ? {} : { sortAction: this.controlAction(sort) }) })),
+      rows: { path: t.rowsPath }, note: { path: t.notePath },
+      page: t.page, pages: t.pages, total: t.total, pageLabel: t.pageLabel,
+      ...(t.previous === undefined ? {} : { previousAction: this.controlAction(t.previous) }),
+      ...(t.next === undefined ? {} : { nextAction: this.controlAction(t.next) }),
+      ...(t.rowActions.length === 0 ? {} : {
+        rowActions: t.rowActions.map(({ action, listName, keyPath }) => ({ label: action.label, primary: action.primary, action: this.itemAction(action, listName, keyPath) })),
+      }),
+    });
+    return id;
   }
 
   icon(base: string, name: IconName): string {
@@ -196,7 +223,7 @@ class V09Components implements ComponentSink {
       if (collection.actions.length > 0) {
         out.itemActions = collection.actions.map(({ action, listName, keyPath }) => ({
           label: action.label, primary: action.primary,
-          action: { event: { name: action.name, context: { list: listName, item: { path: keyPath }, nonce: this.surface.nonce, rev: this.surface.rev } } },
+          action: this.itemAction(action, listName, keyPath),
         }));
       }
     }

@@ -2,6 +2,7 @@ import type { SurfacerError } from '../../errors/index.ts';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
 import { childBlocks, getAt, type Block, type ComponentBlock, type DataValue, type FieldBlock, type Surface } from '../../ui-ir/index.ts';
 import { checkedBoundProps } from '../components/bound.ts';
+import { tableLinkKey } from '../components/table-component.ts';
 import { COMPONENT_BOUND_KEY, COMPONENT_ITEM_KEY, componentDataKey, componentView, hasComponentData } from '../components/view.ts';
 import {
   asString, coercionWarning, displayValue, escapeMarkdown, LIST_ITEM_KEY, listDataKey, listDisplayStyles, listValueKey, sliderBounds,
@@ -53,7 +54,7 @@ function scanBlocks(blocks: readonly Block[], prefix: readonly number[], surface
       const tokens = block.path.slice(1).split('/');
       view[viewKey([...prefix, i])] = escapeMarkdown(displayValue(getAt(surface.data, tokens) as DataValue | undefined));
     } else if (block.kind === 'list') view[listDataKey(block)] = listData(surface, block);
-    else if (block.kind === 'table') view[tableDataKey(block)] = tableData(surface, block);
+    else if (block.kind === 'table') view[tableDataKey(block)] = tableData(surface, block, registry !== undefined);
     else {
       const children = childBlocks(block);
       if (children !== undefined) scanBlocks(children, [...prefix, i], surface, fields, view, registry);
@@ -80,16 +81,21 @@ function listData(surface: Surface, block: Extract<Block, { kind: 'list' }>): Js
 
 /**
  * A table's shown page: `{note, items}` like a list's, each item `{key, d0, d1, …}` (one
- * formatted cell per column; body cells Markdown-escaped). Only this page reaches the client.
+ * formatted cell per column). Only this page reaches the client. For the basic Texts, body
+ * cells are Markdown-escaped; for the app catalogue's `Table` (`appTable`), which shows text as
+ * text, cells are as formatted and a link cell's URL is beside it (`u<i>`).
  */
-function tableData(surface: Surface, block: Extract<Block, { kind: 'table' }>): JsonObject {
+function tableData(surface: Surface, block: Extract<Block, { kind: 'table' }>, appTable: boolean): JsonObject {
   const { rows, note } = tableView(surface, block);
   const styles = block.columns.map(tableCellStyle);
   return {
     note,
     items: rows.map((row) => {
       const entry: JsonObject = { [LIST_ITEM_KEY]: row.key };
-      row.cells.forEach((c, i) => { entry[listValueKey(i)] = styles[i] === 'body' ? escapeMarkdown(c.text) : c.text; });
+      row.cells.forEach((c, i) => {
+        entry[listValueKey(i)] = !appTable && styles[i] === 'body' ? escapeMarkdown(c.text) : c.text;
+        if (appTable && c.href !== undefined) entry[tableLinkKey(i)] = c.href;
+      });
       return entry;
     }),
   };

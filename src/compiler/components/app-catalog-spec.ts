@@ -11,18 +11,22 @@ interface AppCatalogSpec {
 type SpecOf = (registry: ComponentRegistry, catalogId: string) => AppCatalogSpec;
 
 /**
- * A version's `appCatalogSpec(registry, catalogId)`: the components' wire schemas, built once per
+ * A version's `appCatalogSpec(registry, catalogId)`: the components' wire schemas (the ones
+ * Surfacer builds in, `builtIn`, and the app's), built once per
  * registry and catalogue id (a registry is fixed once the app is composed, and every batch sent
  * to a client of the app catalogue is validated against them).
  */
-export function cachedAppCatalogSpec(wireSchema: (definition: ComponentDefinition) => z.ZodType): SpecOf {
+export function cachedAppCatalogSpec(
+  wireSchema: (definition: ComponentDefinition) => z.ZodType,
+  builtIn: ReadonlyMap<string, z.ZodType> = new Map(),
+): SpecOf {
   const specs = new WeakMap<ComponentRegistry, Map<string, AppCatalogSpec>>();
   return (registry, catalogId) => {
     let byId = specs.get(registry);
     if (byId === undefined) specs.set(registry, byId = new Map());
     let spec = byId.get(catalogId);
     if (spec === undefined) {
-      spec = { catalogId, components: new Map(registry.list().map((d) => [d.name, wireSchema(d)])) };
+      spec = { catalogId, components: new Map([...builtIn, ...registry.list().map((d): [string, z.ZodType] => [d.name, wireSchema(d)])]) };
       byId.set(catalogId, spec);
     }
     return spec;
@@ -41,10 +45,11 @@ export function validateWithAppCatalog(
   return (messages, options) => {
     const components = options.components;
     if (components?.catalog !== 'app') return validate(messages, options);
+    const appCatalog = specOf(components.registry, components.catalogId);
     const allowedComponents = options.allowedComponents === undefined ? undefined
-      : [...options.allowedComponents, ...components.registry.list().map((d) => d.name)];
+      : [...options.allowedComponents, ...appCatalog.components.keys()];
     return validate(messages, {
-      ...options, appCatalog: specOf(components.registry, components.catalogId), ...(allowedComponents === undefined ? {} : { allowedComponents }),
+      ...options, appCatalog, ...(allowedComponents === undefined ? {} : { allowedComponents }),
     });
   };
 }

@@ -7,11 +7,13 @@ import {
 } from '../../a2ui-v0_9-protocol/common.ts';
 import { COLLECTION_PROPS } from '../../ui-ir/index.ts';
 import { bindableKind } from './props.ts';
+import { TABLE_COMPONENT, TABLE_DESCRIPTION, TableComponentProps } from './table-component.ts';
 
 /**
  * The app catalogue as an A2UI v0.9 catalogue document, generated from the zod schemas: the
  * basic catalogue's components (from src/a2ui-v0_9-protocol/catalog.ts, the schemas the
- * validator uses) and the app's (from each definition's `props`), under the app's catalogue id.
+ * validator uses), Surfacer's `Table` (table-component.ts) and the app's (from each definition's
+ * `props`), under the app's catalogue id.
  * Pure: the same registry and id give the same document.
  *
  * Shape as the official catalogues (web_core's schema_loader reads it; a test loads it with
@@ -79,12 +81,17 @@ function componentSchema(type: string, properties: Record<string, unknown>, requ
   };
 }
 
-function basicComponents(): Record<string, JsonSchema> {
+/** A component whose properties are one zod object's, as they are. */
+function componentOf(type: string, schema: z.ZodType, description?: string): JsonSchema {
+  const js = jsonSchemaOf(schema);
+  return componentSchema(type, (js.properties ?? {}) as Record<string, unknown>, (js.required ?? []) as string[], description);
+}
+
+/** The basic components, then Surfacer's `Table` (table-component.ts). */
+function builtInComponents(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  for (const [type, schema] of Object.entries(BASIC_COMPONENT_SCHEMAS)) {
-    const js = jsonSchemaOf(schema);
-    out[type] = componentSchema(type, (js.properties ?? {}) as Record<string, unknown>, (js.required ?? []) as string[]);
-  }
+  for (const [type, schema] of Object.entries(BASIC_COMPONENT_SCHEMAS)) out[type] = componentOf(type, schema);
+  out[TABLE_COMPONENT] = componentOf(TABLE_COMPONENT, TableComponentProps, TABLE_DESCRIPTION);
   return out;
 }
 
@@ -136,7 +143,7 @@ export function appCatalogV09(registry: ComponentRegistry, catalogId: string, ti
   if (byId === undefined) documents.set(registry, byId = new Map());
   const known = byId.get(catalogId);
   if (known !== undefined && known.title === title) return known;
-  const components = basicComponents();
+  const components = builtInComponents();
   const $defs: Record<string, JsonSchema> = {};
   for (const definition of registry.list()) {
     const { schema, item } = appComponent(definition);

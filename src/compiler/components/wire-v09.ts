@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { ComponentDefinition, ComponentRegistry } from '../../app-kit/component.ts';
-import { AccessibilityAttributes, Action, DataBinding, DynamicString, DynamicValue } from '../../a2ui-v0_9-protocol/common.ts';
+import { AccessibilityAttributes, DataBinding, DynamicString, DynamicValue } from '../../a2ui-v0_9-protocol/common.ts';
 import { COLLECTION_PROPS } from '../../ui-ir/index.ts';
 import { cachedAppCatalogSpec } from './app-catalog-spec.ts';
+import { ItemActionWire, TABLE_COMPONENT, TableComponentWire } from './table-component.ts';
 
 /**
  * What the v0.9 semantic validator (and ClientSim v0.9) know of an app catalogue: its id and,
- * per app component, the zod schema of the whole wire component (`{id, component, …props}`),
+ * per component of the app catalogue not in the basic one (the app's and Surfacer's `Table`), the zod schema of the whole wire component (`{id, component, …props}`),
  * strict like the basic catalogue's. Built from the definitions — the same schemas the catalogue
  * document is generated from: a literal property must pass the component's own zod schema; a
  * bindable one may instead be a `{path}` binding; a collection's `items` is a binding, its
@@ -22,7 +23,6 @@ function required(field: z.ZodType): z.ZodType {
   return field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field;
 }
 
-export const ItemActionWire = z.strictObject({ label: z.string(), primary: z.boolean().optional(), action: Action });
 
 export function wireSchemaV09(definition: ComponentDefinition): z.ZodType {
   const bindable = new Set<string>(definition.bindable ?? []);
@@ -43,4 +43,6 @@ export function wireSchemaV09(definition: ComponentDefinition): z.ZodType {
   return z.strictObject(shape);
 }
 
-export const appCatalogSpecV09: (registry: ComponentRegistry, catalogId: string) => AppCatalogV09 = cachedAppCatalogSpec(wireSchemaV09);
+export const appCatalogSpecV09: (registry: ComponentRegistry, catalogId: string) => AppCatalogV09 = cachedAppCatalogSpec(
+  wireSchemaV09, new Map([[TABLE_COMPONENT, TableComponentWire]]),
+);

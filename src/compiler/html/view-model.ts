@@ -38,6 +38,22 @@ export interface HtmlCompileOptions {
    * Absent: a surface's component blocks show a note that they cannot be shown.
    */
   components?: ComponentRegistry;
+  /**
+   * The actions the app takes (its ingress allowlist). A table's sort headings and pager are
+   * shown only when `table.sort` / `table.page` are among them (TABLE_ACTIONS): a control the
+   * ingress would refuse is not offered, as on the A2UI pages. Absent (CLI, traces): all are shown.
+   */
+  allowedActions?: readonly string[];
+}
+
+/** Which of a table's own controls the page offers (HtmlCompileOptions.allowedActions). */
+interface TableControls { readonly sort: boolean; readonly page: boolean }
+
+const ALL_CONTROLS: TableControls = { sort: true, page: true };
+
+function tableControlsOf(options: HtmlCompileOptions): TableControls {
+  const allowed = options.allowedActions;
+  return { sort: allowed?.includes(TABLE_ACTIONS_NAMES.sort) ?? true, page: allowed?.includes(TABLE_ACTIONS_NAMES.page) ?? true };
 }
 
 export interface RejectedSubmit {
@@ -278,12 +294,13 @@ export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, opti
   const closed = surface.lifecycle === 'deleted';
   const expired = surface.lifecycle === 'expired';
   const rejected = options.rejected?.surfaceId === surface.id ? options.rejected : undefined;
+  const controls = tableControlsOf(options);
   const vm: SurfaceVm = {
     id: surface.id, elementId, titleId: `${elementId}-title`, alertId: `${elementId}-alert`,
     title: surface.view.title, template: surface.view.template, lifecycle: surface.lifecycle,
     epoch: surface.epoch, rev: surface.rev, closed, expired,
     regenerate: { action: `${base}/surfaces/${surface.id}/regenerate`, hidden: csrf },
-    blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, rejected?.fields, !expired, [i], false, options.components)),
+    blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, rejected?.fields, !expired, [i], false, options.components, controls)),
     actions: closed || expired ? [] : [...actions],
     itemForms: [],
     tableForms: [],
@@ -307,7 +324,7 @@ export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, opti
   }
   if (!closed && !expired) {
     vm.itemForms = itemForms(ir, surface, base, csrf, options.renderId);
-    vm.tableForms = tableForms(ir, surface, base, csrf, options.renderId);
+    vm.tableForms = tableForms(ir, surface, base, csrf, options.renderId, controls);
   }
   return vm;
 }
@@ -372,7 +389,7 @@ function controlIdempotencyKey(conversationId: string, surface: Surface, table: 
 
 /** The forms of the tables' sort headings and pager buttons (the same controls the A2UI layout shows). */
 function tableForms(
-  ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>, renderId: string | undefined,
+  ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>, renderId: string | undefined, controls: TableControls,
 ): ItemFormVm[] {
   const out: ItemFormVm[] = [];
   const form = (id: string, table: string, control: string, values: Array<{ name: string; value: string }>): void => {
@@ -392,14 +409,14 @@ function tableForms(
   };
   for (const block of tableBlocks(surface.view)) {
     const view = tableView(surface, block);
-    if (view.total > 1) {
+    if (controls.sort && view.total > 1) {
       for (const c of view.columns) {
         if (!c.sortable) continue;
         const dir = nextSort(c);
         form(sortFormId(surface, block.name, c.key), block.name, `sort:${c.key}:${dir}`, [{ name: 'column', value: c.key }, { name: 'dir', value: dir }]);
       }
     }
-    for (const page of [view.page - 1, view.page + 1]) {
+    for (const page of controls.page ? [view.page - 1, view.page + 1] : []) {
       if (page >= 1 && page <= view.pages) form(pageFormId(surface, block.name, page), block.name, `page:${page}`, [{ name: 'page', value: String(page) }]);
     }
   }
@@ -407,7 +424,7 @@ function tableForms(
 }
 
 /** A table as `<table>`: the table-view strings of the shown page, its sort headings and pager when the surface takes actions. */
-function tableViewModel(surface: Surface, block: TableBlock, live: boolean): TableVm {
+function tableViewModel(surface: Surface, block: TableBlock, live: boolean, controls: TableControls): TableVm {
   const id = tableElementId(surface, block.name);
   const view = tableView(surface, block);
   const vm: TableVm = {
@@ -415,7 +432,7 @@ function tableViewModel(surface: Surface, block: TableBlock, live: boolean): Tab
     columns: view.columns.map((c) => {
       const column: TableVm['columns'][number] = { key: c.key, label: c.label, type: c.type };
       if (c.sorted !== undefined) column.ariaSort = c.sorted === 'asc' ? 'ascending' : 'descending';
-      if (live && c.sortable && view.total > 1) {
+      if (live && controls.sort && c.sortable && view.total > 1) {
         column.sortFormId = sortFormId(surface, block.name, c.key);
         column.sortHint = nextSort(c) === 'asc' ? 'sort ascending' : 'sort descending';
       }
@@ -435,8 +452,8 @@ function tableViewModel(surface: Surface, block: TableBlock, live: boolean): Tab
     note: view.note,
   };
   if (block.title !== undefined && block.title !== '') vm.title = block.title;
-  if (live && view.page > 1) vm.prevFormId = pageFormId(surface, block.name, view.page - 1);
-  if (live && view.page < view.pages) vm.nextFormId = pageFormId(surface, block.name, view.page + 1);
+  if (live && controls.page && view.page > 1) vm.prevFormId = pageFormId(surface, block.name, view.page - 1);
+  if (live && controls.page && view.page < view.pages) vm.nextFormId = pageFormId(surface, block.name, view.page + 1);
   return vm;
 }
 
@@ -486,7 +503,7 @@ type Submitted = RejectedSubmit['fields'];
 
 /** `indexPath`: where the block is (names the elements of tabs and modals, deterministically). */
 function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[], folded = false,
-  components?: ComponentRegistry): BlockVm {
+  components?: ComponentRegistry, controls: TableControls = ALL_CONTROLS): BlockVm {
   switch (block.kind) {
     case 'field': {
       const vm = fieldViewModel(surface, block, submitted);
@@ -494,7 +511,7 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return vm;
     }
     case 'list': return listViewModel(surface, block, live);
-    case 'table': return tableViewModel(surface, block, live);
+    case 'table': return tableViewModel(surface, block, live, controls);
     case 'value': {
       const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
         const [ns, ...rest] = block.path.slice(1).split('/');
@@ -505,7 +522,7 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       return { kind: 'value', label, value, empty: value === '', path };
     }
     case 'group': {
-      const blocks = childViewModels(surface, block.blocks, submitted, live, indexPath, folded, components);
+      const blocks = childViewModels(surface, block.blocks, submitted, live, indexPath, folded, components, controls);
       const empty = blocks.length > 0 && blocks.every((b) => (b.kind === 'value' || b.kind === 'group') && b.empty);
       const vm: BlockVm = { kind: 'group', layout: block.layout, blocks, empty };
       if (block.title !== undefined) vm.title = block.title;
@@ -517,13 +534,13 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
         kind: 'tabs', id,
         tabs: block.blocks.map((tab, i) => ({
           id: `${id}-${i}`, title: tab.title, layout: tab.layout, open: i === 0,
-          blocks: childViewModels(surface, tab.blocks, submitted, live, [...indexPath, i], true, components),
+          blocks: childViewModels(surface, tab.blocks, submitted, live, [...indexPath, i], true, components, controls),
         })),
       };
     }
     case 'modal': {
       const id = blockElementId(surface, indexPath);
-      const vm: ModalVm = { kind: 'modal', id, titleId: `${id}-title`, label: block.label, blocks: childViewModels(surface, block.blocks, submitted, live, indexPath, true, components) };
+      const vm: ModalVm = { kind: 'modal', id, titleId: `${id}-title`, label: block.label, blocks: childViewModels(surface, block.blocks, submitted, live, indexPath, true, components, controls) };
       if (block.title !== undefined && block.title !== '') vm.title = block.title;
       return vm;
     }
@@ -540,8 +557,8 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
 
 /** The blocks inside a group, tab or modal at `at` (a function of its own, not a closure made per block). */
 function childViewModels(surface: Surface, blocks: readonly Block[], submitted: Submitted | undefined, live: boolean, at: readonly number[], folded: boolean,
-  components: ComponentRegistry | undefined): BlockVm[] {
-  return blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], folded, components));
+  components: ComponentRegistry | undefined, controls: TableControls): BlockVm[] {
+  return blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [...at, i], folded, components, controls));
 }
 
 /** The element id of a block placed by index path (`surface-main-b0-2`): digits and dashes only. */

@@ -15,9 +15,10 @@ export interface BothRunsV09 {
   reasons: Map<number, string>;
 }
 
-export function runBothV09(stream: readonly unknown[]): BothRunsV09 {
-  const sim = createClientSimV09();
-  const oracle = newOracle();
+/** `with`: another pair (e.g. both holding an app catalogue); the basic ones by default. */
+export function runBothV09(stream: readonly unknown[], with_: { sim?: ClientSimV09; oracle?: Oracle } = {}): BothRunsV09 {
+  const sim = with_.sim ?? createClientSimV09();
+  const oracle = with_.oracle ?? newOracle();
   const violations: ViolationV09[] = [];
   const refused: number[] = [];
   const reasons = new Map<number, string>();

@@ -39,7 +39,7 @@ describe('the generated v0.9 app catalogue', () => {
     expect(loaded.id).toBe(TEST_CATALOG_ID);
     expect([...loaded.components.keys()].sort()).toEqual([
       'AudioPlayer', 'Button', 'Card', 'CheckBox', 'ChoicePicker', 'Column', 'DateTimeInput', 'Divider', 'Gauge', 'Icon', 'Image',
-      'List', 'Modal', 'Row', 'Scoreboard', 'Slider', 'Tabs', 'Text', 'TextField', 'Video',
+      'List', 'Modal', 'Row', 'Scoreboard', 'Slider', 'Table', 'Tabs', 'Text', 'TextField', 'Video',
     ]);
   });
 

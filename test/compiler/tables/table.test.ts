@@ -36,6 +36,23 @@ describe('table cells: formatted by Surfacer\'s own rules per locale (no machine
     expect(date('en-US', '2026-02-30')).toBe('2026-02-30');
   });
 
+  it('numeric text longer than a double holds (over 308 digits) is shown as given, never "Infinity", and sorts as the largest', () => {
+    const huge = `9${'0'.repeat(320)}`;
+    for (const type of ['number', 'currency'] as const) {
+      expect(formatCell(column({ type }), huge).text).toBe(huge);
+      expect(formatCell(column({ type }), `-${huge}`).text).toBe(`-${huge}`);
+    }
+    const { ir, next } = tableIr(0);
+    const rows = [{ id: 'big', total: huge }, { id: 'small', total: 5 }, { id: 'neg', total: `-${huge}` }, { id: 'big2', total: huge }];
+    const withRows = { ...ir, surfaces: ir.surfaces.map((s) => ({ ...s, data: { ...s.data, ui: { ...s.data.ui, tables: { orders: rows } } } })) };
+    const sorted = writeTableState(withRows as ConversationIr, 'main', 'orders', { sort: { column: 'total', dir: 'asc' }, page: 1 }, next());
+    if (!sorted.ok) throw new Error('not sorted');
+    const surface = sorted.ir.surfaces[0]!;
+    const view = tableView(surface, tableBlocks(surface.view)[0]!);
+    expect(view.rows.map((r) => r.key)).toEqual(['neg', 'small', 'big']);
+    expect(JSON.stringify(compileConversationToHtml(sorted.ir).html)).not.toContain('Infinity');
+  });
+
   it('links only http(s) URLs; a cell a typed column cannot read is shown as text', () => {
     expect(formatCell(column({ type: 'link' }), 'https://example.com/a?b=1')).toEqual({ text: 'https://example.com/a?b=1', href: 'https://example.com/a?b=1' });
     expect(formatCell(column({ type: 'link' }), 'javascript:alert(1)')).toEqual({ text: 'javascript:alert(1)' });
@@ -91,6 +108,28 @@ describe('the table on the htmx page', () => {
     expect(html).toContain('<input type="hidden" name="page" value="2">');
     expect(html).toContain('<input type="hidden" name="dir" value="asc">');
     expect(html).toContain('Page 1 of 3');
+  });
+});
+
+describe('the htmx page offers only the table controls the app takes', () => {
+  it('without table.sort / table.page among the app\'s actions: no sort heading, no pager, no control form (a click would be 403)', () => {
+    const { ir } = tableIr(7);
+    const controls = (html: string) => ({
+      sort: (html.match(/value="table\.sort"/g) ?? []).length,
+      page: (html.match(/value="table\.page"/g) ?? []).length,
+      forms: (html.match(/<form id="[^"]+-(?:sort-[^"]+|page-\d+)-form"/g) ?? []).length,
+    });
+    const all = controls(compileConversationToHtml(ir).html);
+    expect(all.sort).toBeGreaterThan(0);
+    expect(all.page).toBeGreaterThan(0);
+    expect(controls(compileConversationToHtml(ir, { allowedActions: ['table.sort', 'table.page'] }).html)).toEqual(all);
+    expect(controls(compileConversationToHtml(ir, { allowedActions: [] }).html)).toEqual({ sort: 0, page: 0, forms: 0 });
+    const sortOnly = controls(compileConversationToHtml(ir, { allowedActions: ['table.sort'] }).html);
+    expect(sortOnly).toMatchObject({ sort: all.sort, page: 0 });
+    const html = compileConversationToHtml(ir, { allowedActions: [] }).html;
+    // The page of rows and its label are still shown: only the controls go.
+    expect(html).toContain('Page 1 of 3');
+    expect(html.match(/<tr id="[^"]+" data-key="/g)?.length).toBe(3);
   });
 });
 

@@ -6,7 +6,9 @@
  * (A2uiSurface, basicCatalog, markdown through @a2ui/markdown-it) draws each surface; an action the processor dispatches is the next
  * run, with forwardedProps.a2uiAction.userAction. Activities are replayed as CopilotKit replays
  * them (take() below). Bundled by the test with esbuild.
- * Query: ?token=…&thread=…&say=… (a first message to send).
+ * Query: ?token=…&thread=…&say=… (a first message to send); &catalog=<app catalogue id>: the page
+ * loads the app catalogue (GET /a2ui/catalog/v0.9.json), holds it with Surfacer's React Table (examples/clients/react-a2ui-table.ts) and
+ * advertises it in every run's forwardedProps.a2uiClientCapabilities, so tables come as `Table`.
  */
 import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent, Message } from '@ag-ui/core';
@@ -15,6 +17,7 @@ import { A2uiSurface, basicCatalog, MarkdownContext, type ReactComponentImplemen
 import { MessageProcessor, type A2uiMessage, type SurfaceModel } from '@a2ui/web_core/v0_9';
 import { createElement, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { withSurfacerTable } from '../../../examples/clients/react-a2ui-table.ts';
 
 interface RunRecord { kind: 'message' | 'action' | 'resume'; events: string[]; error?: { code?: string; message: string } }
 const runs: RunRecord[] = [];
@@ -28,7 +31,13 @@ const agent = new HttpAgent({
 
 type Surface = SurfaceModel<ReactComponentImplementation>;
 let setSurfaces: (surfaces: Surface[]) => void = () => {};
-const processor = new MessageProcessor<ReactComponentImplementation>([basicCatalog], (action) => {
+const appCatalogId = query.get('catalog');
+// The app catalogue as the server publishes it (its Table entry's schema checks each Table).
+const catalogs = appCatalogId === null ? [basicCatalog]
+  : [basicCatalog, withSurfacerTable(await (await fetch('/a2ui/catalog/v0.9.json')).json())];
+/** What every run advertises: the app catalogue (first) when the page holds it. */
+const capabilities = appCatalogId === null ? {} : { a2uiClientCapabilities: { 'v0.9': { supportedCatalogIds: [appCatalogId, basicCatalog.id] } } };
+const processor = new MessageProcessor<ReactComponentImplementation>(catalogs, (action) => {
   void run('action', { forwardedProps: { a2uiAction: { userAction: JSON.parse(JSON.stringify(action)) as unknown } } });
 });
 const current = (): Surface[] => [...processor.model.surfacesMap.values()];
@@ -59,7 +68,7 @@ function run(kind: RunRecord['kind'], params: Parameters<HttpAgent['runAgent']>[
   queue = queue.then(async () => {
     const record: RunRecord = { kind, events: [] };
     try {
-      await agent.runAgent(params, {
+      await agent.runAgent({ ...params, forwardedProps: { ...capabilities, ...params.forwardedProps } }, {
         onEvent: ({ event }) => {
           record.events.push(event.type);
           if (event.type === 'RUN_ERROR') record.error = { code: (event as { code?: string }).code, message: (event as unknown as { message: string }).message };

@@ -5,6 +5,7 @@ import type { SurfacerOptions } from '../../../src/server/index.ts';
 import type { E2eServer } from '../../e2e/support/stack.ts';
 import { HttpClient } from '../../support/http-client.ts';
 import { startAgui } from '../support.ts';
+import { TABLE_CSS } from '../../../examples/clients/react-a2ui-table.ts';
 
 /*
  * The React page of the AG-UI browser tests (react-page/main.ts: the official @a2ui/react v0.9
@@ -38,7 +39,7 @@ const PAGE_CSS = `
   h1, h2, h3, h4 { margin: 4px 0 8px; }
 `;
 
-/** Serves the page under `${url}/agui-react/` and opens it with `query` (token, thread, say). */
+/** Serves the page under `${url}/agui-react/` and opens it with `query` (token, thread, say, catalog). */
 export async function openReactPage(react: Page, url: string, query: Record<string, string>): Promise<void> {
   const page = await (bundled ??= bundle());
   await react.route(`${url}/agui-react/**`, (route) => {
@@ -46,7 +47,7 @@ export async function openReactPage(react: Page, url: string, query: Record<stri
     if (path.endsWith('/app.js')) return route.fulfill({ contentType: 'text/javascript', body: page.js });
     return route.fulfill({
       contentType: 'text/html',
-      body: `<!doctype html><html><head><meta charset="utf-8"><title>AG-UI + @a2ui/react</title><style>${PAGE_CSS}${page.css}</style></head>`
+      body: `<!doctype html><html><head><meta charset="utf-8"><title>AG-UI + @a2ui/react</title><style>${PAGE_CSS}${TABLE_CSS}${page.css}</style></head>`
         + '<body><div id="root"></div><script type="module" src="/agui-react/app.js"></script></body></html>',
     });
   });

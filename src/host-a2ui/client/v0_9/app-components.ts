@@ -10,6 +10,7 @@
  * against the item's data context), so the server gets what the fallback list's button sends.
  */
 import { pageBasicCatalog } from './overrides.ts';
+import { TABLE_TAG } from './table-element.ts';
 import { Catalog, type ComponentContext, type WebComponentImplementation } from '@a2ui/web_core/v0_9';
 import {
   indexOfItem, ITEM_ACTION_EVENT, itemActionDetail, itemsOf, plain, wireItemActions, type AppComponentsSpec, type AppElementInput,
@@ -146,8 +147,10 @@ export function appCatalogV09(spec: AppComponentsSpec | undefined): Catalog<WebC
     // a zod object: zod 4 probes `new Function` on first use, which the page's CSP forbids.
     return { name, tagName: wrapper, schema: PASS_THROUGH };
   });
+  // Surfacer's Table (a table block's component in every app catalogue): its element is in every bundle.
+  const table: WebComponentImplementation = { name: 'Table', tagName: TABLE_TAG, schema: PASS_THROUGH };
   return [
     basic,
-    new Catalog(spec.catalogId, [...basic.components.values(), ...own], [...basic.functions.values()]),
+    new Catalog(spec.catalogId, [...basic.components.values(), table, ...own], [...basic.functions.values()]),
   ];
 }
