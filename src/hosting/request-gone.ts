@@ -11,11 +11,23 @@ import type { CancelSignal } from '../ingress/index.ts';
  */
 export function requestGone(c: Context): CancelSignal {
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  return outgoing instanceof ServerResponse ? new ResponseGone(outgoing) : c.req.raw.signal;
+  if (!(outgoing instanceof ServerResponse)) return c.req.raw.signal;
+  return ((outgoing as Held)[GONE] ??= new ResponseGone(outgoing));
+}
+
+const GONE = Symbol('surfacer.requestGone');
+type Held = ServerResponse & { [GONE]?: ResponseGone };
+
+/**
+ * One module-level 'close' listener, which finds its ResponseGone on the response (`this`): no
+ * closure, Map or `once` wrapper per request (each costs more than Node 24's AbortController).
+ */
+function closed(this: Held): void {
+  this[GONE]?.closed();
 }
 
 class ResponseGone implements CancelSignal {
-  private readonly listeners = new Map<() => void, () => void>();
+  private listeners: Array<() => void> = [];
 
   constructor(private readonly response: ServerResponse) {}
 
@@ -28,19 +40,24 @@ class ResponseGone implements CancelSignal {
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listeners.has(listener)) return;
-    const onClose = (): void => {
-      this.listeners.delete(listener);
-      if (!this.response.writableFinished) listener();
-    };
-    this.listeners.set(listener, onClose);
-    this.response.once('close', onClose);
+    if (this.listeners.includes(listener)) return;
+    if (this.listeners.length === 0) this.response.on('close', closed);
+    this.listeners.push(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    const onClose = this.listeners.get(listener);
-    if (onClose === undefined) return;
-    this.listeners.delete(listener);
-    this.response.removeListener('close', onClose);
+    const at = this.listeners.indexOf(listener);
+    if (at < 0) return;
+    this.listeners.splice(at, 1);
+    if (this.listeners.length === 0) this.response.removeListener('close', closed);
+  }
+
+  /** Every listener once (all are `once`: the only event there is happens once). */
+  closed(): void {
+    this.response.removeListener('close', closed);
+    const listeners = this.listeners;
+    this.listeners = [];
+    if (this.response.writableFinished) return;
+    for (const listener of listeners) listener();
   }
 }
