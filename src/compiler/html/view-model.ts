@@ -392,6 +392,9 @@ function tableForms(
   ir: ConversationIr, surface: Surface, base: string, csrf: Array<{ name: string; value: string }>, renderId: string | undefined, controls: TableControls,
 ): ItemFormVm[] {
   const out: ItemFormVm[] = [];
+  const tables = tableBlocks(surface.view);
+  // Most surfaces have no table: return before making the closure (tsx names it on every call).
+  if (tables.length === 0) return out;
   const form = (id: string, table: string, control: string, values: Array<{ name: string; value: string }>): void => {
     out.push({
       id, action: `${base}/actions`,
@@ -407,7 +410,7 @@ function tableForms(
       ],
     });
   };
-  for (const block of tableBlocks(surface.view)) {
+  for (const block of tables) {
     const view = tableView(surface, block);
     if (controls.sort && view.total > 1) {
       for (const c of view.columns) {
@@ -486,8 +489,12 @@ function listViewModel(surface: Surface, block: ListBlock, live: boolean): ListV
  * is what Enter in a text field triggers, and that must never be "cancel".
  */
 function orderActions(actions: readonly ActionSpec[]): ActionSpec[] {
-  const rank = (a: ActionSpec): number => (a.primary ? 0 : a.role === 'submit' ? 1 : 2);
   return actions.map((a, i) => ({ a, i })).sort((x, y) => rank(x.a) - rank(y.a) || x.i - y.i).map((x) => x.a);
+}
+
+/** A module function, not a closure per call (tsx would name it on every call). */
+function rank(a: ActionSpec): number {
+  return a.primary ? 0 : a.role === 'submit' ? 1 : 2;
 }
 
 /** Buttons keep a stable id so focus survives the outerHTML swap after a submit. */
