@@ -45,7 +45,8 @@ function useTable(context: ComponentContext): { props: Record<string, unknown>; 
         bindings.push(() => sub.unsubscribe());
         set(sub.value);
       };
-      read(props.rows, (v) => { rows = Array.isArray(v) ? v.filter((r): r is Row => r !== null && typeof r === 'object') : []; });
+      // Mapped, never filtered: a row's position is its index in the bound list (send's `nested`).
+      read(props.rows, (v) => { rows = Array.isArray(v) ? v.map((r): Row => (r !== null && typeof r === 'object' ? r as Row : {})) : []; });
       read(props.note, (v) => { note = typeof v === 'string' ? v : ''; });
       setState({ props, rows, note });
     };

@@ -239,13 +239,17 @@ export function createA2uiHost(options: A2uiHostOptions): A2uiHost {
 }
 
 /**
- * A client's compile options: the app's theme (beginRendering.styles / createSurface.theme) and
- * the app's components with its catalogue (the app's elements, or their fallbacks). Without
- * either, the options as given.
+ * A client's compile options: the app's actions (what buttons and controls may carry), the app's
+ * theme (beginRendering.styles / createSurface.theme) and the app's components with its catalogue
+ * (the app's elements, or their fallbacks).
  */
 function compileOptionsFor(app: AppDefinition, catalog: CatalogChoice, base: A2uiHostOptions['compile']): A2uiHostOptions['compile'] {
-  const themed = app.theme === undefined || base?.theme !== undefined ? base : {
-    ...base, theme: { primaryColor: app.theme.primaryColor, ...(app.theme.fontFamily === undefined ? {} : { font: app.theme.fontFamily }) },
+  // The ingress takes only the app's actions: a button or table control for any other would be
+  // refused (403), so it is not offered (an app with ui.show_table but not TABLE_ACTIONS gets
+  // tables without sort and page controls, as on the htmx page).
+  const allowed = base?.allowedActions !== undefined ? base : { ...base, allowedActions: app.actions.definitions.map((d) => d.name) };
+  const themed = app.theme === undefined || allowed.theme !== undefined ? allowed : {
+    ...allowed, theme: { primaryColor: app.theme.primaryColor, ...(app.theme.fontFamily === undefined ? {} : { font: app.theme.fontFamily }) },
   };
   if (app.components === undefined) return themed;
   const registry = app.components;

@@ -58,7 +58,8 @@ function blocksOf<B extends Block>(view: Pick<SurfaceView, 'blocks'>, kind: stri
   if (blocks === undefined) {
     const out: B[] = [];
     walkBlocks(view.blocks, (b) => { if (is(b)) out.push(b); });
-    found.set(kind, blocks = out);
+    // Frozen: one array answers every caller for this view (a sort or push would change it for all).
+    found.set(kind, blocks = Object.freeze(out));
   }
   return blocks as readonly B[];
 }

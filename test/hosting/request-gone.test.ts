@@ -28,7 +28,7 @@ describe('requestGone', () => {
   });
   app.post('/quick', (c) => {
     const signal = requestGone(c);
-    const record: Seen = { kind: 'node-response', abortedAtStart: signal.aborted, fired: 0 };
+    const record: Seen = { kind: signal instanceof AbortSignal ? 'abort-signal' : 'node-response', abortedAtStart: signal.aborted, fired: 0 };
     seen.push(record);
     watch(signal, record);
     const removed = (): void => { record.fired += 100; };

@@ -77,9 +77,12 @@ describe('the public API', () => {
 
   it('examples/clients/ (clients of a running server, not apps) import only their protocol\'s official SDK and Node built-ins', () => {
     const scripts = tsFiles(join(ROOT, 'examples', CLIENT_EXAMPLES));
-    expect(scripts.map((file) => relative(ROOT, file)).sort()).toEqual(['examples/clients/a2a-client.ts', 'examples/clients/agui-client.ts']);
+    expect(scripts.map((file) => relative(ROOT, file)).sort())
+      .toEqual(['examples/clients/a2a-client.ts', 'examples/clients/agui-client.ts', 'examples/clients/react-a2ui-table.ts']);
+    // The React Table is browser code for the official A2UI React renderer: its SDK, and React (the renderer's peer).
+    const official = /^node:|^@ag-ui\/client$|^@a2a-js\/sdk(\/client)?$|^@a2ui\/(react|web_core)\/v0_9$|^react$/;
     const offending = scripts.flatMap((file) => specifiers(file)
-      .filter((spec) => !spec.startsWith('node:') && !/^@ag-ui\/client$|^@a2a-js\/sdk(\/client)?$/.test(spec))
+      .filter((spec) => !official.test(spec))
       .map((spec) => `${relative(ROOT, file)}: ${spec}`));
     expect(offending).toEqual([]);
   });

@@ -4,6 +4,7 @@ import {
   BASIC_COMPONENT_SCHEMAS, BASIC_FUNCTION_NAMES, compileSchemaPredicate, FunctionCall, type BasicComponentType, type SchemaPredicate,
 } from '../../a2ui-v0_9-protocol/index.ts';
 import type { ErrorCode } from '../../errors/index.ts';
+import { TABLE_COMPONENT } from '../components/table-component.ts';
 
 /**
  * One v0.9 component against the basic catalogue (the package's zod rules), then our contract
@@ -327,14 +328,34 @@ function checkCustomComponent(
     walk(value, at, findings, shared);
     at.pop();
   }
-  const buttons = Array.isArray(item.itemActions) ? item.itemActions : [];
-  buttons.forEach((button: unknown, i) => {
-    const event = isRecord(button) ? buttonEvent(button.action) : undefined;
-    if (event === undefined) return;
+  for (const [where, action] of customActions(item, type)) {
+    const event = buttonEvent(action);
+    if (event === undefined) continue;
     const own: Finding[] = [];
     if (isRecord(event.context)) shareContext(shared, event.context);
     checkAction(event, allowedActions, own, shared);
-    prefixed(findings, ['itemActions', i], own);
-  });
+    // checkAction's paths start at a Button's `action`; here the action sits at `where`.
+    for (const f of own) findings.push({ code: f.code, detail: f.detail, path: [...where, ...f.path.slice(1)] });
+  }
   return NO_REFS;
+}
+
+/**
+ * Where a custom component carries actions, each with its path: an app component's item buttons,
+ * and Surfacer's Table's sort headings, pager and row buttons (table-component.ts). Each is
+ * checked as a Button's (allowlisted, no reserved key).
+ */
+function customActions(item: Record<string, unknown>, type: string): Array<[(string | number)[], unknown]> {
+  const out: Array<[(string | number)[], unknown]> = [];
+  const each = (list: unknown, key: string, actionKey: string): void => {
+    if (!Array.isArray(list)) return;
+    list.forEach((entry: unknown, i) => { if (isRecord(entry) && entry[actionKey] !== undefined) out.push([[key, i, actionKey], entry[actionKey]]); });
+  };
+  each(item.itemActions, 'itemActions', 'action');
+  if (type === TABLE_COMPONENT) {
+    each(item.columns, 'columns', 'sortAction');
+    each(item.rowActions, 'rowActions', 'action');
+    for (const key of ['previousAction', 'nextAction']) if (item[key] !== undefined) out.push([[key], item[key]]);
+  }
+  return out;
 }

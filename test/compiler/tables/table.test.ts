@@ -3,6 +3,9 @@ import { createListDirectives, createTableDirective } from '../../../src/collect
 import { compileConversationToA2ui } from '../../../src/compiler/a2ui-v0_8/index.ts';
 import { compileConversationToA2uiV09 } from '../../../src/compiler/a2ui-v0_9/index.ts';
 import { compileConversationToHtml } from '../../../src/compiler/html/index.ts';
+import { validateA2uiV09Messages } from '../../../src/compiler/index.ts';
+import { appCatalogSpecV09 } from '../../../src/compiler/components/index.ts';
+import { testComponents, TEST_CATALOG_ID } from '../../support/components.ts';
 import { formatCell, formatCurrency, formatNumber, tableView } from '../../../src/compiler/table-view.ts';
 import { DEFAULT_LIMITS } from '../../../src/directives/index.ts';
 import {
@@ -169,5 +172,35 @@ describe('rows never all reach an A2UI client', () => {
       // A row the table never showed (its first page held three of eight).
       expect(wire).not.toContain('o7');
     }
+  });
+});
+
+describe('the v0.9 validator on the app catalogue\'s Table', () => {
+  // The compiler emits only allowlisted actions; the validator is the safety net under it and
+  // checks every place a Table carries one, as it checks a Button's.
+  const spec = appCatalogSpecV09(testComponents(), TEST_CATALOG_ID);
+  const act = (name: string) => ({ event: { name, context: { table: 't' } } });
+  const stream = (names: { sort: string; next: string; prev: string; row: string }) => [
+    { version: 'v0.9', createSurface: { surfaceId: 's~1', catalogId: TEST_CATALOG_ID } },
+    { version: 'v0.9', updateComponents: { surfaceId: 's~1', components: [
+      { id: 'root', component: 'Column', children: ['tb'] },
+      { id: 'tb', component: 'Table', columns: [{ key: 'a', label: 'A', type: 'text', align: 'start', sortAction: act(names.sort) }],
+        rows: { path: '/view/t/items' }, note: { path: '/view/t/note' }, page: 2, pages: 3, total: 30, pageLabel: 'Page 2 of 3',
+        previousAction: act(names.prev), nextAction: act(names.next), rowActions: [{ label: 'Take', action: act(names.row) }] },
+    ] } },
+  ];
+  const allowed = { appCatalog: spec, allowedActions: ['table.sort', 'table.page', 'ticket.take'] };
+
+  it('accepts a Table whose actions are all allowlisted', () => {
+    expect(validateA2uiV09Messages(stream({ sort: 'table.sort', next: 'table.page', prev: 'table.page', row: 'ticket.take' }), allowed)).toEqual([]);
+  });
+
+  it('names each action that is not, where it is', () => {
+    const found = validateA2uiV09Messages(stream({ sort: 'evil.sort', next: 'evil.next', prev: 'evil.prev', row: 'evil.row' }), allowed);
+    const at = '/1/updateComponents/components/1';
+    expect(found.map((f) => [f.code, f.pointer])).toEqual([
+      ['A2UI_S2C_ACTION_NOT_ALLOWED', `${at}/columns/0/sortAction/event/name`], ['A2UI_S2C_ACTION_NOT_ALLOWED', `${at}/rowActions/0/action/event/name`],
+      ['A2UI_S2C_ACTION_NOT_ALLOWED', `${at}/previousAction/event/name`], ['A2UI_S2C_ACTION_NOT_ALLOWED', `${at}/nextAction/event/name`],
+    ]);
   });
 });

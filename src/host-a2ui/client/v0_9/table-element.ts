@@ -30,7 +30,7 @@ export class SurfacerTable extends LitElement {
   declare note: string;
   declare props: Record<string, unknown>;
   #context: ComponentContext | undefined;
-  #off: Array<() => void> = [];
+  #offUpdated: (() => void) | undefined;
 
   constructor() {
     super();
@@ -42,8 +42,10 @@ export class SurfacerTable extends LitElement {
   set context(context: ComponentContext) {
     if (context === this.#context) return;
     this.#context = context;
+    // The surface makes a new context on every render of the parent: one subscription at a time.
+    this.#offUpdated?.();
     const sub = context.componentModel.onUpdated.subscribe(() => this.#bind());
-    this.#off.push(() => sub.unsubscribe());
+    this.#offUpdated = () => sub.unsubscribe();
     this.#bind();
   }
 
@@ -53,8 +55,10 @@ export class SurfacerTable extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    for (const off of this.#off) off();
-    this.#off = [];
+    this.#offUpdated?.();
+    this.#offUpdated = undefined;
+    for (const off of this.#bindings) off();
+    this.#bindings = [];
     this.#context = undefined;
   }
 
@@ -72,7 +76,8 @@ export class SurfacerTable extends LitElement {
       this.#bindings.push(() => sub.unsubscribe());
       set(sub.value);
     };
-    read(this.props.rows, (v) => { this.rows = Array.isArray(v) ? v.filter((r): r is Row => r !== null && typeof r === 'object') : []; });
+    // Mapped, never filtered: a row's position is its index in the bound list (#send's `nested`).
+    read(this.props.rows, (v) => { this.rows = Array.isArray(v) ? v.map((r): Row => (r !== null && typeof r === 'object' ? r as Row : {})) : []; });
     read(this.props.note, (v) => { this.note = typeof v === 'string' ? v : ''; });
   }
 
