@@ -28,6 +28,9 @@ const MAX_NODE_RECONNECT_MS = 500;
  * ready, so a catch-up run at 'ready' may read before it takes effect: look once more after this.
  */
 const LATE_CATCH_UP_MS = 1_000;
+/** A sharded re-subscription node-redis sent while the channel's slot had no primary: tried again this often, this many times (a failover's span). */
+const RESUBSCRIBE_RETRY_MS = 250;
+const RESUBSCRIBE_ATTEMPTS = 120;
 
 /**
  * Redis Cluster through node-redis's cluster client: every command goes to the primary of its
@@ -82,6 +85,26 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     }
   };
   cluster.on('node-ready', () => { if (connected) dropFormerPrimaries(); });
+
+  // node-redis (6.3.1) re-sends the sharded subscriptions of a node that left the topology by
+  // calling `this.sSubscribe(...)` and dropping the promise. During a failover the channel's slot
+  // may have no primary yet: that call rejects, nobody handles it, and Node's default for an
+  // unhandled rejection ends the process. The instance's sSubscribe, the one it calls, is
+  // guarded: a failure is reported as an error and tried again until the slot has a primary
+  // (then the catch-up listeners run, as after any re-subscription). Our own subscribe calls the
+  // unguarded one, so its caller still hears a failure.
+  const sSubscribe = cluster.sSubscribe.bind(cluster) as (channel: string, listener: unknown, bufferMode?: boolean) => Promise<void>;
+  const resubscribe = (channel: string, listener: unknown, bufferMode: boolean | undefined, attempt: number): Promise<void> => {
+    const sent = sSubscribe(channel, listener, bufferMode);
+    sent.then(() => { if (attempt > 0) for (const l of resubscribed) l(); }, (e: unknown) => {
+      error(e);
+      if (destroyed || attempt >= RESUBSCRIBE_ATTEMPTS) return;
+      setTimeout(() => { if (!destroyed) void resubscribe(channel, listener, bufferMode, attempt + 1).catch(() => {}); }, RESUBSCRIBE_RETRY_MS).unref();
+    });
+    return sent;
+  };
+  (cluster as unknown as { sSubscribe: (channel: string, listener: unknown, bufferMode?: boolean) => Promise<void> })
+    .sSubscribe = (channel, listener, bufferMode) => resubscribe(channel, listener, bufferMode, 0);
 
   return {
     cluster: true,
@@ -140,7 +163,7 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     async subscriber(kind) {
       await firstReady;
       return kind === 'sharded'
-        ? { subscribe: (c, l) => cluster.sSubscribe<false>(c, l), unsubscribe: (c, l) => cluster.sUnsubscribe<false>(c, l) }
+        ? { subscribe: (c, l) => sSubscribe(c, l), unsubscribe: (c, l) => cluster.sUnsubscribe<false>(c, l) }
         : { subscribe: (c, l) => cluster.subscribe<false>(c, l), unsubscribe: (c, l) => cluster.unsubscribe<false>(c, l as Parameters<RedisCluster['unsubscribe']>[1]) };
     },
     destroy() {
