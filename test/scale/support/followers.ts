@@ -58,7 +58,14 @@ async function followWith<Sim>(
     async reconnect(to) {
       follower.sync();
       const last = follower.lastEventId;
-      const next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query);
+      // A 503 (the store away while its shard fails over, with a retry hint) is retried, as an
+      // EventSource does; for at most 10 s.
+      let next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query);
+      for (let tries = 1; next.response.status === 503 && tries < 40; tries += 1) {
+        next.close();
+        await new Promise((r) => setTimeout(r, 250));
+        next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query);
+      }
       expect(next.response.status).toBe(200);
       // An event cut off with the old connection was never dispatched: the new one starts from the last complete one.
       next.parser.lastEventId = last;
