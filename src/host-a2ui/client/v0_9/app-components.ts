@@ -10,6 +10,7 @@
  * against the item's data context), so the server gets what the fallback list's button sends.
  */
 import { pageBasicCatalog } from './overrides.ts';
+import { ContextHold } from './context-hold.ts';
 import { TABLE_TAG } from './table-element.ts';
 import { Catalog, type ComponentContext, type WebComponentImplementation } from '@a2ui/web_core/v0_9';
 import {
@@ -29,13 +30,12 @@ type WireAction = WireItemAction<{ event?: { name?: unknown } }>;
 /** A wrapper element class for one app component: it renders the app's element `tag` in its light DOM. */
 function wrapperFor(tag: string): CustomElementConstructor {
   return class AppComponentV09 extends HTMLElement {
-    #context: ComponentContext | undefined;
+    #hold = new ContextHold();
     #unsubscribe: Array<() => void> = [];
     #inner: (HTMLElement & Partial<AppElementInput>) | undefined;
     #items: Record<string, unknown>[] = [];
     #itemsPath: string | undefined;
     #actions: WireAction[] = [];
-    #offUpdated: (() => void) | undefined;
 
     constructor() {
       super();
@@ -43,16 +43,11 @@ function wrapperFor(tag: string): CustomElementConstructor {
     }
 
     set context(context: ComponentContext) {
-      if (context === this.#context) return;
-      this.#context = context;
-      this.#offUpdated?.();
-      const sub = context.componentModel.onUpdated.subscribe(() => this.#bind());
-      this.#offUpdated = () => sub.unsubscribe();
-      this.#bind();
+      this.#hold.take(context, () => this.#bind());
     }
 
     get context(): ComponentContext | undefined {
-      return this.#context;
+      return this.#hold.context;
     }
 
     connectedCallback(): void {
@@ -66,14 +61,12 @@ function wrapperFor(tag: string): CustomElementConstructor {
     disconnectedCallback(): void {
       for (const off of this.#unsubscribe) off();
       this.#unsubscribe = [];
-      this.#offUpdated?.();
-      this.#offUpdated = undefined;
-      this.#context = undefined;
+      this.#hold.release();
     }
 
     /** (Re)reads every property and subscribes to the bound ones. */
     #bind(): void {
-      const context = this.#context;
+      const context = this.#hold.context;
       if (context === undefined) return;
       for (const off of this.#unsubscribe) off();
       this.#unsubscribe = [];
@@ -110,7 +103,7 @@ function wrapperFor(tag: string): CustomElementConstructor {
     }
 
     #onItemAction(event: Event): void {
-      const context = this.#context;
+      const context = this.#hold.context;
       const detail = itemActionDetail(event);
       if (context === undefined || detail === undefined) return;
       event.stopPropagation();

@@ -11,6 +11,7 @@
  */
 import type { ComponentContext } from '@a2ui/web_core/v0_9';
 import { css, html, LitElement, nothing } from 'lit';
+import { ContextHold } from './context-hold.ts';
 
 type WireAction = unknown;
 interface Column { key: string; label: string; type: string; align: 'start' | 'end'; sorted?: 'asc' | 'desc'; sortAction?: WireAction }
@@ -29,8 +30,7 @@ export class SurfacerTable extends LitElement {
   declare rows: Row[];
   declare note: string;
   declare props: Record<string, unknown>;
-  #context: ComponentContext | undefined;
-  #offUpdated: (() => void) | undefined;
+  #hold = new ContextHold();
 
   constructor() {
     super();
@@ -40,32 +40,24 @@ export class SurfacerTable extends LitElement {
   }
 
   set context(context: ComponentContext) {
-    if (context === this.#context) return;
-    this.#context = context;
-    // The surface makes a new context on every render of the parent: one subscription at a time.
-    this.#offUpdated?.();
-    const sub = context.componentModel.onUpdated.subscribe(() => this.#bind());
-    this.#offUpdated = () => sub.unsubscribe();
-    this.#bind();
+    this.#hold.take(context, () => this.#bind());
   }
 
   get context(): ComponentContext | undefined {
-    return this.#context;
+    return this.#hold.context;
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#offUpdated?.();
-    this.#offUpdated = undefined;
+    this.#hold.release();
     for (const off of this.#bindings) off();
     this.#bindings = [];
-    this.#context = undefined;
   }
 
   #bindings: Array<() => void> = [];
 
   #bind(): void {
-    const context = this.#context;
+    const context = this.#hold.context;
     if (context === undefined) return;
     for (const off of this.#bindings) off();
     this.#bindings = [];
@@ -82,7 +74,7 @@ export class SurfacerTable extends LitElement {
   }
 
   #send(action: WireAction, row?: number): void {
-    const context = this.#context;
+    const context = this.#hold.context;
     if (context === undefined || action === undefined) return;
     const rows = this.props.rows;
     const data = row === undefined || !isBinding(rows) ? context.dataContext : context.dataContext.nested(rows.path).nested(String(row));
