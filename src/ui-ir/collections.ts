@@ -45,21 +45,21 @@ export function shownItems(surface: Pick<Surface, 'data'>, block: CollectionBloc
 }
 
 /**
- * A view's blocks of one kind, depth-first (walkBlocks order), found once per view: a view is
+ * A view's blocks that `is` holds for (one kind), depth-first (walkBlocks order), found once per view: a view is
  * immutable, and the HTML compiler, ingress and the table actions each ask for its tables and
  * collections on every action (a walk allocated an index path per block: ~7 KB per htmx action).
  */
-const blocksByKind = new WeakMap<readonly Block[], Map<string, readonly Block[]>>();
+const blocksByKind = new WeakMap<readonly Block[], Map<(b: Block) => boolean, readonly Block[]>>();
 
-function blocksOf<B extends Block>(view: Pick<SurfaceView, 'blocks'>, kind: string, is: (b: Block) => b is B): readonly B[] {
+function blocksOf<B extends Block>(view: Pick<SurfaceView, 'blocks'>, is: (b: Block) => b is B): readonly B[] {
   let found = blocksByKind.get(view.blocks);
   if (found === undefined) blocksByKind.set(view.blocks, found = new Map());
-  let blocks = found.get(kind);
+  let blocks = found.get(is);
   if (blocks === undefined) {
     const out: B[] = [];
     walkBlocks(view.blocks, (b) => { if (is(b)) out.push(b); });
     // Frozen: one array answers every caller for this view (a sort or push would change it for all).
-    found.set(kind, blocks = Object.freeze(out));
+    found.set(is, blocks = Object.freeze(out));
   }
   return blocks as readonly B[];
 }
@@ -69,17 +69,17 @@ const isList = (b: Block): b is ListBlock => b.kind === 'list';
 
 /** The table blocks of a view, depth-first (walkBlocks order). */
 export function tableBlocks(view: Pick<SurfaceView, 'blocks'>): readonly TableBlock[] {
-  return blocksOf(view, 'table', isTable);
+  return blocksOf(view, isTable);
 }
 
 /** The collections of a view (lists and components with a path), depth-first (walkBlocks order). */
 export function collectionBlocks(view: Pick<SurfaceView, 'blocks'>): readonly CollectionBlock[] {
-  return blocksOf(view, 'collection', isCollectionBlock);
+  return blocksOf(view, isCollectionBlock);
 }
 
 /** The list blocks of a view, depth-first (walkBlocks order). */
 export function listBlocks(view: Pick<SurfaceView, 'blocks'>): readonly ListBlock[] {
-  return blocksOf(view, 'list', isList);
+  return blocksOf(view, isList);
 }
 
 /**

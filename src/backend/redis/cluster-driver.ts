@@ -99,7 +99,7 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     sent.then(() => { if (attempt > 0) for (const l of resubscribed) l(); }, (e: unknown) => {
       error(e);
       if (destroyed || attempt >= RESUBSCRIBE_ATTEMPTS) return;
-      setTimeout(() => { if (!destroyed) void resubscribe(channel, listener, bufferMode, attempt + 1).catch(() => {}); }, RESUBSCRIBE_RETRY_MS).unref();
+      setTimeout(() => { if (!destroyed) void resubscribe(channel, listener, bufferMode, attempt + 1); }, RESUBSCRIBE_RETRY_MS).unref();
     });
     return sent;
   };
