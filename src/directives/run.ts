@@ -59,7 +59,7 @@ export function applyValidated(ir: Ir, validation: ValidationResult, options: Pi
   let assistantText: string | undefined;
   if (validation.assistantText !== undefined) {
     const next = appendTranscript(current, { role: 'assistant', text: validation.assistantText }, { now: source.now() });
-    if (isValidConversationIr(next)) {
+    if (isValidConversationIr(next, current)) {
       current = next;
       assistantText = validation.assistantText;
     } else {
@@ -101,7 +101,7 @@ function applyOne(
     return { ok: false, error: { ...result.error, pointer } };
   }
   // The memoised check first (what did not change passed before); the full parse only for its issues.
-  const checked = isValidConversationIr(result.ir) ? undefined : ConversationIr.safeParse(result.ir);
+  const checked = isValidConversationIr(result.ir, ir) ? undefined : ConversationIr.safeParse(result.ir);
   if (checked !== undefined && !checked.success) {
     const first = checked.error.issues[0];
     const where = first === undefined ? '' : `/${first.path.join('/')}`;

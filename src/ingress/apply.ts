@@ -34,7 +34,7 @@ export function applyIngress(ir: ConversationIr, checked: CheckedAction, draw: D
   const next = result.toast
     ? addToast(result.ir, { ...result.toast, surfaceId: checked.surface.id }, draw)
     : result.ir;
-  const valid = isValidConversationIr(next) ? undefined : ConversationIr.safeParse(next);
+  const valid = isValidConversationIr(next, ir) ? undefined : ConversationIr.safeParse(next);
   if (valid !== undefined && !valid.success) {
     const issue = valid.error.issues[0];
     return {

@@ -60,6 +60,46 @@ describe('isValidConversationIr', () => {
     },
   );
 
+  fcTest.prop([arbTransitionSequence, fc.array(arbEdit, { maxLength: 6 })], { numRuns: 300 })(
+    'checked against the IR it was made from (nothing remembered but that IR), it still agrees with the full parse',
+    (ops, edits) => {
+      const irs = applyTransitions(ops).map((ir) => deepFreeze(ir));
+      // Each IR against the one before, as actions and directives check them: parts are trusted
+      // only when they are the predecessor's own.
+      let previous: Ir | undefined;
+      for (const ir of irs) {
+        expect(isValidConversationIr(ir, previous)).toBe(full(ir));
+        previous = ir;
+      }
+      const last = irs.at(-1)!;
+      for (const edit of edits) {
+        const candidate = edited(last, edit);
+        expect(isValidConversationIr(candidate, last)).toBe(full(candidate));
+      }
+    },
+  );
+
+  it('trusts a predecessor only once it was found valid, and a changed part never', () => {
+    const ir = opened();
+    const s = ir.surfaces[0]!;
+    const invalid = { ...ir, surfaces: [{ ...s, data: { ...s.data, draft: { name: Number.NaN } } }] };
+    expect(isValidConversationIr(invalid)).toBe(false);
+    // Its surface (with the bad draft) again, beside a valid one: not trusted for being the predecessor's.
+    const next = { ...invalid, seq: invalid.seq + 1 };
+    expect(isValidConversationIr(next, invalid)).toBe(false);
+    expect(isValidConversationIr(ir)).toBe(true);
+    // A surface moved to another index, and a toast kept while the oldest is dropped, are the predecessor's own.
+    const two = { ...ir, surfaces: [s, { ...s, id: 'second' }] };
+    expect(isValidConversationIr(two, ir)).toBe(true);
+    const swapped = { ...two, surfaces: [two.surfaces[1]!, s] };
+    expect(isValidConversationIr(swapped, two)).toBe(true);
+    // The same id twice is refused whatever the predecessor was.
+    expect(isValidConversationIr({ ...two, surfaces: [s, s] }, two)).toBe(false);
+    // A changed data map under a shared view is checked.
+    const changed = { ...two, surfaces: [{ ...s, data: { ...s.data, committed: { name: Number.POSITIVE_INFINITY } } }, two.surfaces[1]!] };
+    expect([isValidConversationIr(changed, two), full(changed)]).toEqual([false, false]);
+  });
+
   fcTest.prop([arbValue], { numRuns: 500 })('agrees on arbitrary data maps (including the fast path)', (value) => {
     const ir = opened();
     const s = ir.surfaces[0]!;
