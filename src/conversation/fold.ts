@@ -118,7 +118,7 @@ export function foldMore(acc: FoldResult, entries: readonly LogEntry[], ctx: Fol
     let step: { ir: ConversationIr; outcome?: LoggedOutcome; continuation?: ActionEvent } = { ir: prev };
     try {
       step = foldEntry(prev, entry, ctx, acc);
-      if (entry.type !== 'created' && irHash(step.ir) !== entry.irHash && legacyIrHash(step.ir) !== entry.irHash) diverged(IR_HASH_DIFFERS);
+      if (entry.type !== 'created' && irHash(step.ir, prev) !== entry.irHash && legacyIrHash(step.ir) !== entry.irHash) diverged(IR_HASH_DIFFERS);
     } catch (error) {
       diverged((error as Error).message);
     }

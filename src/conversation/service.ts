@@ -454,7 +454,7 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
           const entry: LogEntry = {
             type: 'action', v: LOG_VERSION, at: iso(), request: record.request as LogActionRequest,
             draw: { now: record.draw.now, nonce: record.draw.nonce }, ...(record.effect ? { effect: record.effect } : {}),
-            irHash: irHash(ir), ...origin(options),
+            irHash: irHash(ir, prev), ...origin(options),
           };
           const continuesWith = record.continuation === undefined ? undefined : { event: record.continuation, key };
           await commit(cid, state, entry, ir, { kind: 'action', surfaceId: record.request.surfaceId, ...origin(options) }, basis, continuesWith);

@@ -41,6 +41,29 @@ describe('irHash', () => {
     }
   });
 
+  fcTest.prop([arbTransitionSequence, fc.array(fc.tuple(fc.nat(30), fc.boolean()), { maxLength: 25 })], { numRuns: 200 })(
+    'given the IR it was made from, the hash is the same (toasts added, dropped, copied or reordered)',
+    (ops, toastSteps) => {
+      const irs = applyTransitions(ops);
+      // The previous IR as a hint, and any other IR as a wrong one: neither changes the hash.
+      for (let i = 1; i < irs.length; i++) {
+        expect(irHash(irs[i]!, irs[i - 1])).toBe(irHash(structuredClone(irs[i]!)));
+        expect(irHash(irs[i]!, irs[0])).toBe(irHash(structuredClone(irs[i]!)));
+      }
+      let ir = irs.at(-1)!;
+      irHash(ir);
+      for (const [n, reorder] of toastSteps) {
+        const toast = { id: `n${n}`, level: 'info' as const, text: `t${n}`, at: '2026-01-01T00:00:00.000Z' };
+        // Mostly what addToast does (append, keep the newest 20); sometimes a copy in place, or the list turned round.
+        const toasts = reorder ? [...ir.toasts].reverse() : n % 7 === 0 && ir.toasts.length > 0
+          ? [{ ...ir.toasts[0]!, text: 'changed' }, ...ir.toasts.slice(1)] : [...ir.toasts, toast].slice(-20);
+        const next = { ...ir, toasts };
+        expect(irHash(next, ir)).toBe(irHash(structuredClone(next)));
+        ir = next;
+      }
+    },
+  );
+
   it('changes when any part changes, views and transcript included', () => {
     const [, ir] = applyTransitions([{ t: 'open', id: 'main', view: { template: 'ask', title: 'T', blocks: [], actions: [] } },
       { t: 'toast', level: 'info', text: 'hi' }]).slice(-2) as [ConversationIr, ConversationIr];
@@ -54,7 +77,7 @@ describe('irHash', () => {
       { ...ir, toasts: [{ ...ir.toasts[0]!, text: 'other' }] },
       { ...ir, toasts: [] },
     ];
-    const hashes = new Set([irHash(ir), ...variants.map(irHash)]);
+    const hashes = new Set([irHash(ir), ...variants.map((v) => irHash(v))]);
     expect(hashes.size).toBe(variants.length + 1);
   });
 
