@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ActionEventSchema } from '../planner/action-event.ts';
 import { isValidTranscript, type ConversationIr } from '../ui-ir/index.ts';
 import type { FoldResult, LoggedOutcome } from './fold.ts';
-import type { StoredOutcome } from './ingress-port.ts';
+import type { KeptEntry, StoredOutcome } from './ingress-port.ts';
 import { CreatedEntry, irHash, legacyIrHash, transcriptHashBuilder } from './log.ts';
 import { TraceSchema } from './trace.ts';
 
@@ -68,12 +68,12 @@ export interface EncodedCheckpoint {
  * full chunks from `storedChunks` on travel; the head holds the rest. Encoded a chunk at a time
  * with a yield in between: `folded`'s small parts are read at once, its IR is immutable.
  */
-export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointState['outcomes'], storedChunks = 0): Promise<EncodedCheckpoint> {
+export async function encodeCheckpoint(folded: FoldResult, outcomes: readonly KeptEntry<StoredOutcome>[], storedChunks = 0): Promise<EncodedCheckpoint> {
   const { ir } = folded;
   const fullChunks = Math.floor(ir.transcript.length / TRANSCRIPT_CHUNK);
-  const header: CheckpointHeader = {
+  const header: Omit<CheckpointHeader, 'outcomes'> = {
     checkpoint: CHECKPOINT_FORMAT, cid: folded.meta.cid, version: folded.version, irHash: irHash(ir), transcript: ir.transcript.length,
-    chunks: fullChunks, meta: folded.meta, turnCount: folded.turnCount, traces: folded.traces.slice(-MAX_KEPT_TRACES), outcomes,
+    chunks: fullChunks, meta: folded.meta, turnCount: folded.turnCount, traces: folded.traces.slice(-MAX_KEPT_TRACES),
     pending: [...folded.pending.values()], divergences: folded.divergences as CheckpointHeader['divergences'],
   };
   const chunks: EncodedCheckpoint['chunks'] = [];
@@ -82,7 +82,7 @@ export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointS
     chunks.push({ index, text: JSON.stringify(ir.transcript.slice(index * TRANSCRIPT_CHUNK, (index + 1) * TRANSCRIPT_CHUNK)) });
   }
   // Concatenated, not joined: the head stays a rope over its parts (see headerJson).
-  const head = `${headerJson(header)}\n${JSON.stringify({ ...ir, transcript: [] })}\n${JSON.stringify(ir.transcript.slice(fullChunks * TRANSCRIPT_CHUNK))}\n`;
+  const head = `${headerJson(header, outcomes)}\n${JSON.stringify({ ...ir, transcript: [] })}\n${JSON.stringify(ir.transcript.slice(fullChunks * TRANSCRIPT_CHUNK))}\n`;
   return { head, chunks, fullChunks };
 }
 
@@ -95,41 +95,71 @@ export async function encodeCheckpoint(folded: FoldResult, outcomes: CheckpointS
  * and the parts are concatenated, not joined: the head is a rope over the cached texts, copied
  * only if a store flattens it to write it (a file, Redis); the in-memory store keeps it as it is.
  */
-function headerJson(header: CheckpointHeader): string {
-  const { outcomes, pending, divergences, ...front } = header;
+function headerJson(header: Omit<CheckpointHeader, 'outcomes'>, outcomes: readonly KeptEntry<StoredOutcome>[]): string {
+  const { pending, divergences, ...front } = header;
   return `${JSON.stringify(front).slice(0, -1)},"outcomes":[${outcomesJson(outcomes, header.meta)}],${JSON.stringify({ pending, divergences }).slice(1)}`;
 }
 
-type KeptOutcome = CheckpointHeader['outcomes'][number];
-
 /**
- * The outcomes of a conversation's last checkpoint and their texts, by its created entry (one
- * object for as long as this process keeps the conversation). Between two checkpoints the list
- * moves by whole entries: expired or surplus ones leave the front, new ones join the back. So
- * the texts of the kept ones are found by position, comparing outcomes by pointer (stored
- * outcomes are immutable) — not by a WeakMap lookup per outcome, a thousand cache misses at
- * every checkpoint (~10 µs per action).
+ * The entries of a conversation's last checkpoint, their texts and runs of BLOCK texts joined, by
+ * its created entry (one object for as long as this process keeps the conversation). Between two
+ * checkpoints the list moves by whole entries: expired or surplus ones leave the front, new ones
+ * join the back, and each kept one is the same frozen object (MemoryIdempotencyStore.entries).
+ * So what was encoded is found by position and pointer comparison: a kept entry's text, and a
+ * block whose entries are all still there, in order, is reused whole. A checkpoint then costs a
+ * pointer comparison per entry and a few dozen concatenations, not a lookup and a concatenation
+ * per entry (a thousand cache misses and two thousand rope nodes: ~10 µs per action).
  */
-const lastOutcomes = new WeakMap<object, { kept: readonly KeptOutcome[]; texts: readonly string[] }>();
+interface EncodedOutcomes { kept: readonly object[]; texts: readonly string[]; blocks: ReadonlyMap<number, string> }
+const lastOutcomes = new WeakMap<object, EncodedOutcomes>();
+const BLOCK = 32;
 
-function outcomesJson(outcomes: readonly KeptOutcome[], owner: object): string {
+function outcomesJson(outcomes: readonly KeptEntry<StoredOutcome>[], owner: object): string {
   const last = lastOutcomes.get(owner);
-  const first = outcomes[0];
-  const shift = last === undefined || first === undefined ? -1 : last.kept.findIndex((k) => sameOutcome(k, first));
-  const texts: string[] = [];
+  const n = outcomes.length;
+  const shift = last === undefined || n === 0 ? -1 : last.kept.indexOf(outcomes[0]!);
+  const same = (i: number): boolean => shift >= 0 && last!.kept[i + shift] === outcomes[i];
+  const texts: string[] = new Array<string>(n);
+  const blocks = new Map<number, string>();
   let list = '';
-  for (let i = 0; i < outcomes.length; i += 1) {
+  const add = (text: string): void => { list = list === '' ? text : `${list},${text}`; };
+  let loose = 0; // where the texts not yet added begin
+  const flush = (end: number): void => {
+    if (end > loose) add(texts.slice(loose, end).join(','));
+    loose = end;
+  };
+  let i = 0;
+  while (i < n) {
+    const old = shift >= 0 && i + BLOCK <= n ? last!.blocks.get(i + shift) : undefined;
+    if (old !== undefined && allSame(i, i + BLOCK, same)) {
+      flush(i);
+      for (let k = i; k < i + BLOCK; k += 1) texts[k] = last!.texts[k + shift]!;
+      blocks.set(i, old);
+      add(old);
+      i += BLOCK;
+      loose = i;
+      continue;
+    }
     const kept = outcomes[i]!;
-    const was = shift < 0 ? undefined : last!.kept[i + shift];
-    const text = was !== undefined && sameOutcome(was, kept) ? last!.texts[i + shift]! : JSON.stringify(kept);
-    texts.push(text);
-    list = i === 0 ? text : `${list},${text}`;
+    texts[i] = same(i) ? last!.texts[i + shift]! : JSON.stringify({ key: kept.key, outcome: kept.value, storedAt: kept.storedAt });
+    i += 1;
+    // A run of BLOCK new texts becomes a block the next checkpoint can take whole.
+    if (i - loose === BLOCK) {
+      const block = texts.slice(loose, i).join(',');
+      blocks.set(loose, block);
+      add(block);
+      loose = i;
+    }
   }
-  lastOutcomes.set(owner, { kept: outcomes, texts });
+  flush(n);
+  lastOutcomes.set(owner, { kept: outcomes, texts, blocks });
   return list;
 }
 
-const sameOutcome = (a: KeptOutcome, b: KeptOutcome): boolean => a.outcome === b.outcome && a.key === b.key && a.storedAt === b.storedAt;
+function allSame(from: number, to: number, same: (i: number) => boolean): boolean {
+  for (let i = from; i < to; i += 1) if (!same(i)) return false;
+  return true;
+}
 
 export type DecodedCheckpoint =
   | { ok: true; state: CheckpointState; /** The IR hash entry `version` of the log must have recorded. */ irHash: string; /** Full chunks it names. */ chunks: number }

@@ -216,8 +216,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     state.checkpointing = true;
     state.checkpointed = state.folded.version;
     const taken = { ...state.folded, traces: state.folded.traces.slice(), pending: new Map(state.folded.pending), divergences: state.folded.divergences.slice() };
-    const outcomes = state.idempotency.entries().map(({ key, value, storedAt }) => ({ key, outcome: value, storedAt }));
-    void encodeCheckpoint(taken, outcomes, state.chunksStored ?? 0)
+    void encodeCheckpoint(taken, state.idempotency.entries(), state.chunksStored ?? 0)
       .then(async (encoded) => {
         await checkpoints.write(cid, encoded.head, encoded.chunks);
         state.chunksStored = encoded.fullChunks;

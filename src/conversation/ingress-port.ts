@@ -6,7 +6,7 @@ import {
 import type { ActionEvent } from '../planner/action-event.ts';
 import type { ConversationIr, Draw } from '../ui-ir/index.ts';
 
-export type { ActionRequest, IngressRequest, IngressOutcome, StoredOutcome } from '../ingress/index.ts';
+export type { ActionRequest, IngressRequest, IngressOutcome, KeptEntry, StoredOutcome } from '../ingress/index.ts';
 
 /**
  * The seam to src/ingress for live requests: `createIngress(...)`. The service calls `apply`

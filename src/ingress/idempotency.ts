@@ -12,8 +12,12 @@ export interface MemoryIdempotencyStore<V> extends IdempotencyStore<V> {
   /** `storedAt` (ms, default now) starts the entry's TTL; an already expired entry is not kept. */
   set(key: string, value: V, storedAt?: number): void;
   readonly size: number;
-  /** The live entries, oldest first, each with when it was stored (to keep them across a restart). */
-  entries(): Array<{ key: string; value: V; storedAt: number }>;
+  /**
+   * The live entries, oldest first, each with when it was stored (to keep them across a restart).
+   * Each entry is one frozen object for as long as it is kept: a checkpoint finds the entries it
+   * encoded before by identity.
+   */
+  entries(): Array<KeptEntry<V>>;
 }
 
 export interface MemoryIdempotencyOptions {
@@ -28,8 +32,10 @@ export interface MemoryIdempotencyOptions {
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_IDEMPOTENCY_MAX_ENTRIES = 10_000;
 
+export type KeptEntry<V> = Readonly<{ key: string; value: V; storedAt: number }>;
+
 /** `superseded`: its key was set again (a later entry answers for it); the Map holds an entry only while it is not. */
-interface Entry<V> { readonly key: string; readonly value: V; readonly expiresAt: number; superseded: boolean }
+interface Entry<V> { readonly kept: KeptEntry<V>; readonly expiresAt: number; superseded: boolean }
 
 /**
  * A Map for lookups plus a FIFO of entries in insertion order. With one TTL for all, insertion
@@ -51,7 +57,7 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
   const dropFront = (): void => {
     const entry = queue[head]!;
     queue[head++] = undefined;
-    if (entries.get(entry.key) === entry) entries.delete(entry.key);
+    if (entries.get(entry.kept.key) === entry) entries.delete(entry.kept.key);
     if (head >= 1024 && head * 2 >= queue.length) {
       queue = queue.slice(head);
       head = 0;
@@ -66,15 +72,15 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
       const now = clock();
       sweep(now);
       const entry = entries.get(key);
-      return entry && entry.expiresAt > now ? entry.value : undefined;
+      return entry && entry.expiresAt > now ? entry.kept.value : undefined;
     },
     entries() {
       sweep(clock());
-      const live: Array<{ key: string; value: V; storedAt: number }> = [];
+      const live: Array<KeptEntry<V>> = [];
       for (let i = head; i < queue.length; i += 1) {
         const entry = queue[i]!;
         // The flag, not a Map lookup per entry: a checkpoint lists up to the store's bound of them.
-        if (!entry.superseded) live.push({ key: entry.key, value: entry.value, storedAt: entry.expiresAt - ttlMs });
+        if (!entry.superseded) live.push(entry.kept);
       }
       return live;
     },
@@ -83,7 +89,7 @@ export function createMemoryIdempotencyStore<V>(options: MemoryIdempotencyOption
       sweep(now);
       const expiresAt = (storedAt ?? now) + ttlMs;
       if (!(expiresAt > now)) return;
-      const entry: Entry<V> = { key, value, expiresAt, superseded: false };
+      const entry: Entry<V> = { kept: Object.freeze({ key, value, storedAt: expiresAt - ttlMs }), expiresAt, superseded: false };
       const previous = entries.get(key);
       if (previous !== undefined) previous.superseded = true;
       entries.set(key, entry);

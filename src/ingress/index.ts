@@ -53,7 +53,7 @@ export type {
 export {
   createMemoryIdempotencyStore, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_IDEMPOTENCY_TTL_MS,
 } from './idempotency.ts';
-export type { IdempotencyStore, MemoryIdempotencyOptions, MemoryIdempotencyStore } from './idempotency.ts';
+export type { IdempotencyStore, KeptEntry, MemoryIdempotencyOptions, MemoryIdempotencyStore } from './idempotency.ts';
 export { DEFAULT_INGRESS_LIMITS, resolveLimits } from './limits.ts';
 export type { IngressLimits } from './limits.ts';
 export { HTML_FIELDS, RESERVED_CONTEXT_KEYS, SAFE_ID_PATTERN } from './request.ts';

@@ -119,16 +119,18 @@ describe('checkpoints', () => {
     const cid = await drive(service, [{ kind: 'say', prompt: 0 }, { kind: 'save', name: 'Aria', key: true }]);
     const folded = foldLog((await store.read(cid))!, foldContext);
     type Kept = Parameters<typeof encodeCheckpoint>[1][number];
-    const pool: Kept[] = Array.from({ length: 300 }, (_, i) => ({
+    const pool: Kept[] = Array.from({ length: 300 }, (_, i) => Object.freeze({
       key: `k-${i}`, storedAt: 1_000 + i,
-      outcome: { fingerprint: `f-${i}`, outcome: { kind: 'applied', status: 200, replayed: false, surfaceId: 'main', action: 'form.submit', rev: i, toast: { level: 'success', text: `Saved “${i}”` } } },
+      value: { fingerprint: `f-${i}`, outcome: { kind: 'applied', status: 200, replayed: false, surfaceId: 'main', action: 'form.submit', rev: i, toast: { level: 'success', text: `Saved “${i}”` } } },
     }) as never);
-    const fresh = (list: Kept[]): Kept[] => list.map((o) => ({ ...o })); // new wrappers, as every checkpoint makes
+    // The store's own objects (a kept entry is one object while it is kept), and sometimes new ones with the same content.
+    let round = 0;
+    const fresh = (list: Kept[]): Kept[] => (round++ % 3 === 2 ? list.map((o) => ({ ...o })) : list);
     const lists: Kept[][] = [
       [], pool.slice(0, 3), pool.slice(0, 3), pool.slice(0, 100), pool.slice(0, 100), pool.slice(0, 164), // growing
       pool.slice(32, 196), pool.slice(64, 228), pool.slice(70, 228), // the front expires or is evicted, the end grows
       [...pool.slice(70, 150), ...pool.slice(151, 228)], // a key used again: its first entry leaves the middle
-      pool.slice(70, 228).map((o, i) => (i === 90 ? { ...o, key: 'other' } : o)), // same outcome object, another key
+      pool.slice(70, 228).map((o, i) => (i === 90 ? { ...o, key: 'other' } : o)), // same outcome, another key
       pool.slice(70, 228).map((o, i) => (i === 0 ? { ...o, storedAt: 1 } : o)), // or another time
       [...pool.slice(0, 150)].reverse(), pool.slice(0, 150), // any order
     ];
@@ -136,8 +138,39 @@ describe('checkpoints', () => {
       const text = (await encodeCheckpoint(folded, fresh(outcomes))).head.split('\n')[0]!;
       const parsed = JSON.parse(text) as Record<string, unknown>;
       expect(Object.keys(parsed)).toEqual(['checkpoint', 'cid', 'version', 'irHash', 'transcript', 'chunks', 'meta', 'turnCount', 'traces', 'outcomes', 'pending', 'divergences']);
-      expect(text).toBe(JSON.stringify({ ...parsed, outcomes }));
+      expect(text).toBe(JSON.stringify({ ...parsed, outcomes: outcomes.map(({ key, value, storedAt }) => ({ key, outcome: value, storedAt })) }));
     }
+  });
+
+  it('the kept outcomes\' text is their JSON after any run of drops, additions, re-keys and copies (reused blocks never stand in for content)', async () => {
+    const store = createMemoryStore();
+    const { service } = makeService(store, { demo: true, entropy: createSeededSource('cp-blocks'), limits: { checkpointEvery: 0 } });
+    const cid = await drive(service, [{ kind: 'say', prompt: 0 }]);
+    const folded = foldLog((await store.read(cid))!, foldContext);
+    type Kept = Parameters<typeof encodeCheckpoint>[1][number];
+    let made = 0;
+    const entry = (): Kept => Object.freeze({ key: `k-${made}`, storedAt: made, value: { fingerprint: `f-${made++}` } as never });
+    const op = fc.oneof(
+      fc.record({ t: fc.constant('drop' as const), n: fc.nat(70) }),
+      fc.record({ t: fc.constant('add' as const), n: fc.nat(90) }),
+      fc.record({ t: fc.constant('rekey' as const), at: fc.nat(200) }),
+      fc.record({ t: fc.constant('copy' as const), at: fc.nat(200) }),
+    );
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
+      let list: Kept[] = [];
+      for (const o of ops) {
+        if (o.t === 'drop') list = list.slice(o.n);
+        else if (o.t === 'add') list = [...list, ...Array.from({ length: o.n }, entry)];
+        else if (list.length > 0) {
+          const at = o.at % list.length;
+          // Another key for an entry in the middle (its first use superseded), or the same content in a new object.
+          list = list.map((k, i) => (i !== at ? k : o.t === 'rekey' ? entry() : Object.freeze({ ...k })));
+        }
+        const text = (await encodeCheckpoint(folded, list)).head.split('\n')[0]!;
+        const parsed = JSON.parse(text) as Record<string, unknown>;
+        expect(text).toBe(JSON.stringify({ ...parsed, outcomes: list.map(({ key, value, storedAt }) => ({ key, outcome: value, storedAt })) }));
+      }
+    }), { numRuns: 60 });
   });
 
   it('a long transcript: full chunks are stored once and only new ones travel; a restart reads them all back', async () => {
