@@ -43,8 +43,9 @@ export async function startServers(execArgv: readonly string[] = [], env: Record
   /** Sends `message` to the server process and resolves with its next message (bench/profile-actions.ts HEAP=1). */
   ask(message: string): Promise<unknown>;
 }> {
-  // BENCH_NATIVE_TS=1 (Node 24 and later): Node's own type transform instead of tsx, which keeps
-  // the sources' line numbers in a CPU profile (tsx's output is one line per module).
+  // BENCH_NATIVE_TS=1 (Node 24 and later): Node's own type transform instead of tsx, so a CPU
+  // profile tells functions apart by line (the transformed module's, near the source's; tsx
+  // writes each module on one line).
   const loader = process.env.BENCH_NATIVE_TS === '1' ? ['--experimental-transform-types', '--disable-warning=ExperimentalWarning'] : ['--import', 'tsx'];
   const child = fork(join(root, 'bench', '_http-actions-server.ts'), [], {
     cwd: root, execPath, execArgv: [...loader, '--import', pathToFileURL(join(CURRENT_ROOT, 'bench', '_exit-with-parent.mjs')).href, ...execArgv], env: { ...process.env, ...env, SURFACER_BENCH_SERVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
