@@ -264,7 +264,17 @@ describe('v0.8 and v0.9 clients of one conversation stay equivalent', () => {
         c09.close();
         r.host.close();
       }
-    }), { numRuns: 100 });
+    }), {
+      numRuns: 100,
+      // Each kind of step at least once, whatever the draws: per client, a fresh conversation, a
+      // submit of the card, the same panel sent again from before it (stale), an error report.
+      // One text every field of the card takes (its link field included), in whatever order.
+      examples: (['0.8', '0.9'] as const).map((via) => [`fixed ${via}`, [
+        { kind: 'submit', via, texts: Array.from({ length: 6 }, () => 'https://example.com/a'), checks: [], button: 0 },
+        { kind: 'stale', via, button: 0 },
+        { kind: 'report', via },
+      ]] as [string, Step[]]),
+    });
     expect(runs).toBe(100);
     // Accepted submits from either client, stale ones refused, reports and resets all happened.
     for (const what of ['userAction v0.8 200', 'action v0.9 200', 'userAction v0.8 409', 'action v0.9 409', 'error v0.8 202', 'error v0.9 202']) {
