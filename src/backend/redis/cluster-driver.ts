@@ -103,8 +103,11 @@ export function createClusterDriver(seeds: string[], options: DriverOptions): Re
     });
     return sent;
   };
-  (cluster as unknown as { sSubscribe: (channel: string, listener: unknown, bufferMode?: boolean) => Promise<void> })
-    .sSubscribe = (channel, listener, bufferMode) => resubscribe(channel, listener, bufferMode, 0);
+  type Subscribing = { sSubscribe: (channel: string, listener: unknown, bufferMode?: boolean) => Promise<void> };
+  const guarded: Subscribing['sSubscribe'] = (channel, listener, bufferMode) => resubscribe(channel, listener, bufferMode, 0);
+  // createCluster returns an object whose prototype is the cluster instance (`_self`), and the
+  // re-subscription runs bound to that instance: the guard goes on both.
+  for (const target of new Set([cluster, (cluster as unknown as { _self?: object })._self ?? cluster])) (target as Subscribing).sSubscribe = guarded;
 
   return {
     cluster: true,
