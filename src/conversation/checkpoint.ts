@@ -110,7 +110,8 @@ function headerJson(header: Omit<CheckpointHeader, 'outcomes'>, outcomes: readon
  * pointer comparison per entry and a few dozen concatenations, not a lookup and a concatenation
  * per entry (a thousand cache misses and two thousand rope nodes: ~10 µs per action).
  */
-interface EncodedOutcomes { kept: readonly object[]; texts: readonly string[]; blocks: ReadonlyMap<number, string> }
+/** `texts`: only of entries outside a block (a block's text holds theirs; kept twice, a long list would cost its size again per conversation). */
+interface EncodedOutcomes { kept: readonly object[]; texts: readonly (string | undefined)[]; blocks: ReadonlyMap<number, string> }
 const lastOutcomes = new WeakMap<object, EncodedOutcomes>();
 const BLOCK = 32;
 
@@ -119,7 +120,7 @@ function outcomesJson(outcomes: readonly KeptEntry<StoredOutcome>[], owner: obje
   const n = outcomes.length;
   const shift = last === undefined || n === 0 ? -1 : last.kept.indexOf(outcomes[0]!);
   const same = (i: number): boolean => shift >= 0 && last!.kept[i + shift] === outcomes[i];
-  const texts: string[] = new Array<string>(n);
+  const texts: Array<string | undefined> = new Array<string | undefined>(n);
   const blocks = new Map<number, string>();
   let list = '';
   const add = (text: string): void => { list = list === '' ? text : `${list},${text}`; };
@@ -133,7 +134,6 @@ function outcomesJson(outcomes: readonly KeptEntry<StoredOutcome>[], owner: obje
     const old = shift >= 0 && i + BLOCK <= n ? last!.blocks.get(i + shift) : undefined;
     if (old !== undefined && allSame(i, i + BLOCK, same)) {
       flush(i);
-      for (let k = i; k < i + BLOCK; k += 1) texts[k] = last!.texts[k + shift]!;
       blocks.set(i, old);
       add(old);
       i += BLOCK;
@@ -141,12 +141,13 @@ function outcomesJson(outcomes: readonly KeptEntry<StoredOutcome>[], owner: obje
       continue;
     }
     const kept = outcomes[i]!;
-    texts[i] = same(i) ? last!.texts[i + shift]! : JSON.stringify({ key: kept.key, outcome: kept.value, storedAt: kept.storedAt });
+    texts[i] = (same(i) ? last!.texts[i + shift] : undefined) ?? JSON.stringify({ key: kept.key, outcome: kept.value, storedAt: kept.storedAt });
     i += 1;
     // A run of BLOCK new texts becomes a block the next checkpoint can take whole.
     if (i - loose === BLOCK) {
       const block = texts.slice(loose, i).join(',');
       blocks.set(loose, block);
+      texts.fill(undefined, loose, i);
       add(block);
       loose = i;
     }
