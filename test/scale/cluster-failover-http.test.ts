@@ -25,6 +25,8 @@ import { turn } from './support/user.ts';
 const KILLS = 10;
 const USERS = 3;
 const PREFIX = 'scale-cfail:';
+/** How long the kills may take (about 40 s on an idle machine), within the test's 240 s. */
+const KILLING_MS = 180_000;
 
 let cluster: Cluster<TestRedisCluster>;
 const followers: A2uiFollower[] = [];
@@ -73,19 +75,28 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
     const epoch = async (): Promise<number> => Number(/cluster_current_epoch:(\d+)/.exec(String(await redis.command((await redis.primaryFor(keys.log(busy.c.cid))), ['CLUSTER', 'INFO'])))?.[1]);
     const startEpoch = await epoch();
     const kills: Array<{ port: number; at: number; promotedMs: number; recoveredMs: number; healthyMs: number }> = [];
-    try {
-      for (let k = 0; k < KILLS && unexpected.length === 0; k += 1) {
+    // Each step below has its own deadline, but together they could outlast the test's: a run
+    // that is still killing after KILLING_MS fails with where it was, not with vitest's timeout.
+    let phase = 'starting';
+    let gaveUp = false;
+    const killing = async (): Promise<void> => {
+      for (let k = 0; k < KILLS && unexpected.length === 0 && !gaveUp; k += 1) {
         // Varied moments: after 0.1–1.5 s of load since the cluster was whole again.
+        phase = `kill ${k + 1}: load before it`;
         await sleep(100 + rand() * 1_400);
+        phase = `kill ${k + 1}: killing the primary`;
         const victim: TestRedis = await redis.primaryFor(keys.log(busy.c.cid));
         const killedAt = performance.now();
         await victim.kill();
+        phase = `kill ${k + 1}: waiting for a replica of ${victim.port} to be promoted`;
         const promoted = await redis.promotedOver(victim, keys.log(busy.c.cid));
         const promotedMs = performance.now() - killedAt;
         // Back as the new primary's replica (wiped and rejoined, as a failed node is replaced), at
         // once or up to 1 s after the promotion.
         if (rand() < 0.5) await sleep(rand() * 1_000);
+        phase = `kill ${k + 1}: ${victim.port} rejoining as ${promoted.port}'s replica`;
         await redis.rejoinAsReplica(victim, promoted);
+        phase = `kill ${k + 1}: waiting for the busy conversation to be acknowledged again`;
         for (;;) {
           if (acks.some((a) => a.user === 0 && a.at > killedAt)) break;
           if (unexpected.length > 0) break;
@@ -96,6 +107,7 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
           await sleep(20);
         }
         const recoveredMs = performance.now() - killedAt;
+        phase = `kill ${k + 1}: the busy renderer reconnecting to instance ${1 - busy.on}`;
         // The busy user's renderer moves to the other instance, resuming with Last-Event-ID (as
         // EventSource does, again after a 503 while the shard is away).
         for (let tries = 0; ; tries += 1) {
@@ -108,12 +120,27 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
             await sleep(200);
           }
         }
+        phase = `kill ${k + 1}: waiting for the cluster to be whole`;
         await redis.waitHealthy();
         kills.push({ port: victim.port, at: Math.round(killedAt), promotedMs, recoveredMs, healthyMs: performance.now() - killedAt });
       }
+    };
+    let watchdog: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([killing(), new Promise<never>((_, reject) => {
+        watchdog = setTimeout(() => reject(new Error(
+          `still killing after ${KILLING_MS / 1_000} s (seed ${seed}): at ${phase}; the busy user is ${busy.doing}; kills so far ${JSON.stringify(kills)}`,
+        )), KILLING_MS);
+      })]);
+    } catch (error) {
+      gaveUp = true;
+      load.abandon();
+      throw error;
     } finally {
-      await load.stop();
+      clearTimeout(watchdog);
     }
+    phase = 'stopping the load';
+    await load.stop();
     if (unexpected.length > 0) {
       for (const s of busy.submissions.slice(-4)) console.log(s.key, s.attempts.join('\n   '));
       const entries = await readRedisLog(redis.url, PREFIX, busy.c.cid);

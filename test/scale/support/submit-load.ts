@@ -24,6 +24,12 @@ export interface SubmitLoad {
   readonly unexpected: string[];
   /** Ends every loop after its current submission is acknowledged. */
   stop(): Promise<void>;
+  /**
+   * Ends every loop at its next step, its current submission left as it is: for a test that has
+   * already failed, whose own error is then the one reported (not a timeout while a loop retries
+   * a shard that never came back).
+   */
+  abandon(): void;
 }
 
 /**
@@ -84,6 +90,7 @@ export function startSubmitLoad(
   users: readonly LoadUser[], instances: readonly E2eServer[], clients: readonly SessionClient[], options: { staleAfterLoss?: (u: LoadUser) => Promise<number> } = {},
 ): SubmitLoad {
   let stopped = false;
+  let abandoned = false;
   const acks: SubmitLoad['acks'] = [];
   const unexpected: string[] = [];
   async function loop(u: LoadUser, j: number): Promise<void> {
@@ -94,6 +101,7 @@ export function startSubmitLoad(
       const s: Submission = { key: `u${j}-${n}`, action: characterAction(u.follower.sim, { name: `User ${j}.${n}`, personality: `Take ${n}.` }), acked: false, unavailable: 0, attempts: [] };
       u.submissions.push(s);
       for (let attempt = 0; !s.acked; attempt += 1) {
+        if (abandoned) return;
         const via = (n + attempt) % clients.length;
         const answer = await clients[via]!.a2uiEvent(u.c, s.action, s.key);
         s.attempts.push(`${performance.now().toFixed(0)} i${via} ${answer.status} ${answer.status === 200 ? `replayed=${answer.body.replayed} rev=${JSON.stringify((answer.body.surface as { rev?: number } | undefined)?.rev)}` : String(answer.body.technical_detail ?? '').slice(0, 120)}`);
@@ -134,6 +142,10 @@ export function startSubmitLoad(
     async stop() {
       stopped = true;
       await Promise.all(loops);
+    },
+    abandon() {
+      stopped = true;
+      abandoned = true;
     },
   };
 }
