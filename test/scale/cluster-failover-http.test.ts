@@ -126,21 +126,12 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
       }
     };
     let watchdog: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([killing(), new Promise<never>((_, reject) => {
-        watchdog = setTimeout(() => reject(new Error(
-          `still killing after ${KILLING_MS / 1_000} s (seed ${seed}): at ${phase}; the busy user is ${busy.doing}; kills so far ${JSON.stringify(kills)}`,
-        )), KILLING_MS);
-      })]);
-    } catch (error) {
-      gaveUp = true;
-      load.abandon();
-      throw error;
-    } finally {
-      clearTimeout(watchdog);
-    }
-    phase = 'stopping the load';
-    await load.stop();
+    await load.during(() => Promise.race([killing(), new Promise<never>((_, reject) => {
+      watchdog = setTimeout(() => {
+        gaveUp = true;
+        reject(new Error(`still killing after ${KILLING_MS / 1_000} s (seed ${seed}): at ${phase}; the busy user is ${busy.doing}; kills so far ${JSON.stringify(kills)}`));
+      }, KILLING_MS);
+    })]).finally(() => clearTimeout(watchdog)));
     if (unexpected.length > 0) {
       for (const s of busy.submissions.slice(-4)) console.log(s.key, s.attempts.join('\n   '));
       const entries = await readRedisLog(redis.url, PREFIX, busy.c.cid);

@@ -42,7 +42,7 @@ describe('Redis Cluster: the busy conversation\'s slot moved while it is used', 
 
     const load = startSubmitLoad(users, instances, clients);
     const moves: Array<{ to: number; ms: number; acksDuring: number }> = [];
-    try {
+    await load.during(async () => {
       for (const to of route) {
         await sleep(500);
         const before = load.acks.filter((a) => a.user === 0).length;
@@ -58,12 +58,7 @@ describe('Redis Cluster: the busy conversation\'s slot moved while it is used', 
         }
       }
       await sleep(500);
-    } catch (error) {
-      // Its own error is the one reported, not a timeout while the loops retry.
-      load.abandon();
-      throw error;
-    }
-    await load.stop();
+    });
     expect(load.unexpected).toEqual([]);
     expect(moves).toHaveLength(route.length);
 

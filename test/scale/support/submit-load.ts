@@ -25,11 +25,11 @@ export interface SubmitLoad {
   /** Ends every loop after its current submission is acknowledged. */
   stop(): Promise<void>;
   /**
-   * Ends every loop at its next step, its current submission left as it is: for a test that has
-   * already failed, whose own error is then the one reported (not a timeout while a loop retries
-   * a shard that never came back).
+   * Runs `body` under the load, then stops it. A body that fails ends every loop at its next step
+   * instead, its current submission left as it is: the body's own error is the one reported, not
+   * a timeout while a loop retries a shard that never came back.
    */
-  abandon(): void;
+  during<T>(body: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -143,9 +143,17 @@ export function startSubmitLoad(
       stopped = true;
       await Promise.all(loops);
     },
-    abandon() {
-      stopped = true;
-      abandoned = true;
+    async during(body) {
+      let result;
+      try {
+        result = await body();
+      } catch (error) {
+        stopped = true;
+        abandoned = true;
+        throw error;
+      }
+      await this.stop();
+      return result;
     },
   };
 }
