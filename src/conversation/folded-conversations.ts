@@ -45,6 +45,9 @@ export interface FoldedState {
 
 /** How far back a resuming client is brought up to date by an update rather than a full init. */
 export const RECENT_VERSIONS = 64;
+/** Kept idempotency outcomes per entry between two checkpoints, at most (checkpointDue). */
+const OUTCOMES_PER_ENTRY = 8;
+const MAX_SPACING = 4;
 
 export interface FoldedConversations {
   /** The cached state (loaded whole on a miss), without looking for newer entries. */
@@ -202,6 +205,21 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
     })().finally(() => loading.delete(cid));
     loading.set(cid, promise);
     return promise;
+  }
+
+  /**
+   * Every checkpointEvery entries, or less often while the conversation keeps many idempotency
+   * outcomes: a checkpoint lists every kept outcome (up to idempotencyKeys, 1,024 by default),
+   * however few are new, so its cost grows with them while what it saves a load (folding the
+   * entries since the last one) does not. So at most OUTCOMES_PER_ENTRY kept outcomes per entry
+   * since the last checkpoint, and never more than MAX_SPACING × checkpointEvery entries apart:
+   * an action-heavy conversation keeping 1,024 is checkpointed every 128 entries (by default),
+   * and its load folds at most that many (128 actions: 4–9 ms here, yielding; issue 34).
+   */
+  function checkpointDue(state: FoldedState): boolean {
+    const since = state.folded.version - state.checkpointed;
+    if (since < limits.checkpointEvery) return false;
+    return since >= limits.checkpointEvery * MAX_SPACING || since * OUTCOMES_PER_ENTRY >= state.idempotency.size;
   }
 
   /**
@@ -369,7 +387,7 @@ export function createFoldedConversations(options: FoldedConversationsOptions): 
           trimTraces(state.folded);
         }
         if (prev !== next) emit({ cid, prev, next, cause, version: state.folded.version });
-        if (state.folded.version - state.checkpointed >= limits.checkpointEvery) checkpoint(cid, state);
+        if (checkpointDue(state)) checkpoint(cid, state);
       });
     },
     subscribe(cid, listener) {

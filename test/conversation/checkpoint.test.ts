@@ -113,6 +113,39 @@ describe('checkpoints', () => {
     expect(turn.ok).toBe(true);
   });
 
+  it('an action-heavy conversation is checkpointed less often: at most 8 kept outcomes per entry since the last checkpoint, at most 4 × checkpointEvery entries apart (issue 34)', async () => {
+    const store = createMemoryStore();
+    const versions: number[] = [];
+    const write = store.checkpoints!.write;
+    (store.checkpoints as { write: typeof write }).write = (cid, head, chunks) => {
+      versions.push((JSON.parse(head.split('\n')[0]!) as { version: number }).version);
+      return write(cid, head, chunks);
+    };
+    const { service } = makeService(store, { demo: true, entropy: createSeededSource('cp-spacing'), limits: { checkpointEvery: 4 } });
+    const saves = 160;
+    const cid = await drive(service, [{ kind: 'say', prompt: 0 }, ...Array.from({ length: saves }, (_, i): Step => ({ kind: 'save', name: `Aria ${i}`, key: true }))]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const entries = (await store.read(cid))!;
+    expect(entries).toHaveLength(saves + 2);
+    // Every save keeps its key's outcome. When entry v is committed the store holds v − 3 (the
+    // created entry and the turn come first, and v's own is remembered once it is committed).
+    const gaps = versions.map((v, i) => ({ v, gap: v - (versions[i - 1] ?? 0) }));
+    for (const { v, gap } of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(4);
+      expect(gap).toBeLessThanOrEqual(16);
+      expect(gap === 16 || gap * 8 >= v - 3).toBe(true);
+      // Not later than due: one entry earlier was not (the write before it had finished: the drive yields between steps).
+      expect((gap - 1) * 8 >= v - 4 && gap - 1 >= 4).toBe(false);
+    }
+    expect(gaps.slice(0, 4).map((g) => g.gap)).toEqual([4, 4, 4, 4]);
+    expect(gaps.at(-1)!.gap).toBe(16);
+    // Every 4 entries would have been 40 checkpoints.
+    expect(versions.length).toBeLessThanOrEqual(20);
+    // And a restart still loads from the last one and the entries after it.
+    const restarted = makeService(store, { demo: true, entropy: createSeededSource('cp-spacing-2'), limits: { checkpointEvery: 4 } }).service;
+    expect(JSON.stringify((await restarted.get(cid))!.ir)).toBe(JSON.stringify((await service.get(cid))!.ir));
+  });
+
   it('the head\'s header is JSON.stringify of it, byte for byte, however the kept outcomes change between checkpoints (each outcome encoded once)', async () => {
     const store = createMemoryStore();
     const { service } = makeService(store, { demo: true, entropy: createSeededSource('cp-header'), limits: { checkpointEvery: 0 } });

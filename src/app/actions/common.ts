@@ -18,9 +18,25 @@ export function inputInvalid(problems: readonly FieldProblem[]): Failure {
   };
 }
 
+type Checked = { ok: true; fields: readonly FieldBlock[]; sent: DataMap; committed: DataMap } | Failure;
+
+/**
+ * The last check per context object: a card's submit is checked by its effect's `prepare`, then
+ * by its handler, with the same surface and context (the IR and the checked context are never
+ * mutated), so the second is a lookup. A retried decision on a newer surface checks again.
+ */
+const lastChecks = new WeakMap<object, { surface: Surface; checked: Checked }>();
+
 /** Pure: a submit's domain check, the values as sent and their normalised (committed) form. */
-export function checkSubmission(surface: Surface, context: Record<string, unknown>):
-  { ok: true; fields: readonly FieldBlock[]; sent: DataMap; committed: DataMap } | Failure {
+export function checkSubmission(surface: Surface, context: Record<string, unknown>): Checked {
+  const last = lastChecks.get(context);
+  if (last?.surface === surface) return last.checked;
+  const checked = checkFields(surface, context);
+  lastChecks.set(context, { surface, checked });
+  return checked;
+}
+
+function checkFields(surface: Surface, context: Record<string, unknown>): Checked {
   const fields = viewFields(surface.view);
   const sent = sentValues(fields, context);
   const result = normaliseForCommit(fields, { ...surface.data.draft, ...sent });
