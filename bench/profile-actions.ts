@@ -7,6 +7,7 @@
  *   HEAP=1 … (no CPU profiler: what the server allocates per round trip during the measured run,
  *     by allocating function and by our own functions inclusive, from V8's sampling heap profiler
  *     with collected objects kept; this build only)
+ *   BENCH_SERVER_FLAGS='--trace-gc …' … (node flags for the server, e.g. to see its collections)
  *   PROFILE_BUILD=<commit or path> … (profile that build's server instead, same client; see
  *     bench/_other-build.ts: a commit is checked out in a temporary worktree, removed afterwards)
  *
@@ -138,7 +139,8 @@ async function main(): Promise<void> {
   let done = 0;
   try {
     if (other) ROOT = pathToFileURL(other.root).href + '/';
-    servers = await startServers(profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [], heap ? { BENCH_HEAP_SAMPLING: '1' } : {}, other?.root);
+    const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
+    servers = await startServers([...flags, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])], heap ? { BENCH_HEAP_SAMPLING: '1' } : {}, other?.root);
     const base = `http://127.0.0.1:${servers.ports[store]}`;
     const { cookie, slots } = await prepare(base);
     await runCannonOn(base, cookie, slots, mode, Math.min(2, duration));
