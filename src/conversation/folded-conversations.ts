@@ -47,6 +47,7 @@ export interface FoldedState {
 export const RECENT_VERSIONS = 64;
 /** Kept idempotency outcomes per entry between two checkpoints, at most (checkpointDue). */
 const OUTCOMES_PER_ENTRY = 8;
+/** Entries between two checkpoints, at most, in units of checkpointEvery (checkpointDue). */
 const MAX_SPACING = 4;
 
 export interface FoldedConversations {
