@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { ACTION_ANSWER_BYTES } from './_http-actions-server.ts';
 import { CURRENT_ROOT, openBuild } from './_other-build.ts';
+import { describeSignTest, signTest } from './_sign-test.ts';
 import { nodeBinary } from '../scripts/node-binary.mjs';
 
 /**
@@ -329,6 +330,11 @@ async function compareOn(other: ReturnType<typeof openBuild>, execPath: string):
       const [a, b] = builds.map((x) => runs.get(`${x.label} ${mode}`)!);
       lines.push(`B/A ${mode}: actions/s ${(mean(b!.map((r) => r.rps)) / mean(a!.map((r) => r.rps))).toFixed(3)}, median p99 ${(median(b!.map((r) => r.p99)) / median(a!.map((r) => r.p99))).toFixed(3)}`
         + `, server CPU per action ${(cpuOf(b!) / cpuOf(a!)).toFixed(3)}`);
+    }
+    // Whether the run resolves a gap at all: rounds of one build spread more than the builds differ.
+    for (const mode of MODES) {
+      const [a, b] = builds.map((x) => runs.get(`${x.label} ${mode}`)!);
+      lines.push(`${mode} p99: ${describeSignTest(signTest(a!.map((r) => r.p99), b!.map((r) => r.p99)))}; actions/s: ${describeSignTest(signTest(a!.map((r) => r.rps), b!.map((r) => r.rps)))}`);
     }
     lines.push(`load average at end ${load()}`);
     return lines;

@@ -86,7 +86,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   try {
     for (let i = 0; i < 6; i += 1) {
       nodes.push(await startRedis({
-        args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS),
+        args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS), '--loglevel', 'notice',
           // A promoted replica must not refuse writes because its own replica is not back yet.
           '--cluster-replica-validity-factor', '0', '--cluster-require-full-coverage', 'no', '--cluster-allow-reads-when-down', 'no',
           // Stopped at once at the end (every write is on disk already): no wait for lagging replicas.
@@ -121,7 +121,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       for (;;) {
         const primary = await cluster.primaryFor(key).catch(() => victim);
         if (primary !== victim) return primary;
-        if (Date.now() > deadline) throw new Error(`no replica of ${victim.port} promoted`);
+        if (Date.now() > deadline) throw new Error(`no replica of ${victim.port} promoted within ${timeoutMs} ms; as the live nodes see the cluster:\n${await describe()}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -184,6 +184,21 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     },
     stop,
   };
+
+  /** Each live node's CLUSTER NODES and replication state: what a failed promotion needs to be explained. */
+  async function describe(): Promise<string> {
+    const parts: string[] = [];
+    for (const node of nodes) {
+      if (!(await alive(node))) { parts.push(`${node.port}: not answering`); continue; }
+      const table = String(await command(node, ['CLUSTER', 'NODES']).catch((e) => e));
+      const replication = String(await command(node, ['INFO', 'replication']).catch((e) => e))
+        .split('\n').filter((l) => /^(role|master_port|master_link_status|master_link_down_since_seconds|master_sync_in_progress|connected_slaves|slave0)/.test(l)).join(' ');
+      parts.push(`${node.port}: ${replication.replace(/\r/g, '')}\n${table.trim()}`);
+    }
+    // Elections and failure reports are logged at notice level.
+    for (const node of nodes) parts.push(`${node.port} log:\n${node.recentLog().trim().split('\n').slice(-15).join('\n')}`);
+    return parts.join('\n');
+  }
 
   /** What is not yet healthy ('' when all is). */
   async function unhealthy(): Promise<string> {

@@ -24,7 +24,12 @@ export interface TestRedis {
   start(options?: { fresh?: boolean }): Promise<void>;
   /** Graceful stop, then the directory is removed. */
   stop(): Promise<void>;
+  /** The last lines the server logged (every start's), for a failure's message. */
+  recentLog(): string;
 }
+
+/** How much of a server's log is kept for recentLog(). */
+const LOG_TAIL_CHARS = 4_000;
 
 const live = new Set<ChildProcess>();
 // A worker that dies must not leave servers behind.
@@ -35,13 +40,15 @@ export async function startRedis(options: { args?: string[] } = {}): Promise<Tes
   const dir = mkdtempSync(join(tmpdir(), 'surfacer-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
+  let log = '';
 
   async function start(): Promise<void> {
     const proc = spawn('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes',
       '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'warning',
       ...(options.args ?? []),
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout?.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-LOG_TAIL_CHARS); });
     const spawned = new Promise<void>((resolve, reject) => {
       proc.once('spawn', resolve);
       proc.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT'
@@ -95,6 +102,7 @@ export async function startRedis(options: { args?: string[] } = {}): Promise<Tes
       await halt('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
+    recentLog: () => log,
   };
 }
 

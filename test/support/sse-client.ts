@@ -96,9 +96,18 @@ export interface SseConnection {
   close(): void;
 }
 
-export async function openSse(url: string, init: { headers?: Record<string, string> } = {}): Promise<SseConnection> {
+/** The server sent no answer (not even its headers) to a stream request within the time given. */
+export class SseNoAnswerError extends Error {
+  override name = 'SseNoAnswerError';
+}
+
+/** `answerWithinMs`: give up (SseNoAnswerError) when no response has begun by then; a renderer would wait forever. */
+export async function openSse(url: string, init: { headers?: Record<string, string>; answerWithinMs?: number } = {}): Promise<SseConnection> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { Accept: 'text/event-stream', ...init.headers }, signal: controller.signal });
+  let noAnswer: NodeJS.Timeout | undefined;
+  if (init.answerWithinMs !== undefined) noAnswer = setTimeout(() => controller.abort(new SseNoAnswerError(`no answer to GET ${url} within ${init.answerWithinMs} ms`)), init.answerWithinMs);
+  const response = await fetch(url, { headers: { Accept: 'text/event-stream', ...init.headers }, signal: controller.signal })
+    .finally(() => clearTimeout(noAnswer));
   const events: SseEvent[] = [];
   const arrivals: number[] = [];
   const comments: string[] = [];

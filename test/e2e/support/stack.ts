@@ -101,8 +101,10 @@ export async function say(client: HttpClient, c: Conversation, text: string): Pr
 }
 
 /** The conversation's A2UI stream as an external client reads it; `query` picks the wire version (`?v=0.9`). */
-export function stream(s: Pick<E2eServer, 'url'>, c: Conversation, headers: Record<string, string> = {}, query = ''): Promise<SseConnection> {
-  return openSse(`${s.url}${c.a2ui}/stream${query}`, { headers: { Authorization: `Bearer ${c.token}`, ...headers } });
+export function stream(
+  s: Pick<E2eServer, 'url'>, c: Conversation, headers: Record<string, string> = {}, query = '', options: { answerWithinMs?: number } = {},
+): Promise<SseConnection> {
+  return openSse(`${s.url}${c.a2ui}/stream${query}`, { headers: { Authorization: `Bearer ${c.token}`, ...headers }, ...options });
 }
 
 export async function postEvent(

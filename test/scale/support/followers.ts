@@ -9,6 +9,9 @@ import { feed, feedV09, holdsEverything, stream, type Conversation, type E2eServ
  * The clients of a conversation as a test holds them: an A2UI renderer (its SSE stream fed into
  * a ClientSim, across reconnects to any instance) and an htmx page's event stream.
  */
+/** How long a reconnecting renderer waits for the server to begin its answer (a 200 or a 503). */
+const NO_ANSWER_MS = 20_000;
+
 export interface A2uiFollower<Sim = ClientSim> {
   /** The wire version it speaks (`?v=` of every connection). */
   readonly version: A2uiVersion;
@@ -59,12 +62,14 @@ async function followWith<Sim>(
       follower.sync();
       const last = follower.lastEventId;
       // A 503 (the store away while its shard fails over, with a retry hint) is retried, as an
-      // EventSource does; for at most 10 s.
-      let next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query);
+      // EventSource does; for at most 10 s. A request left without any answer fails at once
+      // (SseNoAnswerError): the server must answer, if only with that 503.
+      const open = (): Promise<SseConnection> => stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query, { answerWithinMs: NO_ANSWER_MS });
+      let next = await open();
       for (let tries = 1; next.response.status === 503 && tries < 40; tries += 1) {
         next.close();
         await new Promise((r) => setTimeout(r, 250));
-        next = await stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query);
+        next = await open();
       }
       expect(next.response.status).toBe(200);
       // An event cut off with the old connection was never dispatched: the new one starts from the last complete one.
