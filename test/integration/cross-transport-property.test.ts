@@ -49,10 +49,10 @@ import { characterAction, formOnPage, htmlSubmit, turn } from '../scale/support/
  * client = A2A client = MCP view = fresh v0.9 snapshot (ClientSim hashes), and the v0.8 and v0.9 states
  * equivalent (test/support/a2ui-equivalence.ts).
  *
- * Budget: RUNS interleavings of MIN_STEPS..MAX_STEPS steps (the whole file about 12 s of test time,
- * 17 s wall, on the shared 2-core machine; raise RUNS for a longer soak).
+ * Budget: RUNS interleavings of MIN_STEPS..MAX_STEPS steps: 20 about 5 s of test time on the
+ * shared 2-core machine, CI's 40 about 11 s (a whole CI run is ~13 min of its 40); raise RUNS for a
+ * longer soak.
  */
-// CI draws twice as many (issue 34): about 10 s more there, well within its 40 minutes (a whole CI run is ~13 min).
 const RUNS = process.env.CI ? 40 : 20;
 const MIN_STEPS = 4;
 const MAX_STEPS = 10;

@@ -5,7 +5,7 @@ import type { TestRedisCluster } from '../support/redis-cluster.ts';
 import type { TestRedis } from '../support/redis-server.ts';
 import { SseNoAnswerError } from '../support/sse-client.ts';
 import { startOnRedisCluster, type Cluster, type SessionClient } from './support/cluster.ts';
-import { followA2ui, type A2uiFollower } from './support/followers.ts';
+import { followA2ui, StreamRefusedError, type A2uiFollower } from './support/followers.ts';
 import { actionKeyCounts, readRedisLog, submittedRev } from './support/redis-log.ts';
 import { loadFigures, matchesSnapshot, startSubmitLoad, type LoadUser } from './support/submit-load.ts';
 import { turn } from './support/user.ts';
@@ -118,7 +118,7 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
             break;
           } catch (error) {
             // An instance that never answers is what this step is here to find: not retried.
-            if (error instanceof SseNoAnswerError || tries >= 20) throw error;
+            if (error instanceof SseNoAnswerError || error instanceof StreamRefusedError || tries >= 20) throw error;
             await sleep(200);
           }
         }

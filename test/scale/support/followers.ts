@@ -9,8 +9,15 @@ import { feed, feedV09, holdsEverything, stream, type Conversation, type E2eServ
  * The clients of a conversation as a test holds them: an A2UI renderer (its SSE stream fed into
  * a ClientSim, across reconnects to any instance) and an htmx page's event stream.
  */
+/** A reconnecting renderer was refused (503) for longer than a failover takes. */
+export class StreamRefusedError extends Error {
+  override name = 'StreamRefusedError';
+}
+
 /** How long a reconnecting renderer waits for the server to begin its answer (a 200 or a 503). */
 const NO_ANSWER_MS = 20_000;
+/** How long it retries 503s (the store away) before the test calls the instance stuck. */
+const STORE_AWAY_MS = 30_000;
 
 export interface A2uiFollower<Sim = ClientSim> {
   /** The wire version it speaks (`?v=` of every connection). */
@@ -62,12 +69,17 @@ async function followWith<Sim>(
       follower.sync();
       const last = follower.lastEventId;
       // A 503 (the store away while its shard fails over, with a retry hint) is retried, as an
-      // EventSource does; for at most 10 s. A request left without any answer fails at once
+      // EventSource does, for up to STORE_AWAY_MS. A request left without any answer fails at once
       // (SseNoAnswerError): the server must answer, if only with that 503.
       const open = (): Promise<SseConnection> => stream({ url: to }, c, last === '' ? {} : { 'Last-Event-ID': last }, query, { answerWithinMs: NO_ANSWER_MS });
+      const began = performance.now();
+      const refusals: string[] = [];
       let next = await open();
-      for (let tries = 1; next.response.status === 503 && tries < 40; tries += 1) {
-        next.close();
+      while (next.response.status === 503) {
+        refusals.push(`${Math.round(performance.now() - began)} ms: ${(await next.response.text().catch(() => '')).slice(0, 300)}`);
+        if (performance.now() - began > STORE_AWAY_MS) {
+          throw new StreamRefusedError(`${to} still answered the stream 503 after ${refusals.length} tries in ${Math.round(performance.now() - began)} ms; the last: ${refusals.slice(-3).join(' | ')}`);
+        }
         await new Promise((r) => setTimeout(r, 250));
         next = await open();
       }
