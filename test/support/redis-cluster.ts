@@ -172,7 +172,13 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
           if (other !== node && (await alive(other))) await command(other, ['CLUSTER', 'FORGET', oldId]).catch(() => undefined);
         }
       }
-      await command(node, ['CLUSTER', 'MEET', '127.0.0.1', String(primary.port)]);
+      // Met by every live node, not only its primary: a node learns of another only from a
+      // MEET or from the gossip of nodes it knows, and ignores what an unknown node sends. Met
+      // by the primary alone, a primary killed before its gossip reached the others left a
+      // replica that no other primary knew, so none would vote for it, and it was never promoted.
+      for (const other of nodes) {
+        if (other !== node && (await alive(other))) await command(node, ['CLUSTER', 'MEET', '127.0.0.1', String(other.port)]);
+      }
       const primaryId = String(await command(primary, ['CLUSTER', 'MYID']));
       const deadline = Date.now() + 20_000;
       for (;;) {
@@ -222,6 +228,19 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     for (const node of live) {
       const replication = String(await command(node, ['INFO', 'replication']));
       if (/^role:slave/m.test(replication) && !/^master_link_status:up/m.test(replication)) return `replica ${node.port}: link down`;
+    }
+    // Every live node knows every other as a healthy member: an election needs the votes of
+    // primaries that know the replica asking for them.
+    const ids = new Map<TestRedis, string>();
+    for (const node of live) ids.set(node, String(await command(node, ['CLUSTER', 'MYID'])));
+    for (const node of live) {
+      const table = String(await command(node, ['CLUSTER', 'NODES'])).split('\n');
+      for (const other of live) {
+        const line = table.find((l) => l.startsWith(`${ids.get(other)} `));
+        if (line === undefined) return `${node.port} does not know ${other.port}`;
+        const flags = (line.split(' ')[2] ?? '').split(',');
+        if (flags.some((f) => f === 'fail' || f === 'fail?' || f === 'handshake' || f === 'noaddr')) return `${node.port} sees ${other.port} as ${flags.join(',')}`;
+      }
     }
     return '';
   }
