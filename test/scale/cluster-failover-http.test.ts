@@ -149,6 +149,9 @@ describe('Redis Cluster: the primary of a busy conversation SIGKILLed under load
       const counts = actionKeyCounts(entries);
       for (const s of u.submissions.filter((s) => s.acked && counts.get(s.key) !== 1)) {
         console.log(`user ${j}: acknowledged ${s.key} is in the log ${counts.get(s.key) ?? 0} times; its attempts:\n   ${s.attempts.join('\n   ')}`);
+        // The attempts are stamped with performance.now(): the cluster's own account of the seconds around the acknowledgement.
+        const ackedAt = performance.timeOrigin + Number(s.attempts.at(-1)?.split(' ')[0]);
+        console.log(`the cluster from 6 s before that acknowledgement (${new Date(ackedAt).toISOString()}; the test's times count from ${new Date(performance.timeOrigin).toISOString()}) to 3 s after:\n${redis.logBetween(ackedAt - 6_000, ackedAt + 3_000)}`);
       }
       if (u.submissions.some((s) => s.acked && counts.get(s.key) !== 1)) {
         // What a lost acknowledgement needs to be explained: the shard of the conversation, the kills' moments.

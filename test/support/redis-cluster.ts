@@ -37,6 +37,8 @@ export interface TestRedisCluster {
    * of the promotion would read and write there.)
    */
   rejoinAsReplica(node: TestRedis, primary: TestRedis): Promise<void>;
+  /** Every node's log lines from `fromMs` to `toMs` (wall clock, Date.now()), merged in time order: what the cluster did around a moment. */
+  logBetween(fromMs: number, toMs: number): string;
   /** A command on one node, on a connection of the harness's own. */
   command(node: TestRedis, args: string[]): Promise<unknown>;
   stop(): Promise<void>;
@@ -187,6 +189,18 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
         if (Date.now() > deadline) throw new Error(`${node.port} could not replicate ${primary.port}`);
         await new Promise((r) => setTimeout(r, 100));
       }
+    },
+    logBetween(fromMs, toMs) {
+      // Redis stamps its lines "03 Dec 2026 04:08:33.998" in local time, as Date parses them.
+      const lines: Array<{ at: number; text: string }> = [];
+      for (const node of nodes) {
+        for (const line of node.recentLog().split('\n')) {
+          const stamp = /^\d+:[A-Z] (\d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2}\.\d{3})/.exec(line)?.[1];
+          const at = stamp === undefined ? Number.NaN : Date.parse(stamp.replace(/^(\d{2}) (\w{3}) (\d{4}) /, '$2 $1 $3 '));
+          if (at >= fromMs && at <= toMs) lines.push({ at, text: `${node.port} ${line}` });
+        }
+      }
+      return lines.sort((a, b) => a.at - b.at).map((l) => l.text).join('\n');
     },
     stop,
   };

@@ -29,7 +29,7 @@ export interface TestRedis {
 }
 
 /** How much of a server's log is kept for recentLog(). */
-const LOG_TAIL_CHARS = 4_000;
+const LOG_TAIL_CHARS = 40_000;
 
 const live = new Set<ChildProcess>();
 // A worker that dies must not leave servers behind.

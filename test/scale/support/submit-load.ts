@@ -103,8 +103,9 @@ export function startSubmitLoad(
       for (let attempt = 0; !s.acked; attempt += 1) {
         if (abandoned) return;
         const via = (n + attempt) % clients.length;
+        const sentAt = performance.now();
         const answer = await clients[via]!.a2uiEvent(u.c, s.action, s.key);
-        s.attempts.push(`${performance.now().toFixed(0)} i${via} ${answer.status} ${answer.status === 200 ? `replayed=${answer.body.replayed} rev=${JSON.stringify((answer.body.surface as { rev?: number } | undefined)?.rev)}` : String(answer.body.technical_detail ?? '').slice(0, 120)}`);
+        s.attempts.push(`${performance.now().toFixed(0)} i${via} ${answer.status} (${(performance.now() - sentAt).toFixed(0)} ms) ${answer.status === 200 ? `replayed=${answer.body.replayed} rev=${JSON.stringify((answer.body.surface as { rev?: number } | undefined)?.rev)}` : String(answer.body.technical_detail ?? '').slice(0, 120)}`);
         if (answer.status === 200) {
           s.acked = true;
           s.replayed = answer.body.replayed === true;
