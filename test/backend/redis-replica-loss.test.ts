@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backend/index.ts';
-import { NotReplicatedError } from '../../src/backend/redis/connection.ts';
+import { createRedisConnection, NotReplicatedError } from '../../src/backend/redis/connection.ts';
+import type { ScriptClient } from '../../src/backend/redis/script.ts';
 import type { Logger } from '../../src/conversation/index.ts';
 import type { SurfacerMetrics } from '../../src/telemetry/metrics.ts';
 import { surfacerMetrics } from '../../src/telemetry/metrics.ts';
@@ -118,5 +119,44 @@ describe('a Redis primary that lost its only replica', () => {
     // A replica again: appends wait for it and are acknowledged.
     await waitFor(async () => /^slave0:.*state=online/m.test(await pair.replication()), 'replica online again');
     expect(await available.store.read(await appendRetried(available.store, 'p4'))).toHaveLength(1);
+  }, 60_000);
+
+  it('waits for a replica that attached between its count of replicas and the write: the write is not acknowledged before that replica holds it', async () => {
+    // Two servers of its own: a primary without a replica, and a server that becomes its replica
+    // in the middle of a durable write, after the count (none) and before the write (its sync
+    // inside the write's deadline: hence the long command timeout).
+    const primary = await startRedis();
+    const late = await startRedis();
+    const connection = createRedisConnection({ urls: [primary.url], ackReplicas: 1, ackTimeoutMs: 300, commandTimeoutMs: 15_000, logger: { info() {}, warn() {}, error() {} } });
+    const replication = async (): Promise<string> => String(await redisCommand(primary, ['INFO', 'replication']));
+    try {
+      const key = 'attach-race';
+      const write = async (node: ScriptClient, which: string, attach: boolean): Promise<unknown> => {
+        if (attach) {
+          await redisCommand(late, ['REPLICAOF', '127.0.0.1', String(primary.port)]);
+          await waitFor(async () => /^slave0:.*state=online/m.test(await replication()), 'the late replica online');
+          // It holds what it was forked, and nothing from here on: the write below must be waited for.
+          late.pause();
+        }
+        return node.eval('return redis.call("SET", KEYS[1], ARGV[1])', { keys: [key], arguments: [which] });
+      };
+      // The primary has no replica yet: acknowledged on its own (the count before and after agree).
+      await expect(connection.durable(key, (node) => write(node, 'alone', false))).resolves.toBe('OK');
+      // Before the fix this write was acknowledged alone too (its count, taken before the replica
+      // came, said none), while the replica never received it.
+      const raced = await connection.durable(key, (node) => write(node, 'raced', true)).then(() => 'acknowledged', (error: unknown) => error);
+      expect(raced).toBeInstanceOf(NotReplicatedError);
+      expect(String(raced)).toMatch(/reached 0 of the 1 replicas/);
+      late.resume();
+      // Once the replica receives it, the same write is acknowledged (it waits for the replica now).
+      await waitFor(async () => (await redisCommand(late, ['GET', key])) === 'raced', 'the replica caught up');
+      await expect(connection.durable(key, (node) => write(node, 'replicated', false))).resolves.toBe('OK');
+      expect(await redisCommand(late, ['GET', key])).toBe('replicated');
+    } finally {
+      late.resume();
+      await connection.close();
+      await late.stop();
+      await primary.stop();
+    }
   }, 60_000);
 });

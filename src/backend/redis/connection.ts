@@ -376,7 +376,8 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
    * A count short of the configured one is never taken from that memory: a replica that attached
    * since would not be waited for, and a write it does not yet hold would be acknowledged, then
    * lost if the primary died before the stream reached it (the failover suite lost 14 this way).
-   * So a degraded shard pays one INFO per durable write; a whole one none.
+   * So a degraded shard pays two INFOs per durable write (before it, and after it: see
+   * acknowledgeAfterCount); a whole one none.
    */
   async function replicationOf(node: RedisClient, fresh: boolean): Promise<Replication> {
     const known = replications.get(node);
@@ -405,6 +406,27 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     logger.warn('redis primary has fewer replicas than SURFACER_REDIS_ACK_REPLICAS: its appends are acknowledged by the replicas it has (by itself alone: on its AOF when appendfsync is always) until one is back', {
       primary: address, replicas: now.count, wanted,
     });
+  }
+
+  /**
+   * A write made while the primary had fewer replicas than asked (`waitedFor`, counted before it):
+   * counted again now. A replica that attached between that count and the write may lack it (it
+   * was forked its copy before the write, and the write waits in the primary's buffer until the
+   * replica's first acknowledgement turns the stream on, up to a second later); a primary killed
+   * meanwhile lost an acknowledged write (the failover suite, twice under load). So such a
+   * replica is waited for like any other. One that attaches after this count was forked its copy
+   * after the write, so it holds it.
+   */
+  async function acknowledgeAfterCount(node: RedisClient, wanted: number, waitedFor: number): Promise<void> {
+    const after = await replicationOf(node, true);
+    const more = Math.min(wanted, after.count);
+    if (more > waitedFor) {
+      // WAIT counts this connection's writes: the write just made, and nothing after it.
+      const acked = await node.sendCommand(['WAIT', String(more), String(ackTimeoutMs)]) as number;
+      if (acked < more) throw new NotReplicatedError(`redis: the write reached ${acked} of the ${more} replicas ${addressOf(node)} has within ${ackTimeoutMs} ms`);
+      if (more >= wanted) return;
+    }
+    await acknowledgeShort(node, wanted, after);
   }
 
   /** The write and its WAIT, sent together on the primary's connection (one round trip). */
@@ -467,7 +489,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
           const before = replicas > 0 && !strict ? await replicationOf(node.client, false) : undefined;
           const waitFor = before !== undefined ? Math.min(replicas, before.count) : replicas;
           const result = await writeAndWait(node.client, write, waitFor, () => abandoned);
-          if (before !== undefined && waitFor < replicas) await acknowledgeShort(node.client, replicas, before);
+          if (before !== undefined && waitFor < replicas) await acknowledgeAfterCount(node.client, replicas, waitFor);
           return result;
         } finally {
           node.release();
