@@ -422,18 +422,22 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     const more = Math.min(wanted, after.count);
     if (more > waitedFor) {
       // WAIT counts this connection's writes: the write just made, and nothing after it.
-      const acked = await node.sendCommand(['WAIT', String(more), String(ackTimeoutMs)]) as number;
+      const acked = await waitForReplicas(node, more);
       if (acked < more) throw new NotReplicatedError(`redis: the write reached ${acked} of the ${more} replicas ${addressOf(node)} has within ${ackTimeoutMs} ms`);
       if (more >= wanted) return;
     }
     await acknowledgeShort(node, wanted, after);
   }
 
+  /** WAIT on `node`'s connection: how many replicas hold its writes, within the ack timeout. */
+  const waitForReplicas = (node: RedisClient, replicas: number): Promise<number> =>
+    node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
+
   /** The write and its WAIT, sent together on the primary's connection (one round trip). */
   async function writeAndWait<T>(
     node: RedisClient, write: (node: ScriptClient, waits: boolean) => Promise<T>, replicas: number, abandoned: () => boolean,
   ): Promise<T> {
-    const waitFor = (): Promise<number> => node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
+    const waitFor = (): Promise<number> => waitForReplicas(node, replicas);
     // A script this primary does not know (NOSCRIPT: a promoted replica's cache is empty, a
     // restarted server's too) is sent again as EVAL once that answer is back: never once the
     // caller stopped waiting (it was told 503); and after the WAIT sent with it, which counted

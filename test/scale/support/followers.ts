@@ -5,10 +5,6 @@ import { SNAPSHOT_CHECKPOINT_HEADER } from '../../../src/host-a2ui/index.ts';
 import { openSse, type SseConnection } from '../../support/sse-client.ts';
 import { feed, feedV09, holdsEverything, stream, type Conversation, type E2eServer } from '../../e2e/support/stack.ts';
 
-/**
- * The clients of a conversation as a test holds them: an A2UI renderer (its SSE stream fed into
- * a ClientSim, across reconnects to any instance) and an htmx page's event stream.
- */
 /** A reconnecting renderer was refused (503) for longer than a failover takes. */
 export class StreamRefusedError extends Error {
   override name = 'StreamRefusedError';
@@ -19,6 +15,10 @@ const NO_ANSWER_MS = 20_000;
 /** How long it retries 503s (the store away) before the test calls the instance stuck. */
 const STORE_AWAY_MS = 30_000;
 
+/**
+ * The clients of a conversation as a test holds them: an A2UI renderer (its SSE stream fed into
+ * a ClientSim, across reconnects to any instance) and an htmx page's event stream.
+ */
 export interface A2uiFollower<Sim = ClientSim> {
   /** The wire version it speaks (`?v=` of every connection). */
   readonly version: A2uiVersion;
