@@ -19,6 +19,9 @@ import type { PlannerBadge } from '../planner/index.ts';
 export const HTMX_CONFIG = JSON.stringify({
   includeIndicatorStyles: false,
   attributesToSettle: ['class', 'width', 'height'],
+  // New content is live in the swap itself: the page animates no settle, and with htmx's 20 ms a
+  // loaded or throttled tab left a just-drawn form unbound (a click posted it without htmx).
+  defaultSettleDelay: 0,
   allowEval: false,
   allowScriptTags: false,
   selfRequestsOnly: true,

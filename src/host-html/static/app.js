@@ -39,7 +39,9 @@
     var input = box();
     carry = input && input.value !== '' ? input.value : null;
   });
-  document.addEventListener('htmx:load', function (event) {
+  // On the swap itself, not on htmx:load: that waits for the settle delay, after the busy line
+  // has gone, and whatever is typed in between would land before the carried text.
+  document.addEventListener('htmx:afterSwap', function (event) {
     var elt = event.detail && event.detail.elt;
     if (!isMessageForm(elt)) return;
     var input = box();
@@ -299,7 +301,9 @@
     }
     function later() { if (!queued) { queued = true; window.setTimeout(settle, 0); } }
     if (window.MutationObserver) {
-      if (surfaces) new MutationObserver(later).observe(surfaces, { childList: true });
+      // Drafts go back in the observer's microtask, before any keystroke can reach a panel drawn
+      // again: typing into one field of it first would save its other fields empty over the draft.
+      if (surfaces) new MutationObserver(function () { restoreDrafts(); later(); }).observe(surfaces, { childList: true });
       if (transcript) new MutationObserver(function () { entriesAdded = true; later(); }).observe(transcript, { childList: true });
     }
   }
