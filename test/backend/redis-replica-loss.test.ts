@@ -159,4 +159,33 @@ describe('a Redis primary that lost its only replica', () => {
       await primary.stop();
     }
   }, 60_000);
+
+  it('a write whose one counted replica goes away before it confirms is acknowledged short once: counted once, not again by the second count', async () => {
+    // Two replicas asked, one there: the write waits for that one, which is killed between the
+    // count and the write. Before, the WAIT's shortfall and the count after the write each
+    // acknowledged it short: the metric counted two writes for one.
+    const primary = await startRedis();
+    const replica = await startRedis();
+    let unreplicated = 0;
+    const metrics: SurfacerMetrics = { ...surfacerMetrics(), redisUnreplicated() { unreplicated += 1; } };
+    const connection = createRedisConnection({ urls: [primary.url], ackReplicas: 2, ackTimeoutMs: 300, logger: { info() {}, warn() {}, error() {} }, metrics });
+    const replication = async (): Promise<string> => String(await redisCommand(primary, ['INFO', 'replication']));
+    try {
+      await redisCommand(replica, ['REPLICAOF', '127.0.0.1', String(primary.port)]);
+      await waitFor(async () => /^slave0:.*state=online/m.test(await replication()), 'the replica online');
+      const key = 'gone-before-ack';
+      const written = await connection.durable(key, async (node) => {
+        await replica.kill();
+        await waitFor(async () => /^connected_slaves:0/m.test(await replication()), 'the primary sees its replica gone');
+        return node.eval('return redis.call("SET", KEYS[1], ARGV[1])', { keys: [key], arguments: ['short'] });
+      });
+      expect(written).toBe('OK');
+      expect(unreplicated).toBe(1);
+      expect(await redisCommand(primary, ['GET', key])).toBe('short');
+    } finally {
+      await connection.close();
+      await replica.stop();
+      await primary.stop();
+    }
+  }, 60_000);
 });

@@ -433,10 +433,10 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   const waitForReplicas = (node: RedisClient, replicas: number): Promise<number> =>
     node.sendCommand(['WAIT', String(replicas), String(ackTimeoutMs)]) as Promise<number>;
 
-  /** The write and its WAIT, sent together on the primary's connection (one round trip). */
+  /** The write and its WAIT, sent together on the primary's connection (one round trip): its result, and how many replicas confirmed it. */
   async function writeAndWait<T>(
     node: RedisClient, write: (node: ScriptClient, waits: boolean) => Promise<T>, replicas: number, abandoned: () => boolean,
-  ): Promise<T> {
+  ): Promise<{ result: T; acked: number }> {
     const waitFor = (): Promise<number> => waitForReplicas(node, replicas);
     // A script this primary does not know (NOSCRIPT: a promoted replica's cache is empty, a
     // restarted server's too) is sent again as EVAL once that answer is back: never once the
@@ -452,25 +452,27 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         return node.eval(...args);
       },
     };
-    if (replicas === 0) return write(tracked, false);
+    if (replicas === 0) return { result: await write(tracked, false), acked: 0 };
     const written = write(tracked, true);
     const waited = waitFor();
     waitSent = true;
     // The write's failure is the one reported; the WAIT's is then of no interest.
     waited.catch(() => {});
     const result = await written;
-    const acked = sentAfterWait ? await waitFor() : await waited;
-    if (acked < replicas) {
-      // Available mode: a replica that went away since it was counted. Every replica the primary
-      // still has holds the write: acknowledged (short), else refused as unavailable.
-      const now = strict ? undefined : await replicationOf(node, true);
-      if (now !== undefined && acked >= now.count && now.count < replicas) {
-        await acknowledgeShort(node, replicas, now);
-        return result;
-      }
-      throw new NotReplicatedError(`redis: the write reached ${acked} of ${replicas} replicas within ${ackTimeoutMs} ms`);
+    return { result, acked: sentAfterWait ? await waitFor() : await waited };
+  }
+
+  /**
+   * A write `waitedFor` replicas were to confirm and only `acked` did: in available mode, a
+   * replica that went away since it was counted. Every replica the primary still has holds the
+   * write: acknowledged short (once, whatever number was waited for), else refused.
+   */
+  async function acknowledgeFewer(node: RedisClient, wanted: number, waitedFor: number, acked: number): Promise<void> {
+    const now = strict ? undefined : await replicationOf(node, true);
+    if (now === undefined || acked < now.count || now.count >= waitedFor) {
+      throw new NotReplicatedError(`redis: the write reached ${acked} of ${waitedFor} replicas within ${ackTimeoutMs} ms`);
     }
-    return result;
+    await acknowledgeShort(node, wanted, now);
   }
 
   async function durable<T>(key: string, write: (node: ScriptClient, waits: boolean) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
@@ -492,8 +494,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
           // Available mode: as many of the configured replicas as the primary has now.
           const before = replicas > 0 && !strict ? await replicationOf(node.client, false) : undefined;
           const waitFor = before !== undefined ? Math.min(replicas, before.count) : replicas;
-          const result = await writeAndWait(node.client, write, waitFor, () => abandoned);
-          if (before !== undefined && waitFor < replicas) await acknowledgeAfterCount(node.client, replicas, waitFor);
+          const { result, acked } = await writeAndWait(node.client, write, waitFor, () => abandoned);
+          if (acked < waitFor) await acknowledgeFewer(node.client, replicas, waitFor, acked);
+          else if (before !== undefined && waitFor < replicas) await acknowledgeAfterCount(node.client, replicas, waitFor);
           return result;
         } finally {
           node.release();
