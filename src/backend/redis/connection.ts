@@ -377,7 +377,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
    * since would not be waited for, and a write it does not yet hold would be acknowledged, then
    * lost if the primary died before the stream reached it (the failover suite lost 14 this way).
    * So a degraded shard pays two INFOs per durable write (before it, and after it: see
-   * acknowledgeAfterCount); a whole one none.
+   * acknowledgeShortfall); a whole one none.
    */
   async function replicationOf(node: RedisClient, fresh: boolean): Promise<Replication> {
     const known = replications.get(node);
@@ -409,24 +409,28 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   }
 
   /**
-   * A write made while the primary had fewer replicas than asked (`waitedFor`, counted before it):
-   * counted again now. A replica that attached between that count and the write may lack it (it
-   * was forked its copy before the write, and the write waits in the primary's buffer until the
-   * replica's first acknowledgement turns the stream on, up to a second later); a primary killed
-   * meanwhile lost an acknowledged write (the failover suite, twice under load). So such a
-   * replica is waited for like any other. One that attaches after this count was forked its copy
-   * after the write, so it holds it.
+   * A write that `acked` of the `waitedFor` replicas counted before it confirmed, short of the
+   * `wanted` (available mode): the primary's replicas are counted again now, and the write is
+   * acknowledged short once every replica it has holds it; else refused. Two causes:
+   * - a counted replica went away (`acked` < `waitedFor`): every one it still has confirmed, or it
+   *   is refused (one that is there and did not confirm is not waited for a second time);
+   * - a replica attached between the first count and the write. It may lack the write (it was
+   *   forked its copy before it, and the write waits in the primary's buffer until the replica's
+   *   first acknowledgement turns the stream on, up to a second later); a primary killed meanwhile
+   *   lost an acknowledged write (the failover suite, twice under load). So it is waited for like
+   *   any other. One that attaches after this count was forked its copy after the write.
    */
-  async function acknowledgeAfterCount(node: RedisClient, wanted: number, waitedFor: number): Promise<void> {
+  async function acknowledgeShortfall(node: RedisClient, wanted: number, waitedFor: number, acked: number): Promise<void> {
+    if (strict) throw new NotReplicatedError(`redis: the write reached ${acked} of ${waitedFor} replicas within ${ackTimeoutMs} ms`);
     const after = await replicationOf(node, true);
-    const more = Math.min(wanted, after.count);
-    if (more > waitedFor) {
+    const has = Math.min(wanted, after.count);
+    if (has > acked) {
+      if (acked < waitedFor) throw new NotReplicatedError(`redis: the write reached ${acked} of ${waitedFor} replicas within ${ackTimeoutMs} ms`);
       // WAIT counts this connection's writes: the write just made, and nothing after it.
-      const acked = await waitForReplicas(node, more);
-      if (acked < more) throw new NotReplicatedError(`redis: the write reached ${acked} of the ${more} replicas ${addressOf(node)} has within ${ackTimeoutMs} ms`);
-      if (more >= wanted) return;
+      const confirmed = await waitForReplicas(node, has);
+      if (confirmed < has) throw new NotReplicatedError(`redis: the write reached ${confirmed} of the ${has} replicas ${addressOf(node)} has within ${ackTimeoutMs} ms`);
     }
-    await acknowledgeShort(node, wanted, after);
+    if (has < wanted) await acknowledgeShort(node, wanted, after);
   }
 
   /** WAIT on `node`'s connection: how many replicas hold its writes, within the ack timeout. */
@@ -462,19 +466,6 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     return { result, acked: sentAfterWait ? await waitFor() : await waited };
   }
 
-  /**
-   * A write `waitedFor` replicas were to confirm and only `acked` did: in available mode, a
-   * replica that went away since it was counted. Every replica the primary still has holds the
-   * write: acknowledged short (once, whatever number was waited for), else refused.
-   */
-  async function acknowledgeFewer(node: RedisClient, wanted: number, waitedFor: number, acked: number): Promise<void> {
-    const now = strict ? undefined : await replicationOf(node, true);
-    if (now === undefined || acked < now.count || now.count >= waitedFor) {
-      throw new NotReplicatedError(`redis: the write reached ${acked} of ${waitedFor} replicas within ${ackTimeoutMs} ms`);
-    }
-    await acknowledgeShort(node, wanted, now);
-  }
-
   async function durable<T>(key: string, write: (node: ScriptClient, waits: boolean) => Promise<T>, durableOptions: Pick<CallOptions, 'span'> = {}): Promise<T> {
     const replicas = ackReplicas();
     // A WAIT blocks the connection up to the ack timeout: the deadline covers both, and (available
@@ -495,8 +486,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
           const before = replicas > 0 && !strict ? await replicationOf(node.client, false) : undefined;
           const waitFor = before !== undefined ? Math.min(replicas, before.count) : replicas;
           const { result, acked } = await writeAndWait(node.client, write, waitFor, () => abandoned);
-          if (acked < waitFor) await acknowledgeFewer(node.client, replicas, waitFor, acked);
-          else if (before !== undefined && waitFor < replicas) await acknowledgeAfterCount(node.client, replicas, waitFor);
+          if (acked < replicas) await acknowledgeShortfall(node.client, replicas, waitFor, acked);
           return result;
         } finally {
           node.release();
