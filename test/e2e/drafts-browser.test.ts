@@ -20,32 +20,43 @@ async function say(page: Page, text: string): Promise<void> {
   await done;
 }
 
+/** A conversation on the htmx page whose character card holds a typed draft: "Brannoc", "Gruff, loyal". */
+async function typedCard() {
+  const client = new HttpClient(suite.server.url);
+  const c = await newConversation(suite.server, client);
+  const page = await suite.openHtmx(await suite.contextFor(client), c);
+  await say(page, 'create a character card');
+  const name = page.locator('#surface-main input[name="name"]');
+  const personality = page.locator('#surface-main textarea[name="personality"]');
+  await name.waitFor();
+  await name.fill('Brannoc');
+  await personality.fill('Gruff, loyal');
+  return { c, page, name, personality };
+}
+
+/** A message shown on the card: the whole panel is drawn again, at the same rev. */
+async function showMessageOnCard(cid: string): Promise<void> {
+  const toast = await suite.server.handle.conversations.applyHostAnswer(cid, {
+    rawText: JSON.stringify({ directives: [{ type: 'ui.toast', payload: { surface: 'main', level: 'info', text: 'Take your time' } }] }), tool: 'toast', label: 'test',
+  });
+  expect(toast.ok).toBe(true);
+}
+
 describe('a draft a person typed survives other panels', () => {
   it('on the htmx page: another form opens beside it, the same form asked again keeps it, and so do a message on it and a reload', async () => {
-    const client = new HttpClient(suite.server.url);
-    const c = await newConversation(suite.server, client);
-    const page = await suite.openHtmx(await suite.contextFor(client), c);
-    await say(page, 'create a character card');
-    const name = page.locator('#surface-main input[name="name"]');
-    await name.waitFor();
-    await name.fill('Brannoc');
-    await page.locator('#surface-main textarea[name="personality"]').fill('Gruff, loyal');
+    const { c, page, name, personality } = await typedCard();
 
     await say(page, 'set up my persona');
     await page.locator('#surface-main-2 input[name="display_name"]').waitFor();
-    // Polled: a panel drawn again (the events stream's refresh when it connects behind the page)
-    // gets its typing back on the next tick.
+    // Polled: the events stream's refresh, when it connects behind the page, draws the card again
+    // (its typing goes back with it) and may land after the persona.
     await expect.poll(() => name.inputValue()).toBe('Brannoc');
 
     await say(page, 'create a character card');
     await expect.poll(() => name.inputValue()).toBe('Brannoc');
-    await expect.poll(() => page.locator('#surface-main textarea[name="personality"]').inputValue()).toBe('Gruff, loyal');
+    await expect.poll(() => personality.inputValue()).toBe('Gruff, loyal');
 
-    // A message shown on the card (the whole panel is drawn again, at the same rev).
-    const toast = await suite.server.handle.conversations.applyHostAnswer(c.cid, {
-      rawText: JSON.stringify({ directives: [{ type: 'ui.toast', payload: { surface: 'main', level: 'info', text: 'Take your time' } }] }), tool: 'toast', label: 'test',
-    });
-    expect(toast.ok).toBe(true);
+    await showMessageOnCard(c.cid);
     await expect.poll(() => page.locator('#surface-main').innerText()).toContain('Take your time');
     await expect.poll(() => name.inputValue()).toBe('Brannoc');
 
@@ -59,15 +70,7 @@ describe('a draft a person typed survives other panels', () => {
   });
 
   it('a keystroke that reaches a panel as soon as it is drawn again keeps the rest of the draft', async () => {
-    const client = new HttpClient(suite.server.url);
-    const c = await newConversation(suite.server, client);
-    const page = await suite.openHtmx(await suite.contextFor(client), c);
-    await say(page, 'create a character card');
-    const name = page.locator('#surface-main input[name="name"]');
-    const personality = page.locator('#surface-main textarea[name="personality"]');
-    await name.waitFor();
-    await name.fill('Brannoc');
-    await personality.fill('Gruff, loyal');
+    const { c, page, name, personality } = await typedCard();
     // The person's next keystroke is the first task after the swap that draws the card again (a
     // keystroke is a task of its own: it cannot land inside the swap). Made by hand so it lands
     // there every time; typed by Playwright it would land there only sometimes (CI saw it do so).
@@ -83,10 +86,7 @@ describe('a draft a person typed survives other panels', () => {
       };
       document.addEventListener('htmx:oobAfterSwap', onSwap);
     });
-    const toast = await suite.server.handle.conversations.applyHostAnswer(c.cid, {
-      rawText: JSON.stringify({ directives: [{ type: 'ui.toast', payload: { surface: 'main', level: 'info', text: 'Take your time' } }] }), tool: 'toast', label: 'test',
-    });
-    expect(toast.ok).toBe(true);
+    await showMessageOnCard(c.cid);
     await expect.poll(() => page.locator('#surface-main').innerText()).toContain('Take your time');
     await expect.poll(() => personality.inputValue()).toBe('Gruff, loyal!');
     expect(await name.inputValue()).toBe('Brannoc');

@@ -138,6 +138,7 @@ describe.each(VIEWPORTS)('the htmx page at $name width ($width×$height)', (view
     const box = page.getByLabel('Message');
     // A slow device: htmx's settle step (its htmx:load) runs long after the swap. The text is back
     // when the busy line goes all the same (CI's loaded runs once read the box in that gap).
+    const settleDelay = await page.evaluate('htmx.config.defaultSettleDelay');
     await page.evaluate('htmx.config.defaultSettleDelay = 1500');
     await box.fill('create a character card');
     await box.press('Enter');
@@ -147,7 +148,7 @@ describe.each(VIEWPORTS)('the htmx page at $name width ($width×$height)', (view
     await page.locator('#surface-main').waitFor();
     await page.locator('#composer-busy.htmx-request').waitFor({ state: 'detached' });
     expect(await page.getByLabel('Message').inputValue()).toBe('and then a persona');
-    await page.evaluate('htmx.config.defaultSettleDelay = 20');
+    await page.evaluate(`htmx.config.defaultSettleDelay = ${String(settleDelay)}`);
     await page.locator('.htmx-settling').first().waitFor({ state: 'detached' });
 
     // Only spaces: the server refuses it (400) and says so in the alerts; the text comes back.

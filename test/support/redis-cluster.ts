@@ -248,11 +248,11 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     const tables = new Map<TestRedis, string[]>();
     for (const node of live) tables.set(node, String(await command(node, ['CLUSTER', 'NODES'])).split('\n'));
     // A node's own id is on its own table's `myself` line.
-    const idOf = (node: TestRedis): string | undefined => tables.get(node)!.find((l) => l.split(' ')[2]?.split(',').includes('myself'))?.split(' ')[0];
+    const ids = new Map([...tables].map(([node, table]) => [node, table.find((l) => l.split(' ')[2]?.split(',').includes('myself'))?.split(' ')[0]]));
     for (const node of live) {
       const table = tables.get(node)!;
       for (const other of live) {
-        const line = table.find((l) => l.startsWith(`${idOf(other)} `));
+        const line = table.find((l) => l.startsWith(`${ids.get(other)} `));
         if (line === undefined) return `${node.port} does not know ${other.port}`;
         const flags = (line.split(' ')[2] ?? '').split(',');
         if (flags.some((f) => f === 'fail' || f === 'fail?' || f === 'handshake' || f === 'noaddr')) return `${node.port} sees ${other.port} as ${flags.join(',')}`;
