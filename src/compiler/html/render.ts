@@ -1,27 +1,46 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
-import type { SurfaceVm } from './view-model.ts';
+import type { BlockVm, SurfaceVm } from './view-model.ts';
 
 // Templates are read once when the module loads (like code), then rendering is pure.
 const read = (name: string): string => readFileSync(fileURLToPath(new URL(`./views/${name}.eta`, import.meta.url)), 'utf8');
 
 /**
- * block.eta, field.eta and help.eta become local functions of the one compiled surface
- * template (`renderBlock(b)`, `renderField(f)`, `renderHelp(f)`), instead of Eta includes: an
- * include per block (a fresh set of closures and two object spreads each, ~40 per character
- * card) cost more than building the HTML itself. They still write to the same output buffer,
- * with the same escaping.
+ * block.eta, field.eta and help.eta become local functions of the templates (`renderBlock(b)`,
+ * `renderField(f)`, `renderHelp(f)`), instead of Eta includes: an include per block (a fresh set
+ * of closures and two object spreads each, ~40 per character card) cost more than building the
+ * HTML itself. They still write to the same output buffer, with the same escaping.
  */
 const partial = (fn: string, param: string, name: string): string => `<% function ${fn}(${param}) { %>\n${read(name)}<% } %>\n`;
+const blockFunctions = partial('renderBlock', 'b', 'block') + partial('renderField', 'f', 'field') + partial('renderHelp', 'f', 'help');
 
 const eta = new Eta({ autoEscape: true, cache: true, autoTrim: [false, 'nl'] });
 eta.loadTemplate('@regenerate', read('regenerate'));
-eta.loadTemplate('@surface', partial('renderBlock', 'b', 'block') + partial('renderField', 'f', 'field') + partial('renderHelp', 'f', 'help') + read('surface'));
+eta.loadTemplate('@surface', blockFunctions + read('surface'));
+// One block alone (no `leafHtml` in its data: it renders the block itself).
+eta.loadTemplate('@leaf', `${blockFunctions}<% renderBlock(it.b) %>`);
+
+/**
+ * A block's HTML, once per view model object. view-model.ts freezes the view models it hands
+ * out again (a field while its value is the same, a saved value while it reads the same, the
+ * blocks that show only their view), so a panel re-rendered after an action escapes and writes
+ * again only what changed; block.eta writes this string raw (Eta escaped it here).
+ */
+const leaves = new WeakMap<BlockVm, string>();
+
+function leafHtml(b: BlockVm): string {
+  let html = leaves.get(b);
+  if (html === undefined) {
+    html = eta.render('@leaf', { b });
+    leaves.set(b, html);
+  }
+  return html;
+}
 
 /** `oob` adds `hx-swap-oob` to the section (host use: out-of-band replacement of a known surface). */
 export function renderSurface(surface: SurfaceVm, oob?: string): string {
-  return eta.render('@surface', { surface, oob });
+  return eta.render('@surface', { surface, oob, leafHtml });
 }
 
 export function renderRegenerateForm(surface: SurfaceVm): string {

@@ -502,8 +502,8 @@ function actionViewModel(elementId: string, action: ActionSpec): ActionVm {
   return { id: `${elementId}-action-${action.name.replace(/[^a-z0-9_-]/g, '_')}`, name: action.name, label: action.label, role: action.role, primary: action.primary, noValidate: action.role === 'cancel' };
 }
 
-/** A value block's source, parsed once: `/committed/a/b` → namespace and keys. */
-interface ValueStatics { label: string; path: string; namespace: string; keys: string[] }
+/** A value block's source, parsed once: `/committed/a/b` → namespace and keys; and its last view model (see FieldStatics). */
+interface ValueStatics { readonly label: string; readonly path: string; readonly namespace: string; readonly keys: string[]; last?: { readonly raw: unknown; readonly vm: BlockVm } }
 
 /** `submitted`: the fields of a rejected post, shown instead of the draft (see HtmlCompileOptions.rejected). */
 type Submitted = RejectedSubmit['fields'];
@@ -512,21 +512,22 @@ type Submitted = RejectedSubmit['fields'];
 function blockViewModel(surface: Surface, block: Block, submitted: Submitted | undefined, live: boolean, indexPath: readonly number[], folded = false,
   components?: ComponentRegistry, controls: TableControls = ALL_CONTROLS): BlockVm {
   switch (block.kind) {
-    case 'field': {
-      const vm = fieldViewModel(surface, block, submitted);
-      if (folded) vm.folded = true;
-      return vm;
-    }
+    case 'field': return fieldViewModel(surface, block, submitted, folded);
     case 'list': return listViewModel(surface, block, live);
     case 'table': return tableViewModel(surface, block, live, controls);
     case 'value': {
-      const { label, path, namespace, keys } = perSurface<ValueStatics>(block, '', () => {
+      const statics = perSurface<ValueStatics>(block, '', () => {
         const [ns, ...rest] = block.path.slice(1).split('/');
-        return freeze({ label: block.label, path: block.path, namespace: ns!, keys: freeze(rest) as string[] });
+        return { label: block.label, path: block.path, namespace: ns!, keys: freeze(rest) as string[] };
       });
-      const source = namespace === 'committed' ? surface.data.committed : surface.data.ui;
-      const value = formatDisplayValue(getAt(source, keys) as never);
-      return { kind: 'value', label, value, empty: value === '', path };
+      const source = statics.namespace === 'committed' ? surface.data.committed : surface.data.ui;
+      const raw = getAt(source, statics.keys);
+      // Committed values are immutable, as drafts are: the same value shows as it did.
+      if (statics.last !== undefined && statics.last.raw === raw) return statics.last.vm;
+      const value = formatDisplayValue(raw as never);
+      const vm = freeze<BlockVm>({ kind: 'value', label: statics.label, value, empty: value === '', path: statics.path });
+      statics.last = { raw, vm };
+      return vm;
     }
     case 'group': {
       const blocks = childViewModels(surface, block.blocks, submitted, live, indexPath, folded, components, controls);
@@ -606,15 +607,36 @@ function fieldIdPrefix(surface: Surface): string {
   return `f-${surface.id}`;
 }
 
-function fieldViewModel(surface: Surface, field: FieldBlock, submitted?: Submitted): FieldVm {
-  // Not frozen (a frozen source makes the spread below take V8's slow path); never handed out.
-  const base = perSurface(field, surface.id, () => staticFieldViewModel(surface, field));
-  const value = submitted === undefined
-    ? getAt(surface.data.draft, [field.name]) as Parameters<typeof formatFieldValue>[1]
-    : submittedValue(surface, field, submitted);
-  const vm: FieldVm = { ...base, value: formatFieldValue(field, value), checked: isChecked(value), options: base.options };
+/**
+ * A field's static part, and the view model of its last render: the same (frozen) object again
+ * while the field's value is the same value and the field is as folded, so the renderer's HTML
+ * of it (render.ts) is taken again too. An action changes a field or two of a panel; the other
+ * fields were rebuilt and re-escaped on every answer (~40 % of the HTML compile of the character
+ * card, which re-renders after each save).
+ */
+interface FieldStatics { readonly base: FieldVm; last?: { readonly value: unknown; readonly folded: boolean; readonly vm: FieldVm } }
+
+function fieldViewModel(surface: Surface, field: FieldBlock, submitted: Submitted | undefined, folded: boolean): FieldVm {
+  const statics = perSurface<FieldStatics>(field, surface.id, () => ({ base: staticFieldViewModel(surface, field) }));
+  // A rejected post's values are shown once: not remembered.
+  if (submitted !== undefined) return fieldVmFor(statics.base, field, submittedValue(surface, field, submitted), folded);
+  // Drafts are immutable (IR transitions copy what they change): the same value is the same
+  // object, or the same string, number or boolean.
+  const value = getAt(surface.data.draft, [field.name]);
+  const last = statics.last;
+  if (last !== undefined && last.value === value && last.folded === folded) return last.vm;
+  const vm = fieldVmFor(statics.base, field, value as DataValue | undefined, folded);
+  freeze(vm.options);
+  statics.last = { value, folded, vm: freeze(vm) };
+  return vm;
+}
+
+function fieldVmFor(base: FieldVm, field: FieldBlock, value: DataValue | undefined, folded: boolean): FieldVm {
+  const shown = value as Parameters<typeof formatFieldValue>[1];
+  // Not frozen (a frozen source makes this spread take V8's slow path).
+  const vm: FieldVm = { ...base, value: formatFieldValue(field, shown), checked: isChecked(shown), folded, options: base.options };
   if (base.options.length > 0) {
-    const selected = selectedValues(value);
+    const selected = selectedValues(shown);
     vm.options = base.options.map((o) => ({ ...o, selected: selected.has(o.value) }));
   }
   return vm;

@@ -2,8 +2,9 @@ import * as cheerio from 'cheerio';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileConversationToHtml, compileSurfaceToHtml, htmlSurfaceStats, idempotencyKey } from '../../../src/compiler/html/index.ts';
-import { ConversationIr, TableBlock, URL_REGEX } from '../../../src/ui-ir/index.ts';
+import { ConversationIr, TableBlock, URL_REGEX, type DataMap, type SurfaceView } from '../../../src/ui-ir/index.ts';
 import { DRAFT, everyControlView, irWith, surfaceOf } from './fixtures.ts';
+import { arbDataValue } from '../../support/arbitraries-ir.ts';
 
 const load = (html: string) => cheerio.load(html);
 
@@ -178,6 +179,35 @@ describe('HTML compiler', () => {
         expect(htmlSurfaceStats(ir).map((s) => s.bytes)).toEqual(compileConversationToHtml(ir).surfaces.map((s) => Buffer.byteLength(s.html)));
       }
     }), { numRuns: 100 });
+  });
+
+  it('property: a block\'s remembered rendering is never stale: any sequence of draft and saved-value edits, folds and rejected posts renders as a fresh compile of a copy', () => {
+    const view = everyControlView();
+    const fields = view.blocks.filter((b) => b.kind === 'field');
+    // The same field objects inside a tab: folded there (aria-required instead of required).
+    const tabbed: SurfaceView = { ...view, blocks: [{ kind: 'tabs', blocks: [{ kind: 'group', title: 'All', layout: 'column', blocks: fields }] }] };
+    const step = fc.record({
+      name: fc.constantFrom(...fields.map((f) => f.name)),
+      value: fc.option(arbDataValue(1), { nil: undefined }),
+      folded: fc.boolean(),
+      rejected: fc.boolean(),
+      surface: fc.constantFrom('main', 'side'),
+      // What the "Saved" group's value blocks show.
+      saved: fc.option(fc.record({ key: fc.constantFrom('title', 'tags', 'agree', 'none'), value: arbDataValue(1) }), { nil: undefined }),
+    });
+    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+      let draft: DataMap = { ...DRAFT };
+      let committed: DataMap = {};
+      for (const { name, value, folded, rejected, surface, saved } of steps) {
+        draft = { ...draft };
+        if (value === undefined) delete draft[name];
+        else draft[name] = value;
+        if (saved !== undefined) committed = { ...committed, [saved.key]: saved.value };
+        const ir = irWith(surfaceOf(folded ? tabbed : view, { draft, committed }, { id: surface }));
+        const options = { csrfToken: 't', ...(rejected ? { rejected: { surfaceId: surface, fields: { [name]: 'posted' } } } : {}) };
+        expect(compileSurfaceToHtml(ir, surface, options)).toBe(compileSurfaceToHtml(structuredClone(ir), surface, options));
+      }
+    }), { numRuns: 300 });
   });
 
   it('is a pure function of the IR: same IR, same bytes; values round-trip through escaping', () => {
