@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createActionRegistry, createIngress, requestFingerprint, type ActionRequest, type ClientErrorRequest,
 } from '../../src/ingress/index.ts';
+import { canonicalJson } from '../../src/ingress/fingerprint.ts';
 import { createSeededSource } from '../../src/ui-ir/index.ts';
 import { a2uiBody, bothTransports, buildIr, decodeSurfaceId, surfaceOf } from './fixtures.ts';
 
@@ -26,6 +27,24 @@ describe('requestFingerprint: canonical', () => {
     // …nor on the order of the request's own fields.
     const shuffled = Object.fromEntries(Object.entries(base).reverse()) as unknown as ActionRequest;
     expect(requestFingerprint(shuffled)).toBe(requestFingerprint(base));
+  });
+
+  it('property: a context is written as the sorting replacer writes it, so digests stored before stay valid', () => {
+    // The form the digest had until 2026-12-03: JSON.stringify with a replacer sorting every object's keys.
+    const sorted = (_key: string, value: unknown): unknown => (value === null || typeof value !== 'object' || Array.isArray(value)
+      ? value : Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+    const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('0', '1', '10', '01', '4294967294', '4294967295', '9999999999', '__proto__', 'toJSON', 'a', 'B', 'é'));
+    const scalar = fc.oneof(fc.string({ maxLength: 8 }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(key, scalar, { maxKeys: 3 }), fc.array(fc.dictionary(key, scalar, { maxKeys: 2 }), { maxLength: 2 }));
+    const context = fc.tuple(fc.array(fc.tuple(key, value), { maxLength: 6 }), fc.boolean()).map(([entries, bare]) => {
+      const o: Record<string, unknown> = bare ? Object.create(null) as Record<string, unknown> : {};
+      for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return o;
+    });
+    fc.assert(fc.property(fc.oneof(context, value), (c) => {
+      expect(canonicalJson(c)).toBe(JSON.stringify([c], sorted).slice(1, -1));
+    }), { numRuns: 2000 });
+    expect(canonicalJson({ b: 'x', a: ['1', 2, true, null] })).toBe('{"a":["1",2,true,null],"b":"x"}');
   });
 
   it('is a 43-character base64url SHA-256', () => {
