@@ -20,6 +20,8 @@ eta.loadTemplate('@regenerate', read('regenerate'));
 eta.loadTemplate('@surface', blockFunctions + read('surface'));
 // One block alone (no `leafHtml` in its data: it renders the block itself).
 eta.loadTemplate('@leaf', `${blockFunctions}<% renderBlock(it.b) %>`);
+// A surface's blocks (its remembered leaves still taken from leafHtml).
+eta.loadTemplate('@blocks', `${blockFunctions}<% it.blocks.forEach(renderBlock) %>`);
 
 /**
  * A block's HTML, once per view model object. view-model.ts freezes the view models it hands
@@ -52,9 +54,21 @@ function flat(text: string): string {
 /** Read nowhere: it only keeps the conversion above from being optimised away. */
 let flattened = 0;
 
+/** The HTML of a surface's blocks, once per frozen blocks array (view-model.ts blocksViewModel), flat. */
+const blockLists = new WeakMap<readonly BlockVm[], string>();
+
+function blocksHtml(blocks: readonly BlockVm[]): string {
+  let html = blockLists.get(blocks);
+  if (html === undefined) {
+    html = flat(eta.render('@blocks', { blocks, leafHtml }));
+    blockLists.set(blocks, html);
+  }
+  return html;
+}
+
 /** `oob` adds `hx-swap-oob` to the section (host use: out-of-band replacement of a known surface). */
 export function renderSurface(surface: SurfaceVm, oob?: string): string {
-  return eta.render('@surface', { surface, oob, leafHtml });
+  return eta.render('@surface', { surface, oob, leafHtml, blocksHtml });
 }
 
 export function renderRegenerateForm(surface: SurfaceVm): string {

@@ -217,7 +217,8 @@ export interface SurfaceVm {
     hidden: Array<{ name: string; value: string }>;
   };
   regenerate: { action: string; hidden: Array<{ name: string; value: string }> };
-  blocks: BlockVm[];
+  /** Frozen when handed out again from a previous render (see blocksViewModel). */
+  blocks: readonly BlockVm[];
   actions: ActionVm[];
   /** One per shown list item with buttons, in list and item order; empty when the surface takes no actions. */
   itemForms: ItemFormVm[];
@@ -268,19 +269,78 @@ function perSurface<T>(owner: object, surfaceId: string, build: () => T): T {
 
 const freeze = <T extends object>(value: T): Readonly<T> => Object.freeze(value);
 
-interface ViewStatics { hasInputs: boolean; multipart: boolean; actions: readonly ActionVm[] }
+/**
+ * The same data value, as far as showing it goes: the same value, or lists holding the same
+ * values in order. Drafts and committed values are immutable, so an unchanged one is usually the
+ * same object; but a save normalises tags into a new list each time, however equal.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Where a plain view's blocks read the surface's data: a field its draft value, a value block its source. */
+interface DataRead { readonly from: 'draft' | 'committed' | 'ui'; readonly keys: readonly string[] }
+
+interface ViewStatics {
+  readonly hasInputs: boolean;
+  readonly multipart: boolean;
+  readonly actions: readonly ActionVm[];
+  /**
+   * A view of fields, values, static blocks, groups, tabs and modals only (no list, table or
+   * component: those read more of the surface, and the options): its blocks' view models are a
+   * function of the view, the surface id and what `reads` read. Undefined for any other view.
+   */
+  readonly reads: readonly DataRead[] | undefined;
+  /** The last blocks built for a plain view, and what they read (see blocksViewModel). */
+  last?: { readonly values: readonly unknown[]; readonly blocks: readonly BlockVm[] };
+}
 
 function viewStatics(surface: Surface): ViewStatics {
   return perSurface(surface.view, surface.id, () => {
     let hasInputs = false;
     let multipart = false;
+    let plain = true;
+    const reads: DataRead[] = [];
     walkBlocks(surface.view.blocks, (b) => {
       if (b.kind === 'field' || b.kind === 'upload') hasInputs = true;
       if (b.kind === 'upload') multipart = true;
+      if (b.kind === 'list' || b.kind === 'table' || b.kind === 'component') plain = false;
+      if (b.kind === 'field') reads.push(freeze({ from: 'draft', keys: freeze([b.name]) }));
+      if (b.kind === 'value') {
+        const [ns, ...keys] = b.path.slice(1).split('/');
+        reads.push(freeze({ from: ns === 'committed' ? 'committed' : 'ui', keys: freeze(keys) }));
+      }
     });
     const elementId = `surface-${surface.id}`;
-    return freeze({ hasInputs, multipart, actions: freeze(orderActions(surface.view.actions).map((a) => freeze(actionViewModel(elementId, a)))) });
+    return {
+      hasInputs, multipart, actions: freeze(orderActions(surface.view.actions).map((a) => freeze(actionViewModel(elementId, a)))),
+      reads: plain ? freeze(reads) : undefined,
+    };
   });
+}
+
+/**
+ * The surface's blocks. A plain view's (ViewStatics.reads) are built again only when a value they
+ * read changed: otherwise the last blocks are handed out again, the same frozen array, and the
+ * renderer writes their HTML again as it was (render.ts). After an action that saves the same
+ * values, or changes a panel the surface's blocks do not show, nothing of them is rebuilt.
+ * Values are compared as sameValue does.
+ */
+function blocksViewModel(surface: Surface, statics: ViewStatics, submitted: Submitted | undefined, live: boolean,
+  components: ComponentRegistry | undefined, controls: TableControls): readonly BlockVm[] {
+  const reads = statics.reads;
+  if (reads === undefined || submitted !== undefined) {
+    return surface.view.blocks.map((b, i) => blockViewModel(surface, b, submitted, live, [i], false, components, controls));
+  }
+  const values = reads.map((r) => getAt(surface.data[r.from], r.keys));
+  const last = statics.last;
+  if (last !== undefined && last.values.length === values.length && last.values.every((v, i) => sameValue(v, values[i]))) return last.blocks;
+  const blocks = freeze(surface.view.blocks.map((b, i) => blockViewModel(surface, b, undefined, live, [i], false, components, controls)));
+  statics.last = { values, blocks };
+  return blocks;
 }
 
 export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, options: HtmlCompileOptions = {}): SurfaceVm {
@@ -290,7 +350,8 @@ export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, opti
   const base = basePathOf(ir, options);
   const elementId = `surface-${surface.id}`;
   const csrf = options.csrfToken === undefined ? [] : [{ name: '_csrf', value: options.csrfToken }];
-  const { hasInputs, multipart, actions } = viewStatics(surface);
+  const statics = viewStatics(surface);
+  const { hasInputs, multipart, actions } = statics;
   const closed = surface.lifecycle === 'deleted';
   const expired = surface.lifecycle === 'expired';
   const rejected = options.rejected?.surfaceId === surface.id ? options.rejected : undefined;
@@ -300,7 +361,7 @@ export function surfaceViewModel(ir: ConversationIr, shownSurface: Surface, opti
     title: surface.view.title, template: surface.view.template, lifecycle: surface.lifecycle,
     epoch: surface.epoch, rev: surface.rev, closed, expired,
     regenerate: { action: `${base}/surfaces/${surface.id}/regenerate`, hidden: csrf },
-    blocks: closed ? [] : surface.view.blocks.map((b, i) => blockViewModel(surface, b, rejected?.fields, !expired, [i], false, options.components, controls)),
+    blocks: closed ? [] : blocksViewModel(surface, statics, rejected?.fields, !expired, options.components, controls),
     actions: closed || expired ? [] : [...actions],
     itemForms: [],
     tableForms: [],
@@ -523,7 +584,7 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
       const source = statics.namespace === 'committed' ? surface.data.committed : surface.data.ui;
       const raw = getAt(source, statics.keys);
       // Committed values are immutable, as drafts are: the same value shows as it did.
-      if (statics.last !== undefined && statics.last.raw === raw) return statics.last.vm;
+      if (statics.last !== undefined && sameValue(statics.last.raw, raw)) return statics.last.vm;
       const value = formatDisplayValue(raw as never);
       const vm = freeze<BlockVm>({ kind: 'value', label: statics.label, value, empty: value === '', path: statics.path });
       statics.last = { raw, vm };
@@ -624,7 +685,7 @@ function fieldViewModel(surface: Surface, field: FieldBlock, submitted: Submitte
   // object, or the same string, number or boolean.
   const value = getAt(surface.data.draft, [field.name]);
   const last = statics.last;
-  if (last !== undefined && last.value === value && last.folded === folded) return last.vm;
+  if (last !== undefined && sameValue(last.value, value) && last.folded === folded) return last.vm;
   const vm = fieldVmFor(statics.base, field, value as DataValue | undefined, folded);
   freeze(vm.options);
   statics.last = { value, folded, vm: freeze(vm) };
