@@ -137,7 +137,7 @@ export function changesHtml(
   // Actions leave the transcript as it was (the same array): no need to look at its entries.
   const entries = addedTranscriptEntries(prev.transcript, next.transcript);
   if (entries.length > 0) parts.push(`<div hx-swap-oob="beforeend:#transcript">${transcriptHtml(pc, entries)}</div>`);
-  const toasts = added(prev.toasts, next.toasts).filter((t) => t.surfaceId === undefined);
+  const toasts = addedItems(prev.toasts, next.toasts).filter((t) => t.surfaceId === undefined);
   if (toasts.length > 0) parts.push(`<div hx-swap-oob="beforeend:#toasts">${toastsHtml(pc, toasts)}</div>`);
   if (options.status !== undefined) parts.push(statusHtml(pc, options.status, options.quietStatus));
   if (options.clearAlerts === true) parts.push(CLEAR_ALERTS_HTML);
@@ -146,11 +146,20 @@ export function changesHtml(
 
 /**
  * Items of `next` whose id is not in `prev`, in order. Toasts (at most 20) are appended with the
- * oldest dropped, so nearly all of `next` is `prev`'s own objects: found by identity first, where
- * a Set of `prev`'s ids built on every action cost more than the rest of the page's changes.
+ * oldest dropped, so `next` starts with `prev`'s own last items: those are skipped by identity
+ * and only what follows is looked up, where a Set of `prev`'s ids built on every action cost
+ * more than the rest of the page's changes.
  */
-function added<T extends { id: string }>(prev: readonly T[], next: readonly T[]): T[] {
-  return next.filter((item) => !prev.includes(item) && !prev.some((p) => p.id === item.id));
+export function addedItems<T extends { id: string }>(prev: readonly T[], next: readonly T[]): T[] {
+  const last = prev.length === 0 ? -1 : next.lastIndexOf(prev[prev.length - 1]!);
+  let shared = last >= 0;
+  for (let i = 0; shared && i <= last; i++) shared = next[i] === prev[prev.length - 1 - last + i];
+  const out: T[] = [];
+  for (let i = shared ? last + 1 : 0; i < next.length; i++) {
+    const item = next[i]!;
+    if (!prev.some((p) => p.id === item.id)) out.push(item);
+  }
+  return out;
 }
 
 /** Everything, replaced whole: for a page that may have missed updates (SSE (re)connect). */
