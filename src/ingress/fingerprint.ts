@@ -41,7 +41,8 @@ export function requestFingerprint(request: IngressRequest): string {
  */
 export function canonicalJson(value: unknown): string {
   const proto: unknown = value === null || typeof value !== 'object' ? undefined : Object.getPrototypeOf(value);
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || (proto !== Object.prototype && proto !== null)) {
+  // A `toJSON` of its own (even one not enumerable) would make JSON write something else.
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || (proto !== Object.prototype && proto !== null) || 'toJSON' in value) {
     return JSON.stringify(value, sortedKeys) ?? 'null';
   }
   const keys = Object.keys(value).sort(byCodeUnits);

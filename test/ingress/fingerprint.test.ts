@@ -45,6 +45,8 @@ describe('requestFingerprint: canonical', () => {
       expect(canonicalJson(c)).toBe(JSON.stringify([c], sorted).slice(1, -1));
     }), { numRuns: 2000 });
     expect(canonicalJson({ b: 'x', a: ['1', 2, true, null] })).toBe('{"a":["1",2,true,null],"b":"x"}');
+    const withHiddenToJson = Object.defineProperty({ a: 1 }, 'toJSON', { value: () => 'x', enumerable: false });
+    expect(canonicalJson(withHiddenToJson)).toBe(JSON.stringify([withHiddenToJson], sorted).slice(1, -1));
   });
 
   it('is a 43-character base64url SHA-256', () => {

@@ -255,7 +255,8 @@ export function itemIdempotencyKey(
  * counters), computed once per (view or block object, surface id): the IR is immutable and
  * shares unchanged views across revs, so a re-render after an action rebuilds only the values,
  * not the ids, labels, attributes and button order. Cached objects that end up in a view model
- * are frozen, so no caller can change what the next render sees.
+ * are frozen; a remembered blocks array (blocksViewModel) is frozen itself but holds group, tab
+ * and modal view models that are not: nothing may change a view model after it is handed out.
  */
 const statics = new WeakMap<object, Map<string, unknown>>();
 
