@@ -285,6 +285,12 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** Where a plain view's blocks read the surface's data: a field its draft value, a value block its source. */
 interface DataRead { readonly from: 'draft' | 'committed' | 'ui'; readonly keys: readonly string[] }
 
+/** A value block's source: `/committed/a/b` → the committed data, keys a and b (else the ui data). */
+function valueRead(path: string): DataRead {
+  const [ns, ...keys] = path.slice(1).split('/');
+  return freeze({ from: ns === 'committed' ? 'committed' : 'ui', keys: freeze(keys) });
+}
+
 interface ViewStatics {
   readonly hasInputs: boolean;
   readonly multipart: boolean;
@@ -310,10 +316,7 @@ function viewStatics(surface: Surface): ViewStatics {
       if (b.kind === 'upload') multipart = true;
       if (b.kind === 'list' || b.kind === 'table' || b.kind === 'component') plain = false;
       if (b.kind === 'field') reads.push(freeze({ from: 'draft', keys: freeze([b.name]) }));
-      if (b.kind === 'value') {
-        const [ns, ...keys] = b.path.slice(1).split('/');
-        reads.push(freeze({ from: ns === 'committed' ? 'committed' : 'ui', keys: freeze(keys) }));
-      }
+      if (b.kind === 'value') reads.push(valueRead(b.path));
     });
     const elementId = `surface-${surface.id}`;
     return {
@@ -564,8 +567,8 @@ function actionViewModel(elementId: string, action: ActionSpec): ActionVm {
   return { id: `${elementId}-action-${action.name.replace(/[^a-z0-9_-]/g, '_')}`, name: action.name, label: action.label, role: action.role, primary: action.primary, noValidate: action.role === 'cancel' };
 }
 
-/** A value block's source, parsed once: `/committed/a/b` → namespace and keys; and its last view model (see FieldStatics). */
-interface ValueStatics { readonly label: string; readonly path: string; readonly namespace: string; readonly keys: string[]; last?: { readonly raw: unknown; readonly vm: BlockVm } }
+/** A value block's source, parsed once, and its last view model (see FieldStatics). */
+interface ValueStatics { readonly read: DataRead; last?: { readonly raw: unknown; readonly vm: BlockVm } }
 
 /** `submitted`: the fields of a rejected post, shown instead of the draft (see HtmlCompileOptions.rejected). */
 type Submitted = RejectedSubmit['fields'];
@@ -578,16 +581,12 @@ function blockViewModel(surface: Surface, block: Block, submitted: Submitted | u
     case 'list': return listViewModel(surface, block, live);
     case 'table': return tableViewModel(surface, block, live, controls);
     case 'value': {
-      const statics = perSurface<ValueStatics>(block, '', () => {
-        const [ns, ...rest] = block.path.slice(1).split('/');
-        return { label: block.label, path: block.path, namespace: ns!, keys: freeze(rest) as string[] };
-      });
-      const source = statics.namespace === 'committed' ? surface.data.committed : surface.data.ui;
-      const raw = getAt(source, statics.keys);
+      const statics = perSurface<ValueStatics>(block, '', () => ({ read: valueRead(block.path) }));
+      const raw = getAt(surface.data[statics.read.from], statics.read.keys);
       // Committed values are immutable, as drafts are: the same value shows as it did.
       if (statics.last !== undefined && sameValue(statics.last.raw, raw)) return statics.last.vm;
       const value = formatDisplayValue(raw as never);
-      const vm = freeze<BlockVm>({ kind: 'value', label: statics.label, value, empty: value === '', path: statics.path });
+      const vm = freeze<BlockVm>({ kind: 'value', label: block.label, value, empty: value === '', path: block.path });
       statics.last = { raw, vm };
       return vm;
     }
@@ -682,8 +681,7 @@ function fieldViewModel(surface: Surface, field: FieldBlock, submitted: Submitte
   const statics = perSurface<FieldStatics>(field, surface.id, () => ({ base: staticFieldViewModel(surface, field) }));
   // A rejected post's values are shown once: not remembered.
   if (submitted !== undefined) return fieldVmFor(statics.base, field, submittedValue(surface, field, submitted), folded);
-  // Drafts are immutable (IR transitions copy what they change): the same value is the same
-  // object, or the same string, number or boolean.
+  // Drafts are immutable (IR transitions copy what they change): compared as sameValue does.
   const value = getAt(surface.data.draft, [field.name]);
   const last = statics.last;
   if (last !== undefined && sameValue(last.value, value) && last.folded === folded) return last.vm;
